@@ -1,0 +1,2 @@
+// Debian's Chromium is used (/usr/bin/chromium); puppeteer's own browser download cannot work here.
+module.exports = { skipDownload: true };

@@ -1,0 +1,397 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import http from 'node:http';
+import crypto from 'node:crypto';
+import Koa from 'koa';
+import { bodyParser } from '@koa/bodyparser';
+import send from 'koa-send';
+import helmet from 'koa-helmet';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import { ROOT, loadConfig, type CurioConfig } from './config.ts';
+import { createLogger } from './logger.ts';
+import { openDatabase, type Database } from './db.ts';
+import { discoverPlugins, resolvePlugins, loadServerModule, type LoadedPlugin } from './plugins.ts';
+import { migrateAll } from './migrate.ts';
+import { SchemaRegistry, makeAjv } from './schemas.ts';
+import { RouteRegistry, buildRouter } from './routes.ts';
+import { EventBus } from './events.ts';
+import { ServiceRegistry } from './services.ts';
+import { PermissionRegistry } from './permissions.ts';
+import { LocalDiskStorage } from './storage.ts';
+import { Uploads } from './uploads.ts';
+import { Jobs } from './jobs.ts';
+import { HttpError, pgErrorToHttp } from './errors.ts';
+import { runSeeds, type SeedTarget } from './seed.ts';
+import { buildOpenApi } from './openapi.ts';
+import { formatAjvErrors, summarize } from './shared/validation-messages.ts';
+import type { PluginContext, PluginServer, RegisteredRoute } from './plugin-api.ts';
+
+export const APP_NAME = 'Curio';
+export const WEB_DIST = path.join(ROOT, 'web', 'dist');
+
+export interface CurioApp {
+  config: CurioConfig;
+  koa: Koa;
+  server: http.Server | null;
+  url: string;
+  db: Database;
+  knex: Knex;
+  log: Logger;
+  plugins: LoadedPlugin[];
+  enabled: ReadonlySet<string>;
+  routes: RegisteredRoute[];
+  schemas: SchemaRegistry;
+  events: EventBus;
+  services: ServiceRegistry;
+  permissions: PermissionRegistry;
+  jobs: Jobs;
+  contexts: Map<string, PluginContext>;
+  servers: Map<string, PluginServer>;
+  seed(opts?: { onlyFirstTime?: boolean; bar?: boolean }): Promise<string[]>;
+  listen(): Promise<string>;
+  close(): Promise<void>;
+  openapi(): unknown;
+}
+
+export interface CreateAppOptions {
+  config?: CurioConfig;
+  /** config overrides (tests) */
+  overrides?: Record<string, unknown>;
+  /** an already open database (tests, scripts) */
+  db?: Database;
+  /** embedded database in memory (tests) */
+  memory?: boolean;
+  /** registration only: no database work, no listening (code generation) */
+  describeOnly?: boolean;
+  logger?: Logger;
+  startJobs?: boolean;
+}
+
+function sessionKeys(config: CurioConfig): string[] {
+  if (config.sessionKeys.length) return config.sessionKeys;
+  const file = path.join(config.dataDir, 'session.key');
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  if (!fs.existsSync(file)) fs.writeFileSync(file, crypto.randomBytes(32).toString('hex'), { mode: 0o600 });
+  return [fs.readFileSync(file, 'utf8').trim()];
+}
+
+function pluginConfig(p: LoadedPlugin, config: CurioConfig): Record<string, any> {
+  const raw = structuredClone(config.plugins.config[p.manifest.id] ?? {});
+  const schema = p.manifest.configSchema;
+  if (!schema) return raw;
+  const ajv = makeAjv();
+  const v = ajv.compile(structuredClone(schema));
+  if (!v(raw)) {
+    const errs = formatAjvErrors((v.errors ?? []) as any, schema);
+    throw new Error(
+      `Invalid configuration:\n${errs.map((e) => `  - plugins.config.${p.manifest.id}${e.path.replace(/\//g, '.')}: ${e.message}`).join('\n')}`,
+    );
+  }
+  return raw;
+}
+
+/** The origins allowed to make state-changing requests. */
+function allowedOrigins(config: CurioConfig, ctx: Koa.Context): Set<string> {
+  const set = new Set<string>(config.allowedOrigins);
+  if (config.publicOrigin) set.add(config.publicOrigin);
+  set.add(ctx.origin);
+  return set;
+}
+
+export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> {
+  const config = opts.config ?? loadConfig(opts.overrides ?? {});
+  const log = opts.logger ?? createLogger(config);
+  const manifests = await discoverPlugins();
+  const plugins = resolvePlugins(manifests, config.plugins.disabled);
+  const enabled = new Set(plugins.filter((p) => p.enabled).map((p) => p.manifest.id));
+
+  let db: Database;
+  if (opts.db) db = opts.db;
+  else if (opts.describeOnly) {
+    const { default: knexFactory } = await import('knex');
+    const k = knexFactory({ client: 'pg' });
+    db = { knex: k, kind: 'postgres', close: () => k.destroy() };
+  } else db = await openDatabase(config, { memory: opts.memory });
+  const knex = db.knex;
+
+  try {
+    if (!opts.describeOnly) await migrateAll(knex, plugins, (m) => log.debug(m));
+  } catch (e) {
+    if (!opts.db) await db.close();
+    throw e;
+  }
+
+  const koa = new Koa({ proxy: config.trustProxy });
+  koa.keys = sessionKeys(opts.describeOnly ? { ...config, sessionKeys: ['describe-only-key-000000'] } : config);
+  koa.silent = true;
+  const schemas = new SchemaRegistry();
+  schemas.addDir(path.join(ROOT, 'schemas'), 'shared');
+  const routeRegistry = new RouteRegistry();
+  const events = new EventBus(log);
+  const services = new ServiceRegistry();
+  const permissions = new PermissionRegistry();
+  const storage = new LocalDiskStorage(path.join(config.dataDir, 'uploads'));
+  const uploads = new Uploads(config.dataDir, storage);
+  const jobs = new Jobs(knex, log, { pollMs: config.validateResponses ? 200 : 1000 });
+  const pluginMiddleware: Koa.Middleware[] = [];
+  const contexts = new Map<string, PluginContext>();
+  const servers = new Map<string, PluginServer>();
+
+  for (const p of plugins) {
+    const id = p.manifest.id;
+    // Schemas are registered for every plugin so that $refs between plugins resolve; routes only for enabled ones.
+    schemas.addDir(path.join(p.dir, 'schemas'), id);
+  }
+
+  for (const p of plugins) {
+    if (!p.enabled) continue;
+    const id = p.manifest.id;
+    const server = await loadServerModule(p);
+    const ctx: PluginContext = {
+      id,
+      config: pluginConfig(p, config),
+      appConfig: config,
+      db: knex,
+      log: log.child({ plugin: id }),
+      routes: { add: (def) => routeRegistry.add(id, def as any) },
+      schemas: { add: (s) => schemas.add(s, id), registry: schemas },
+      events: { on: (name, fn) => events.on(name, fn as any, id), emit: (name, payload) => events.emit(name, payload) },
+      permissions,
+      services,
+      middleware: { use: (fn) => pluginMiddleware.push(fn) },
+      storage,
+      uploads,
+      jobs,
+      app: koa,
+      enabled,
+    };
+    contexts.set(id, ctx);
+    if (server) {
+      servers.set(id, server);
+      await server.register(ctx);
+    }
+  }
+  for (const [id, server] of servers) await server.bootstrap?.(contexts.get(id)!);
+
+  const routes = routeRegistry.routes;
+  const openapiDoc = () => buildOpenApi(schemas, routes, enabled);
+
+  // ---- middleware ----
+  koa.use(async (ctx, next) => {
+    const requestId = (ctx.get('x-request-id') || '').slice(0, 64).replace(/[^\w-]/g, '') || crypto.randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    (ctx as any).log = log.child({ reqId: requestId });
+    try {
+      await next();
+    } finally {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const level = ctx.status >= 500 ? 'error' : 'info';
+      if (ctx.path.startsWith('/api/') || ctx.status >= 500) {
+        (ctx as any).log[level]({ method: ctx.method, url: ctx.url, status: ctx.status, ms: Math.round(ms * 10) / 10, userId: ctx.state.user?.id }, 'request');
+      }
+    }
+  });
+
+  koa.use(async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api')) {
+        ctx.status = 404;
+        ctx.body = { message: `No route for ${ctx.method} ${ctx.path}` };
+      }
+    } catch (err: any) {
+      let e: HttpError | null = null;
+      if (err instanceof HttpError) e = err;
+      else if (err?.type === 'entity.parse.failed' || (err?.status === 400 && /json/i.test(err?.message ?? ''))) e = new HttpError(400, 'Malformed JSON body');
+      else if (err?.type === 'entity.too.large' || err?.status === 413) e = new HttpError(413, 'Request body too large');
+      else if (err?.status === 415) e = new HttpError(415, 'Unsupported content type');
+      else if (err?.code && typeof err.code === 'string' && /^[0-9A-Z]{5}$/.test(err.code)) e = pgErrorToHttp(err);
+      else if (err?.expose && err?.status >= 400 && err?.status < 500) e = new HttpError(err.status, err.message);
+      if (e) {
+        if (err !== e && e.status === 409) (ctx as any).log.warn({ err }, 'database constraint');
+        ctx.status = e.status;
+        for (const [k, v] of Object.entries(e.headers ?? {})) ctx.set(k, v);
+        ctx.body = { message: e.message, ...(e.errors ? { errors: e.errors } : {}) };
+      } else {
+        (ctx as any).log.error({ err, method: ctx.method, url: ctx.url }, 'unhandled error');
+        ctx.status = 500;
+        ctx.body = { message: 'Internal server error occurred', requestId: ctx.state.requestId };
+      }
+    }
+  });
+
+  koa.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          baseUri: ["'none'"],
+          objectSrc: ["'none'"],
+          frameAncestors: ["'none'"],
+          formAction: ["'self'"],
+          scriptSrc: ["'self'", 'https://maps.googleapis.com', 'https://maps.gstatic.com'],
+          styleSrc: ["'self'", "'unsafe-inline'", 'https://fonts.googleapis.com'],
+          fontSrc: ["'self'", 'data:', 'https://fonts.gstatic.com'],
+          imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+          mediaSrc: ["'self'", 'blob:'],
+          connectSrc: ["'self'", 'https://maps.googleapis.com'],
+          workerSrc: ["'self'", 'blob:'],
+          frameSrc: ["'none'"],
+        },
+      },
+      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+      crossOriginEmbedderPolicy: false,
+      crossOriginResourcePolicy: { policy: 'same-origin' },
+      strictTransportSecurity: config.trustProxy ? undefined : false,
+    } as any),
+  );
+
+  // Refuse cross-origin state-changing requests (the client sends no CSRF token; Origin is the check).
+  koa.use(async (ctx, next) => {
+    if (!['GET', 'HEAD', 'OPTIONS'].includes(ctx.method)) {
+      const origin = ctx.get('origin');
+      let source = origin && origin !== 'null' ? origin : '';
+      if (!source && origin === 'null') throw new HttpError(403, 'Cross-origin request refused');
+      if (!source) {
+        const ref = ctx.get('referer');
+        if (ref) {
+          try {
+            source = new URL(ref).origin;
+          } catch {
+            throw new HttpError(403, 'Cross-origin request refused');
+          }
+        }
+      }
+      if (source && !allowedOrigins(config, ctx).has(source)) throw new HttpError(403, 'Cross-origin request refused');
+    }
+    await next();
+  });
+
+  koa.use(storage.middleware());
+  koa.use(bodyParser({ enableTypes: ['json'], jsonLimit: '1mb', encoding: 'utf-8' } as any));
+  for (const fn of pluginMiddleware) koa.use(fn);
+
+  const core = buildCoreRoutes();
+  function buildCoreRoutes() {
+    return async (ctx: Koa.Context, next: Koa.Next) => {
+      if (ctx.method === 'GET' && ctx.path === '/api/config') {
+        ctx.body = {
+          appName: APP_NAME,
+          plugins: plugins.filter((p) => p.enabled).map((p) => p.manifest.id),
+          googleMapsConfigured: Boolean(config.googleMapsApiKey),
+          locales: ['en', 'fr'],
+        };
+        return;
+      }
+      if (ctx.method === 'GET' && ctx.path === '/api/openapi.json') {
+        ctx.body = openapiDoc();
+        return;
+      }
+      if (ctx.method === 'GET' && (ctx.path === '/api/health' || ctx.path === '/healthz')) {
+        try {
+          await knex.raw('select 1');
+          ctx.body = { status: 'ok' };
+        } catch {
+          ctx.status = 503;
+          ctx.body = { status: 'unavailable', message: 'Database unavailable' };
+        }
+        return;
+      }
+      await next();
+    };
+  }
+  koa.use(core);
+  const router = buildRouter(schemas, routes, { enabled, permissions, validateResponses: config.validateResponses });
+  koa.use(router.routes());
+  koa.use(router.allowedMethods({ throw: false }));
+
+  // The built web app, with the SPA fallback to index.html.
+  if (config.serveWeb) {
+    koa.use(async (ctx, next) => {
+      if (ctx.path.startsWith('/api') || ctx.path.startsWith('/uploads/') || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+      if (!fs.existsSync(path.join(WEB_DIST, 'index.html'))) {
+        ctx.status = 503;
+        ctx.type = 'text/plain';
+        ctx.body = 'The web app is not built yet: run `npm run build:web`.';
+        return;
+      }
+      const rel = ctx.path.replace(/^\/+/, '');
+      if (rel && !rel.includes('..') && fs.existsSync(path.join(WEB_DIST, rel)) && fs.statSync(path.join(WEB_DIST, rel)).isFile()) {
+        await send(ctx, rel, {
+          root: WEB_DIST,
+          maxage: rel.startsWith('assets/') ? 31536000000 : 0,
+          immutable: rel.startsWith('assets/'),
+          gzip: false,
+        });
+        return;
+      }
+      ctx.set('Cache-Control', 'no-cache');
+      await send(ctx, 'index.html', { root: WEB_DIST });
+    });
+  }
+
+  let server: http.Server | null = null;
+  let url = '';
+  const app: CurioApp = {
+    config,
+    koa,
+    get server() {
+      return server;
+    },
+    get url() {
+      return url;
+    },
+    db,
+    knex,
+    log,
+    plugins,
+    enabled,
+    routes,
+    schemas,
+    events,
+    services,
+    permissions,
+    jobs,
+    contexts,
+    servers,
+    openapi: openapiDoc,
+    async seed(o = {}) {
+      const targets: SeedTarget[] = [];
+      for (const [id, s] of servers) targets.push({ id, server: s, ctx: contexts.get(id)! });
+      return runSeeds(knex, targets, { onlyFirstTime: o.onlyFirstTime ?? false, bar: o.bar ?? false, log: (m) => log.info(m) });
+    },
+    async listen() {
+      server = http.createServer(koa.callback());
+      server.keepAliveTimeout = 5000;
+      await new Promise<void>((resolve, reject) => {
+        server!.once('error', reject);
+        server!.listen(config.port, config.host, () => resolve());
+      });
+      const addr = server.address() as { port: number };
+      const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+      url = `http://${host}:${addr.port}`;
+      if (opts.startJobs !== false) jobs.start();
+      return url;
+    },
+    async close() {
+      await jobs.stop();
+      if (server) {
+        const s = server;
+        await new Promise<void>((r) => {
+          s.close(() => r());
+          s.closeIdleConnections?.();
+          setTimeout(() => s.closeAllConnections?.(), 5000).unref();
+        });
+      }
+      for (const s of servers.values()) await s.stop?.();
+      if (!opts.db) await db.close();
+    },
+  };
+  return app;
+}
+
+export { summarize };

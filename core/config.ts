@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
+import { formatAjvErrors } from './shared/validation-messages.ts';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface CurioConfig {
+  port: number;
+  host: string;
+  databaseUrl: string | null;
+  dataDir: string;
+  sessionKeys: string[];
+  googleMapsApiKey: string;
+  publicOrigin: string | null;
+  allowedOrigins: string[];
+  trustProxy: boolean;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  seedOnStart: boolean;
+  validateResponses: boolean;
+  serveWeb: boolean;
+  plugins: { disabled: string[]; config: Record<string, Record<string, unknown>> };
+}
+
+export class ConfigError extends Error {}
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function deepMerge(base: Json, over: Json): Json {
+  const out: Json = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    out[k] = isObject(v) && isObject(out[k]) ? deepMerge(out[k] as Json, v) : v;
+  }
+  return out;
+}
+
+function readJson(file: string): Json {
+  if (!fs.existsSync(file)) return {};
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new ConfigError(`Config file ${path.relative(ROOT, file)} is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
+
+/** Environment variables that map onto config keys. */
+function fromEnv(env: NodeJS.ProcessEnv): Json {
+  const out: Json = {};
+  const set = (keyPath: string, value: unknown) => {
+    const keys = keyPath.split('.');
+    let cur = out;
+    for (const k of keys.slice(0, -1)) cur = (cur[k] = isObject(cur[k]) ? cur[k] : {}) as Json;
+    cur[keys[keys.length - 1]] = value;
+  };
+  const num = (name: string, v: string) => {
+    // Keep a non-number as a string so that validation names the key and the problem.
+    const n = Number(v);
+    return v.trim() !== '' && Number.isFinite(n) ? n : v;
+  };
+  const bool = (v: string) => (/^(1|true|yes|on)$/i.test(v) ? true : /^(0|false|no|off)$/i.test(v) ? false : v);
+  if (env.PORT !== undefined) set('port', num('PORT', env.PORT));
+  if (env.HOST) set('host', env.HOST);
+  if (env.DATABASE_URL !== undefined) set('databaseUrl', env.DATABASE_URL === '' ? null : env.DATABASE_URL);
+  if (env.DATA_DIR) set('dataDir', env.DATA_DIR);
+  if (env.SESSION_KEYS) set('sessionKeys', list(env.SESSION_KEYS));
+  if (env.GOOGLE_MAPS_API_KEY !== undefined) set('googleMapsApiKey', env.GOOGLE_MAPS_API_KEY);
+  if (env.PUBLIC_ORIGIN) set('publicOrigin', env.PUBLIC_ORIGIN);
+  if (env.ALLOWED_ORIGINS) set('allowedOrigins', list(env.ALLOWED_ORIGINS));
+  if (env.TRUST_PROXY) set('trustProxy', bool(env.TRUST_PROXY));
+  if (env.LOG_LEVEL) set('logLevel', env.LOG_LEVEL);
+  if (env.SEED_ON_START) set('seedOnStart', bool(env.SEED_ON_START));
+  if (env.PLUGINS_DISABLED !== undefined) set('plugins.disabled', list(env.PLUGINS_DISABLED));
+  // Any other key: CURIO_<path with __ between keys>=<JSON or text>, e.g.
+  // CURIO_plugins__config__museums__wikidataEndpoint=http://127.0.0.1:9000/sparql
+  for (const [k, v] of Object.entries(env)) {
+    if (!k.startsWith('CURIO_') || v === undefined) continue;
+    let value: unknown = v;
+    try { value = JSON.parse(v); } catch { /* plain text */ }
+    set(k.slice(6).split('__').join('.'), value);
+  }
+  return out;
+}
+
+const configSchema = JSON.parse(fs.readFileSync(path.join(ROOT, 'config/config.schema.json'), 'utf8'));
+
+/**
+ * default.json, then <NODE_ENV>.json, then environment variables, then explicit overrides (tests);
+ * the result is validated against config/config.schema.json.
+ */
+export function loadConfig(overrides: Json = {}, env: NodeJS.ProcessEnv = process.env): CurioConfig {
+  const nodeEnv = env.NODE_ENV || 'development';
+  let merged = readJson(path.join(ROOT, 'config/default.json'));
+  merged = deepMerge(merged, readJson(path.join(ROOT, `config/${nodeEnv}.json`)));
+  merged = deepMerge(merged, fromEnv(env));
+  merged = deepMerge(merged, overrides);
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  const validate = ajv.compile(configSchema);
+  if (!validate(merged)) {
+    const problems = formatAjvErrors(validate.errors ?? [], configSchema)
+      .map((e) => `  - ${e.path ? e.path.replace(/^\//, '').replace(/\//g, '.') : '(root)'}: ${e.message}`)
+      .join('\n');
+    throw new ConfigError(`Invalid configuration:\n${problems}`);
+  }
+  const cfg = merged as unknown as CurioConfig;
+  cfg.dataDir = path.resolve(ROOT, cfg.dataDir);
+  return cfg;
+}

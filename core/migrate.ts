@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Knex } from 'knex';
+import { ROOT } from './config.ts';
+import type { LoadedPlugin } from './plugins.ts';
+
+class FolderMigrationSource implements Knex.MigrationSource<string> {
+  constructor(private dir: string) {}
+  async getMigrations() {
+    if (!fs.existsSync(this.dir)) return [];
+    return fs.readdirSync(this.dir).filter((f) => /^\d{14}_.+\.ts$/.test(f)).sort();
+  }
+  getMigrationName(m: string) {
+    return m;
+  }
+  async getMigration(m: string) {
+    return import(pathToFileURL(path.join(this.dir, m)).href);
+  }
+}
+
+export interface MigrationUnit {
+  id: string;
+  dir: string;
+}
+
+/** core first, then every plugin (enabled or not: a disabled plugin keeps its tables) in dependency order. */
+export function migrationUnits(plugins: LoadedPlugin[]): MigrationUnit[] {
+  return [
+    { id: 'core', dir: path.join(ROOT, 'core', 'migrations') },
+    ...plugins.map((p) => ({ id: p.manifest.id, dir: path.join(p.dir, 'server', 'migrations') })),
+  ];
+}
+
+/** Runs each unit's migrations with its own knex migrations table. Returns the names applied. */
+export async function migrateAll(knex: Knex, plugins: LoadedPlugin[], log?: (msg: string) => void): Promise<string[]> {
+  const applied: string[] = [];
+  for (const unit of migrationUnits(plugins)) {
+    const source = new FolderMigrationSource(unit.dir);
+    if ((await source.getMigrations()).length === 0) continue;
+    const [, names] = await knex.migrate.latest({
+      migrationSource: source,
+      tableName: `knex_migrations_${unit.id.replace(/-/g, '_')}`,
+      disableMigrationsListValidation: false,
+    });
+    for (const n of names as string[]) {
+      applied.push(`${unit.id}/${n}`);
+      log?.(`migrated ${unit.id}/${n}`);
+    }
+  }
+  return applied;
+}
+
+export async function rollbackAll(knex: Knex, plugins: LoadedPlugin[]): Promise<void> {
+  for (const unit of migrationUnits(plugins).reverse()) {
+    const source = new FolderMigrationSource(unit.dir);
+    if ((await source.getMigrations()).length === 0) continue;
+    await knex.migrate.rollback({ migrationSource: source, tableName: `knex_migrations_${unit.id.replace(/-/g, '_')}` }, true);
+  }
+}

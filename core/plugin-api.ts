@@ -1,0 +1,142 @@
+import type Koa from 'koa';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { CurioConfig } from './config.ts';
+import type { EventBus, EventName, CurioEvents } from './events.ts';
+import type { ServiceRegistry } from './services.ts';
+import type { JSONSchema, SchemaRegistry } from './schemas.ts';
+import type { Storage } from './storage.ts';
+import type { Uploads } from './uploads.ts';
+import type { Jobs } from './jobs.ts';
+
+/** The manifest in plugins/<id>/index.ts: pure data, imports nothing from server/ or web/. */
+export interface PluginManifest {
+  id: string;
+  /** Plugins that must be enabled (and load first) for this one to work. */
+  dependsOn?: string[];
+  /** Plugins this one reacts to or enriches when they are enabled; only ordering. */
+  optionalDependsOn?: string[];
+  /** Permissions it defines: `<plugin>.<resource>.<action>` → description. */
+  permissions?: Record<string, string>;
+  /** JSON Schema of `plugins.config.<id>`, with defaults. */
+  configSchema?: JSONSchema;
+  /** One sentence for the docs and the admin. */
+  description?: string;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The signed-in user as every plugin sees it (filled by the accounts plugin). */
+export interface AuthUser {
+  id: number;
+  username: string;
+  role: string;
+  slug?: string;
+  /** active content restriction (admin moderation), if any */
+  restricted?: boolean;
+}
+
+export interface ApiInput<P = any, Q = any, B = any> {
+  params: P;
+  query: Q;
+  body: B;
+}
+
+export type ApiContext<P = any, Q = any, B = any> = Koa.ParameterizedContext<Koa.DefaultState & { user?: AuthUser; requestId: string }> & {
+  input: ApiInput<P, Q, B>;
+  user?: AuthUser;
+  params: Record<string, string>;
+};
+
+export interface RouteSchema {
+  params?: JSONSchema;
+  query?: JSONSchema;
+  body?: JSONSchema;
+  /** status → schema; a bare schema means 200 (or the route's `status`) */
+  response?: Record<number, JSONSchema> | JSONSchema;
+}
+
+export interface RouteDef<P = any, Q = any, B = any> {
+  method: HttpMethod;
+  /** Koa path, e.g. /api/museums/:id */
+  path: string;
+  /** Name of the generated client function, e.g. getMuseum. Unique across the app. */
+  operationId: string;
+  summary?: string;
+  /** none: never looks at the session; optional (default): user if signed in; required: 401 otherwise */
+  auth?: 'none' | 'optional' | 'required';
+  /** Only these roles (after sign-in); 403 otherwise. */
+  roles?: string[];
+  /** Permission name checked with ctx.permissions before the handler (resource-less checks). */
+  permission?: string;
+  /** How the body arrives: json (default when schema.body), multipart (handler parses it), none. */
+  bodyType?: 'json' | 'multipart' | 'none';
+  schema?: RouteSchema;
+  /** Success status, default 200. */
+  status?: number;
+  /** The handler writes ctx.body itself (files, calendars); no response schema applies. */
+  raw?: boolean;
+  /** Content type of a raw answer, for the OpenAPI document. */
+  rawContentType?: string;
+  handler: (ctx: ApiContext<P, Q, B>) => unknown | Promise<unknown>;
+}
+
+export interface RegisteredRoute extends RouteDef {
+  plugin: string;
+}
+
+export type PermissionCheck = (user: AuthUser | undefined, resource?: unknown) => boolean | Promise<boolean>;
+
+export interface Permissions {
+  define(name: string, check: PermissionCheck): void;
+  check(name: string, user: AuthUser | undefined, resource?: unknown): Promise<boolean>;
+  /** Throws 401/403 when the check fails. */
+  assert(name: string, user: AuthUser | undefined, resource?: unknown, message?: string): Promise<void>;
+  names(): string[];
+}
+
+export interface SeedProgress {
+  /** total work units of this seed */
+  start(total: number, label: string): void;
+  tick(n?: number): void;
+}
+
+export interface PluginContext {
+  id: string;
+  config: Record<string, any>;
+  appConfig: Readonly<CurioConfig>;
+  db: Knex;
+  log: Logger;
+  routes: { add<P = any, Q = any, B = any>(def: RouteDef<P, Q, B>): void };
+  schemas: { add(schema: JSONSchema): void; registry: SchemaRegistry };
+  events: {
+    on<K extends EventName>(name: K, fn: (payload: CurioEvents[K]) => unknown): void;
+    emit<K extends EventName>(name: K, payload: CurioEvents[K]): Promise<unknown[]>;
+  };
+  permissions: Permissions;
+  services: ServiceRegistry;
+  /** Koa middleware for every request, in plugin order, before the routes. */
+  middleware: { use(fn: Koa.Middleware): void };
+  storage: Storage;
+  uploads: Uploads;
+  jobs: Jobs;
+  app: Koa;
+  enabled: ReadonlySet<string>;
+}
+
+export interface PluginServer {
+  register(ctx: PluginContext): void | Promise<void>;
+  /** After every plugin registered (services of others are available). */
+  bootstrap?(ctx: PluginContext): void | Promise<void>;
+  /** Loads seeds/<id>/ idempotently. */
+  seed?(ctx: PluginContext, progress: SeedProgress): Promise<void>;
+  stop?(): void | Promise<void>;
+}
+
+export function definePlugin(m: PluginManifest): PluginManifest {
+  return m;
+}
+
+export function definePluginServer(s: PluginServer): PluginServer {
+  return s;
+}

@@ -1,0 +1,144 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import type Koa from 'koa';
+
+/**
+ * Where uploaded files live. Local disk now (DATA_DIR/uploads); an object store can implement the
+ * same interface. Keys are random names chosen by the server, never the client's file name.
+ */
+export interface Storage {
+  /** Stores a file from a local path (moved) or a buffer; answers its public URL. */
+  put(key: string, source: { path: string } | { buffer: Buffer }, contentType: string): Promise<string>;
+  delete(key: string): Promise<void>;
+  exists(key: string): Promise<boolean>;
+  url(key: string): string;
+  /** The key of one of our URLs, or null. */
+  keyFromUrl(url: string): string | null;
+  /** Local path, for tools that need a file (ffprobe); null when not on disk. */
+  localPath(key: string): string | null;
+  randomKey(prefix: string, ext: string): string;
+}
+
+export const UPLOADS_PREFIX = '/uploads/';
+
+/** Content types we serve, by extension: anything else is served as an octet stream download. */
+const SERVED_TYPES: Record<string, string> = {
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.png': 'image/png',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.mp4': 'video/mp4',
+  '.webm': 'video/webm',
+  '.mov': 'video/quicktime',
+};
+
+export class LocalDiskStorage implements Storage {
+  constructor(readonly root: string) {
+    fs.mkdirSync(root, { recursive: true });
+  }
+
+  private file(key: string): string {
+    if (!/^[a-z0-9][a-z0-9/_-]*\.[a-z0-9]+$/i.test(key) || key.includes('..')) throw new Error(`Bad storage key ${key}`);
+    return path.join(this.root, key);
+  }
+
+  async put(key: string, source: { path: string } | { buffer: Buffer }, _contentType: string): Promise<string> {
+    const dest = this.file(key);
+    await fsp.mkdir(path.dirname(dest), { recursive: true });
+    if ('buffer' in source) await fsp.writeFile(dest, source.buffer);
+    else {
+      try {
+        await fsp.rename(source.path, dest);
+      } catch {
+        await fsp.copyFile(source.path, dest);
+        await fsp.rm(source.path, { force: true });
+      }
+    }
+    return this.url(key);
+  }
+
+  async delete(key: string): Promise<void> {
+    await fsp.rm(this.file(key), { force: true });
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return fs.existsSync(this.file(key));
+  }
+
+  url(key: string): string {
+    return UPLOADS_PREFIX + key;
+  }
+
+  keyFromUrl(url: string): string | null {
+    if (!url.startsWith(UPLOADS_PREFIX)) return null;
+    const key = url.slice(UPLOADS_PREFIX.length);
+    try {
+      this.file(key);
+      return key;
+    } catch {
+      return null;
+    }
+  }
+
+  localPath(key: string): string | null {
+    return this.file(key);
+  }
+
+  randomKey(prefix: string, ext: string): string {
+    return `${prefix}/${crypto.randomBytes(16).toString('hex')}.${ext.replace(/^\./, '')}`;
+  }
+
+  /** Serves /uploads/* with single-range support (video seeking), nosniff and allow-listed types. */
+  middleware(): Koa.Middleware {
+    return async (ctx, next) => {
+      if (!ctx.path.startsWith(UPLOADS_PREFIX) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+      let file: string;
+      try {
+        file = this.file(decodeURIComponent(ctx.path.slice(UPLOADS_PREFIX.length)));
+      } catch {
+        ctx.status = 404;
+        ctx.body = { message: 'Not found' };
+        return;
+      }
+      let stat: fs.Stats;
+      try {
+        stat = await fsp.stat(file);
+      } catch {
+        ctx.status = 404;
+        ctx.body = { message: 'Not found' };
+        return;
+      }
+      const type = SERVED_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+      ctx.set('Content-Type', type);
+      ctx.set('X-Content-Type-Options', 'nosniff');
+      ctx.set('Accept-Ranges', 'bytes');
+      ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+      ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
+      if (type === 'application/octet-stream') ctx.set('Content-Disposition', 'attachment');
+      const range = ctx.get('Range');
+      const m = /^bytes=(\d*)-(\d*)$/.exec(range);
+      if (m && (m[1] || m[2])) {
+        let start = m[1] ? Number(m[1]) : stat.size - Number(m[2]);
+        let end = m[1] && m[2] ? Number(m[2]) : stat.size - 1;
+        start = Math.max(0, start);
+        end = Math.min(end, stat.size - 1);
+        if (start > end || start >= stat.size) {
+          ctx.status = 416;
+          ctx.set('Content-Range', `bytes */${stat.size}`);
+          return;
+        }
+        ctx.status = 206;
+        ctx.set('Content-Range', `bytes ${start}-${end}/${stat.size}`);
+        ctx.length = end - start + 1;
+        ctx.body = ctx.method === 'HEAD' ? null : fs.createReadStream(file, { start, end });
+        return;
+      }
+      ctx.status = 200;
+      ctx.length = stat.size;
+      ctx.body = ctx.method === 'HEAD' ? null : fs.createReadStream(file);
+    };
+  }
+}

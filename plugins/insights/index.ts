@@ -1,0 +1,7 @@
+import { definePlugin } from '../../core/plugin-api.ts';
+
+export default definePlugin({
+  id: 'insights',
+  description: 'Text and video insights, feed, likes, comments, recommendations.',
+  dependsOn: ['accounts', 'museums'],
+});

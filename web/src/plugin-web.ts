@@ -1,0 +1,62 @@
+import type { ComponentType, LazyExoticComponent } from 'react';
+
+/**
+ * The contract between the web shell and a plugin's web/index.ts.
+ * The shell imports every plugins/<id>/web/index.ts (import.meta.glob), keeps those that
+ * GET /api/config lists as enabled, and builds routes, nav and slots from them.
+ */
+export type Audience = 'all' | 'signedIn' | 'signedOut';
+
+export interface WebUser {
+  id: number;
+  slug?: string | null;
+  username: string;
+  firstName?: string | null;
+  lastName?: string | null;
+  email?: string;
+  role: string;
+  profileImageUrl?: string | null;
+}
+
+export interface WebPage {
+  /** react-router path, e.g. /museum/:slug; matched case-insensitively, first match wins */
+  path: string;
+  /** who may see it; signedIn pages send signed-out visitors to /auth */
+  audience?: Audience;
+  /** only these roles (others are redirected to /) */
+  roles?: string[];
+  component: LazyExoticComponent<ComponentType<any>> | ComponentType<any>;
+  /** show the top bar to signed-out visitors on this page (spec: /museum, /museums, /discover, /events) */
+  publicNav?: boolean;
+}
+
+export interface NavItem {
+  key: string;
+  /** i18n key, "<namespace>:<key>" */
+  label: string;
+  to: string | ((user: WebUser | null) => string);
+  /** a Bulma/emoji icon character or a small component */
+  icon: string;
+  order: number;
+  audience?: Audience;
+  roles?: string[];
+  /** extra active rule; default: pathname starts with `to` */
+  isActive?: (pathname: string) => boolean;
+}
+
+export interface SlotContribution {
+  order?: number;
+  component: LazyExoticComponent<ComponentType<any>> | ComponentType<any>;
+}
+
+export interface WebPlugin {
+  id: string;
+  pages?: WebPage[];
+  nav?: NavItem[];
+  /** named slots other pages declare with <Slot name="…" />, e.g. museum.insights */
+  slots?: Record<string, SlotContribution[]>;
+}
+
+export function defineWebPlugin(p: WebPlugin): WebPlugin {
+  return p;
+}
