@@ -95,7 +95,8 @@ function pluginConfig(p: LoadedPlugin, config: CurioConfig): Record<string, any>
 function allowedOrigins(config: CurioConfig, ctx: Koa.Context): Set<string> {
   const set = new Set<string>(config.allowedOrigins);
   if (config.publicOrigin) set.add(config.publicOrigin);
-  set.add(ctx.origin);
+  // Koa 3's ctx.origin echoes the Origin header; the app's own origin is protocol + Host.
+  set.add(`${ctx.protocol}://${ctx.host}`);
   return set;
 }
 

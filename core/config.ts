@@ -77,13 +77,13 @@ function fromEnv(env: NodeJS.ProcessEnv): Json {
   if (env.LOG_LEVEL) set('logLevel', env.LOG_LEVEL);
   if (env.SEED_ON_START) set('seedOnStart', bool(env.SEED_ON_START));
   if (env.PLUGINS_DISABLED !== undefined) set('plugins.disabled', list(env.PLUGINS_DISABLED));
-  // Any other key: CURIO_<path with __ between keys>=<JSON or text>, e.g.
-  // CURIO_plugins__config__museums__wikidataEndpoint=http://127.0.0.1:9000/sparql
+  // Any other key: CURIO__<path with __ between keys>=<JSON or text>, e.g.
+  // CURIO__plugins__config__museums__wikidataEndpoint=http://127.0.0.1:9000/sparql
   for (const [k, v] of Object.entries(env)) {
-    if (!k.startsWith('CURIO_') || v === undefined) continue;
+    if (!k.startsWith('CURIO__') || v === undefined) continue;
     let value: unknown = v;
     try { value = JSON.parse(v); } catch { /* plain text */ }
-    set(k.slice(6).split('__').join('.'), value);
+    set(k.slice(7).split('__').join('.'), value);
   }
   return out;
 }

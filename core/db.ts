@@ -26,7 +26,8 @@ async function openPglite(dataDir: string | null): Promise<Knex> {
     import('@electric-sql/pglite/contrib/citext'),
     import('knex-pglite').then((m) => m.default),
   ]);
-  const pglite = new PGlite(dataDir ?? undefined, { extensions: { pg_trgm, citext } });
+  const extensions = { pg_trgm, citext };
+  const pglite = dataDir ? new PGlite(dataDir, { extensions }) : new PGlite({ extensions });
   await pglite.waitReady;
   const knex = knexFactory({
     client: ClientPgLite as any,

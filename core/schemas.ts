@@ -7,7 +7,7 @@ import { formatAjvErrors, summarize, type FieldError } from './shared/validation
 export type JSONSchema = Record<string, any>;
 
 /** Keywords we allow in schemas beyond JSON Schema: messages and labels for forms and errors. */
-const EXTRA_KEYWORDS = ['x-messages', 'x-label', 'x-widget', 'x-order', 'x-placeholder', 'x-help', 'example', 'examples'];
+const EXTRA_KEYWORDS = ['x-messages', 'x-label', 'x-widget', 'x-order', 'x-placeholder', 'x-help', 'example'];
 
 export function makeAjv(opts: { coerce?: boolean; removeAdditional?: boolean } = {}): Ajv {
   const ajv = new Ajv({
@@ -18,7 +18,7 @@ export function makeAjv(opts: { coerce?: boolean; removeAdditional?: boolean } =
     removeAdditional: opts.removeAdditional ? true : false,
   });
   (addFormats as unknown as (a: Ajv) => void)(ajv);
-  for (const k of EXTRA_KEYWORDS) if (!ajv.getKeyword(k)) ajv.addKeyword({ keyword: k, schemaType: ['object', 'string', 'array', 'number', 'boolean'] });
+  for (const k of EXTRA_KEYWORDS) if (!ajv.getKeyword(k)) ajv.addKeyword({ keyword: k });
   return ajv;
 }
 

@@ -3,7 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import Busboy from 'busboy';
-import sharp from 'sharp';
+import sharp, { type Metadata, type OutputInfo } from 'sharp';
 import type Koa from 'koa';
 import { HttpError } from './errors.ts';
 import type { Storage } from './storage.ts';
@@ -143,7 +143,7 @@ export class Uploads {
   ): Promise<ProcessedImage> {
     const invalid = new HttpError(400, opts.invalidMessage ?? 'The file is not a valid image (JPG, PNG or GIF)');
     const limitInputPixels = opts.maxPixels ?? 40_000_000;
-    let meta: sharp.Metadata;
+    let meta: Metadata;
     try {
       meta = await sharp(file.path, { limitInputPixels, failOn: 'error' }).metadata();
     } catch {
@@ -157,7 +157,7 @@ export class Uploads {
         .resize(w, h, { fit: opts.fit ?? 'inside', withoutEnlargement: true })
         .jpeg({ quality: 85, mozjpeg: true })
         .toBuffer({ resolveWithObject: true });
-    let main: { data: Buffer; info: sharp.OutputInfo };
+    let main: { data: Buffer; info: OutputInfo };
     try {
       main = await encode(opts.width, opts.height);
     } catch {

@@ -1,0 +1,12 @@
+// API and unit tests: real server, real database, real HTTP. Parallel by database-per-worker.
+module.exports = {
+  'node-option': ['import=tsx'],
+  spec: ['core/**/*.test.ts', 'plugins/**/*.test.ts', 'scripts/**/*.test.ts'],
+  require: ['core/testing/global-fixtures.ts', 'core/testing/root-hooks.ts'],
+  parallel: true,
+  jobs: 2,
+  timeout: 30000,
+  slow: 1000,
+  reporter: 'spec',
+  exit: true,
+};

@@ -1,0 +1,218 @@
+/**
+ * Test helpers: a real app on a real database over real HTTP.
+ * With DATABASE_URL set, every app gets a fresh PostgreSQL database of its own (dropped on close);
+ * otherwise an in-memory PGlite.
+ */
+import crypto from 'node:crypto';
+import knexFactory from 'knex';
+import { createApp, type CurioApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { openDatabase } from '../db.ts';
+
+export const RUN_ID = (process.env.TEST_RUN_ID ??= crypto.randomBytes(3).toString('hex'));
+let counter = 0;
+
+export interface TestApp extends CurioApp {
+  url: string;
+  /** a new anonymous client (own cookie jar) */
+  client(): TestClient;
+  /** a new signed-up, signed-in client with a role */
+  user(opts?: { role?: string; username?: string; password?: string; email?: string; firstName?: string; lastName?: string }): Promise<SignedInClient>;
+}
+
+export interface SignedInClient extends TestClient {
+  me: { id: number; username: string; email: string; role: string; slug: string; password: string };
+}
+
+export function adminUrl(): string | null {
+  return process.env.DATABASE_URL || null;
+}
+
+async function createDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const base = adminUrl()!;
+  const name = `curio_test_${RUN_ID}_${process.pid}_${++counter}`;
+  const admin = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
+  await admin.raw(`create database "${name}"`);
+  await admin.destroy();
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    drop: async () => {
+      const a = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
+      try {
+        await a.raw(`drop database if exists "${name}" with (force)`);
+      } finally {
+        await a.destroy();
+      }
+    },
+  };
+}
+
+export async function startTestApp(overrides: Record<string, any> = {}): Promise<TestApp> {
+  const dataDir = `/tmp/curio-test-${RUN_ID}-${process.pid}-${++counter}`;
+  let drop: (() => Promise<void>) | null = null;
+  let databaseUrl: string | null = null;
+  if (adminUrl()) {
+    const d = await createDatabase();
+    databaseUrl = d.url;
+    drop = d.drop;
+  }
+  const config = loadConfig({ port: 0, host: '127.0.0.1', dataDir, databaseUrl, ...overrides }, { ...process.env, NODE_ENV: 'test', DATABASE_URL: undefined, PORT: undefined });
+  const db = await openDatabase(config, { memory: !databaseUrl, poolMax: 20 });
+  let app: CurioApp;
+  try {
+    app = await createApp({ config, db });
+  } catch (e) {
+    await db.close();
+    await drop?.();
+    throw e;
+  }
+  await app.listen();
+  const close = app.close.bind(app);
+  const t = app as TestApp;
+  t.client = () => new TestClient(app.url);
+  t.user = (opts = {}) => signUp(t, opts);
+  t.close = async () => {
+    await close();
+    await db.close();
+    await drop?.();
+  };
+  return t;
+}
+
+let shared: Promise<TestApp> | null = null;
+/** One app per test worker process, shared by its test files (each test makes its own users). */
+export function sharedApp(): Promise<TestApp> {
+  shared ??= startTestApp();
+  return shared;
+}
+
+export async function closeSharedApp(): Promise<void> {
+  if (!shared) return;
+  const a = await shared;
+  shared = null;
+  await a.close();
+}
+
+export interface TestResponse<T = any> {
+  status: number;
+  body: T;
+  text: string;
+  headers: Headers;
+}
+
+/** An HTTP client with a cookie jar, sending the app's own Origin like the browser does. */
+export class TestClient {
+  cookies = new Map<string, string>();
+  origin: string | null;
+  constructor(readonly base: string) {
+    this.origin = base;
+  }
+
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  private store(res: Response) {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = c.split(';');
+      const i = pair.indexOf('=');
+      const name = pair.slice(0, i).trim();
+      const value = pair.slice(i + 1).trim();
+      const expired = attrs.some((a) => /expires=thu, 01 jan 1970/i.test(a.trim())) || value === '';
+      if (expired) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  async raw(method: string, path: string, init: { body?: BodyInit | null; headers?: Record<string, string> } = {}): Promise<Response> {
+    const headers: Record<string, string> = { ...(init.headers ?? {}) };
+    if (this.cookies.size) headers.cookie = this.cookieHeader();
+    if (this.origin && !('origin' in headers) && !('Origin' in headers)) headers.origin = this.origin;
+    const res = await fetch(this.base + path, { method, headers, body: init.body ?? undefined, redirect: 'manual' });
+    this.store(res);
+    return res;
+  }
+
+  async req<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse<T>> {
+    const h = { ...headers };
+    let payload: string | undefined;
+    if (body !== undefined) {
+      h['content-type'] ??= 'application/json';
+      payload = typeof body === 'string' ? body : JSON.stringify(body);
+    }
+    const res = await this.raw(method, path, { body: payload, headers: h });
+    const text = await res.text();
+    let parsed: any = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, body: parsed, text, headers: res.headers };
+  }
+
+  get<T = any>(path: string, headers?: Record<string, string>) {
+    return this.req<T>('GET', path, undefined, headers);
+  }
+  post<T = any>(path: string, body?: unknown, headers?: Record<string, string>) {
+    return this.req<T>('POST', path, body, headers);
+  }
+  put<T = any>(path: string, body?: unknown) {
+    return this.req<T>('PUT', path, body);
+  }
+  patch<T = any>(path: string, body?: unknown) {
+    return this.req<T>('PATCH', path, body);
+  }
+  del<T = any>(path: string, body?: unknown) {
+    return this.req<T>('DELETE', path, body);
+  }
+
+  /** multipart/form-data upload; files as { field, name, type, data } */
+  async upload<T = any>(path: string, files: Array<{ field: string; name: string; type: string; data: Buffer | Uint8Array }>, fields: Record<string, string> = {}, method = 'POST'): Promise<TestResponse<T>> {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
+    for (const f of files) form.append(f.field, new Blob([new Uint8Array(f.data)], { type: f.type }), f.name);
+    const res = await this.raw(method, path, { body: form });
+    const text = await res.text();
+    let parsed: any = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, body: parsed, text, headers: res.headers };
+  }
+}
+
+export function uniqueName(prefix = 'u'): string {
+  return `${prefix}${crypto.randomBytes(5).toString('hex')}`;
+}
+
+async function signUp(app: TestApp, opts: { role?: string; username?: string; password?: string; email?: string; firstName?: string; lastName?: string }): Promise<SignedInClient> {
+  const c = app.client() as SignedInClient;
+  const username = opts.username ?? uniqueName();
+  const password = opts.password ?? 'correct-horse-42';
+  const email = opts.email ?? `${username}@example.test`;
+  const r = await c.post('/api/auth/register', { email, password, firstName: opts.firstName ?? 'Test', lastName: opts.lastName ?? 'User', username });
+  if (r.status !== 201) throw new Error(`sign-up failed: ${r.status} ${r.text}`);
+  let role = 'Traveler';
+  if (opts.role && opts.role !== 'Traveler') {
+    // Same effect as `npm run user:create -- --role …`: roles are not self-service.
+    await app.knex('users').where({ id: r.body.id }).update({ role: opts.role });
+    role = opts.role;
+  }
+  c.me = { id: r.body.id, username, email, role, slug: r.body.slug, password };
+  return c;
+}
+
+export async function waitFor<T>(fn: () => Promise<T | null | undefined | false>, { timeout = 5000, interval = 50 } = {}): Promise<T> {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('waitFor timed out');
+    await new Promise((r) => setTimeout(r, interval));
+  }
+}
