@@ -1,0 +1,25 @@
+/** What the communities plugin offers others. */
+import { serviceRef } from '../../core/services.ts';
+
+export type CommunityRole = 'member' | 'moderator' | 'admin';
+
+export interface CommunitiesApi {
+  exists(communityId: number): Promise<boolean>;
+  /** The member's community role, 'creator' for the creator, or null when not a member. */
+  roleOf(communityId: number, userId: number): Promise<CommunityRole | 'creator' | null>;
+  creatorId(communityId: number): Promise<number | null>;
+  /** Ids of communities the user belongs to (creator included). */
+  communityIdsOf(userId: number): Promise<number[]>;
+  summaries(ids: number[]): Promise<Map<number, { id: number; name: string }>>;
+}
+
+export const CommunitiesService = serviceRef<CommunitiesApi>('communities.api');
+
+declare module '../../core/events.ts' {
+  interface CurioEvents {
+    'communities.member.joined': { communityId: number; userId: number };
+    'communities.member.left': { communityId: number; userId: number };
+    'communities.community.deleting': { communityId: number };
+    'communities.post.created': { communityId: number; postId: number; userId: number };
+  }
+}
