@@ -1,7 +1,8 @@
 // API and unit tests: real server, real database, real HTTP. Parallel by database-per-worker.
 module.exports = {
   'node-option': ['import=tsx'],
-  spec: ['core/**/*.test.ts', 'plugins/**/*.test.ts', 'scripts/**/*.test.ts'],
+  // SPEC='plugins/museums/**/*.test.ts' npx mocha   runs just those files
+  spec: process.env.SPEC ? process.env.SPEC.split(',') : ['core/**/*.test.ts', 'plugins/**/*.test.ts', 'scripts/**/*.test.ts'],
   require: ['core/testing/global-fixtures.ts', 'core/testing/root-hooks.ts'],
   parallel: true,
   jobs: 2,
