@@ -57,3 +57,22 @@ describe('core HTTP behaviour', () => {
     expect(r.body.status).to.equal('ok');
   });
 });
+
+describe('operations', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await sharedApp();
+  });
+
+  it('exposes Prometheus metrics with per-route request counts and latency', async () => {
+    const c = app.client();
+    await c.get('/api/config');
+    await c.post('/api/auth/login', { email: 'nobody@x.test', password: 'nope-nope' });
+    const r = await c.get('/metrics');
+    expect(r.status).to.equal(200);
+    expect(r.text).to.match(/curio_http_requests_total\{method="POST",route="\/api\/auth\/login",status="401"\} \d+/);
+    expect(r.text).to.include('curio_http_request_duration_seconds_bucket');
+    expect(r.text).to.match(/curio_db_pool_connections\{state="used"\}/);
+    expect(r.text).to.match(/curio_jobs\{status="queued"\}/);
+  });
+});

@@ -25,6 +25,7 @@ import { HttpError, pgErrorToHttp } from './errors.ts';
 import { runSeeds, type SeedTarget } from './seed.ts';
 import { buildOpenApi } from './openapi.ts';
 import { formatAjvErrors, summarize } from './shared/validation-messages.ts';
+import { createMetrics } from './metrics.ts';
 import type { PluginContext, PluginServer, RegisteredRoute } from './plugin-api.ts';
 
 export const APP_NAME = 'Curio';
@@ -179,6 +180,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
   const openapiDoc = () => buildOpenApi(schemas, routes, enabled);
 
   // ---- middleware ----
+  const metrics = createMetrics(knex, { token: config.metricsToken });
   koa.use(async (ctx, next) => {
     const requestId = (ctx.get('x-request-id') || '').slice(0, 64).replace(/[^\w-]/g, '') || crypto.randomUUID();
     ctx.state.requestId = requestId;
@@ -196,6 +198,8 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
     }
   });
 
+  // Metrics sit outside the error handler so they see the final status.
+  koa.use(metrics.middleware);
   koa.use(async (ctx, next) => {
     try {
       await next();

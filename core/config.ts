@@ -20,6 +20,7 @@ export interface CurioConfig {
   seedOnStart: boolean;
   validateResponses: boolean;
   serveWeb: boolean;
+  metricsToken: string | null;
   plugins: { disabled: string[]; config: Record<string, Record<string, unknown>> };
 }
 
@@ -75,6 +76,7 @@ function fromEnv(env: NodeJS.ProcessEnv): Json {
   if (env.ALLOWED_ORIGINS) set('allowedOrigins', list(env.ALLOWED_ORIGINS));
   if (env.TRUST_PROXY) set('trustProxy', bool(env.TRUST_PROXY));
   if (env.LOG_LEVEL) set('logLevel', env.LOG_LEVEL);
+  if (env.METRICS_TOKEN) set('metricsToken', env.METRICS_TOKEN);
   if (env.SEED_ON_START) set('seedOnStart', bool(env.SEED_ON_START));
   if (env.PLUGINS_DISABLED !== undefined) set('plugins.disabled', list(env.PLUGINS_DISABLED));
   // Any other key: CURIO__<path with __ between keys>=<JSON or text>, e.g.
