@@ -1,5 +1,15 @@
-/** What the museums plugin offers others (typed service reference and events). */
+/**
+ * What the museums plugin offers others (typed service references and events).
+ * Other plugins import only this file from museums, never its server internals or tables.
+ *
+ * JSON Schemas other plugins may `$ref` in their routes (registered for every plugin):
+ *   "museums/Museum" (a museum as every museum answer shows it), "museums/MuseumSummary",
+ *   "museums/MuseumInput" (editable fields), "museums/EditSuggestion", "museums/MuseumSuggestion",
+ *   "museums/AdminMuseumPage", "museums/EditSuggestionPage", "museums/MuseumSuggestionPage",
+ *   "museums/Catalog#/definitions/…" (categories, amenities, opening hours).
+ */
 import { serviceRef } from '../../core/services.ts';
+import type { StructuredHours } from './shared/catalog.ts';
 
 export interface MuseumSummary {
   id: number;
@@ -13,6 +23,137 @@ export interface MuseumSummary {
   isVerified: boolean;
 }
 
+/** A museum as every museum answer shows it (schema "museums/Museum"). */
+export interface Museum extends MuseumSummary {
+  description: string;
+  phone: string | null;
+  email: string | null;
+  website: string | null;
+  donateUrl: string | null;
+  address: string;
+  address2: string | null;
+  state: string | null;
+  zipCode: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  /** IANA time zone of the museum ("open now" is computed there). */
+  timezone: string;
+  amenities: string[];
+  /** Always the structured form (text-form input is converted on write). */
+  openingHours: StructuredHours | null;
+  rating: number;
+  totalReviews: number;
+  totalInsights: number;
+  followerCount: number;
+  checkInCount: number;
+  /** Check-ins of the last `recentCheckInDays` days (config, default 30). */
+  recentCheckInsCount: number;
+  isFeatured: boolean;
+  /** From openStatusAt(openingHours, now, timezone). */
+  isOpen: boolean;
+  openStatus: 'open' | 'closed' | 'by_appointment';
+  /** Only for a signed-in viewer. */
+  isFollowing?: boolean;
+  hasCheckedInToday?: boolean;
+  /** Miles, only when the list was asked `near=lat,lng`. */
+  distance?: number | null;
+  wikidataId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Editable museum fields (schema "museums/MuseumInput"); every field optional in an update. */
+export interface MuseumInput {
+  name?: string;
+  description?: string;
+  /** a directory category; the public form's categories (art, history…) are accepted and mapped */
+  category?: string | null;
+  phone?: string | null;
+  email?: string | null;
+  website?: string | null;
+  donateUrl?: string | null;
+  address?: string;
+  address2?: string | null;
+  city?: string;
+  state?: string | null;
+  zipCode?: string | null;
+  country?: string;
+  latitude?: number | null;
+  longitude?: number | null;
+  timezone?: string;
+  featuredImage?: string | null;
+  amenities?: string[];
+  /** either form of part 2 §3; stored structured */
+  openingHours?: unknown;
+  isFeatured?: boolean;
+}
+
+export type SuggestionStatus = 'pending' | 'approved' | 'rejected';
+
+/** Part 2 §3 "Museum edit suggestion record" (schema "museums/EditSuggestion"). */
+export interface EditSuggestion {
+  id: number;
+  suggestionId: number;
+  museumId: number;
+  status: SuggestionStatus;
+  reason: string | null;
+  suggestedChanges: Record<string, unknown>;
+  createdAt: string;
+  reviewedAt: string | null;
+  museum: { id: number; slug: string; name: string } | null;
+  user: { id: number; username: string; firstName: string; lastName: string; email: string | null } | null;
+  reviewer: { id: number; username: string } | null;
+}
+
+/** A new museum proposed by a member (schema "museums/MuseumSuggestion"). Insights use -id as museumId while pending. */
+export interface MuseumSuggestion {
+  id: number;
+  status: SuggestionStatus;
+  name: string;
+  description: string;
+  address: string;
+  city: string;
+  country: string;
+  website: string | null;
+  phone: string | null;
+  createdAt: string;
+  reviewedAt: string | null;
+  /** the museum created when approved */
+  museumId: number | null;
+  user: { id: number; username: string; firstName: string; lastName: string; email: string | null } | null;
+  reviewer: { id: number; username: string } | null;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** Admin museum list filters (part 2 §2 Admin Dashboard, Museums tab). */
+export interface AdminMuseumQuery {
+  /** name, city or country, case-insensitive */
+  q?: string;
+  status?: 'all' | 'verified' | 'unverified' | 'with_manager' | 'without_manager';
+  page?: number;
+  pageSize?: number;
+}
+
+/** A badge as a `museums.museum.checkedIn` handler returns it when the check-in earned one. */
+export interface EarnedBadge {
+  id: number;
+  name: string;
+  description?: string | null;
+  icon?: string | null;
+  color?: string | null;
+  earnedAt?: string | null;
+}
+
+/**
+ * Errors thrown by the service methods are core HttpErrors (status + message): 400 validation,
+ * 404 missing, 409 already reviewed / duplicate. Admin routes may let them through as they are.
+ */
 export interface MuseumsApi {
   getMuseumSummaries(ids: number[]): Promise<Map<number, MuseumSummary>>;
   getMuseum(idOrSlug: number | string): Promise<MuseumSummary | null>;
@@ -22,13 +163,79 @@ export interface MuseumsApi {
   followedMuseumIds(userId: number): Promise<number[]>;
   /** Atomically moves a museum's totalInsights counter (insights plugin calls it). */
   adjustInsightCount(museumId: number, delta: number): Promise<void>;
+
+  /** Full museum answers (isOpen computed now), in the order of ids; unknown ids are absent. */
+  getMuseums(ids: number[], viewerId?: number): Promise<Museum[]>;
+  /** Typo-tolerant name/city search (the same as GET /api/search/museums). */
+  searchMuseums(q: string, limit?: number): Promise<Museum[]>;
+  /** Ids of museums a user has checked in at (most recent first). */
+  checkedInMuseumIds(userId: number): Promise<number[]>;
+  /** Number of museums (analytics). */
+  countMuseums(): Promise<number>;
+
+  // ---- administration (the admin plugin calls these; it never touches museum tables) ----
+  adminList(query: AdminMuseumQuery): Promise<Page<Museum>>;
+  /** Validates like POST /api/museums; answers the new museum. Emits museums.museum.created. */
+  createMuseum(input: MuseumInput & { name: string; address: string; city: string; country: string }, userId: number | null): Promise<Museum>;
+  /** Applies the given fields. Emits museums.museum.updated with what changed. */
+  updateMuseum(museumId: number, changes: MuseumInput, userId: number | null): Promise<Museum>;
+  setVerified(museumId: number, verified: boolean, adminId?: number | null): Promise<Museum>;
+  /** managerId null removes the manager; otherwise the user must exist (404) and be Museum Manager or Admin (400). */
+  setManager(museumId: number, managerId: number | null, adminId?: number | null): Promise<Museum>;
+  listEditSuggestions(query?: { status?: SuggestionStatus; museumId?: number; page?: number; pageSize?: number }): Promise<Page<EditSuggestion>>;
+  /** Applies exactly the suggested changes in one transaction; 409 when already reviewed. Notifies the suggester. */
+  approveEditSuggestion(suggestionId: number, reviewerId: number): Promise<EditSuggestion>;
+  rejectEditSuggestion(suggestionId: number, reviewerId: number, note?: string | null): Promise<EditSuggestion>;
+  listMuseumSuggestions(query?: { status?: SuggestionStatus; page?: number; pageSize?: number }): Promise<Page<MuseumSuggestion>>;
+  /** Creates the museum from the suggestion (unverified) in one transaction; 409 when already reviewed. */
+  approveMuseumSuggestion(suggestionId: number, reviewerId: number): Promise<{ suggestion: MuseumSuggestion; museum: Museum }>;
+  rejectMuseumSuggestion(suggestionId: number, reviewerId: number, note?: string | null): Promise<MuseumSuggestion>;
+  /**
+   * Fills missing museum information (description, website, phone, email, coordinates, image)
+   * from Wikidata for up to `limit` museums (default 25) — what "Update Museums" runs.
+   */
+  enrichFromKnowledgeBase(opts?: { limit?: number; museumIds?: number[] }): Promise<{ checked: number; updated: number; failed: number }>;
 }
 
 export const MuseumsService = serviceRef<MuseumsApi>('museums.api');
 
+// ---------------------------------------------------------------- search providers
+
+/**
+ * GET /api/search?q= answers { museums, users, posts, communities, events }. Museums are the
+ * museums plugin's own; every other kind comes from a provider that the owning plugin registers
+ * in its bootstrap (no import of the museums server):
+ *
+ *   ctx.services.maybe(SearchRegistry)?.register({ kind: 'posts', search: async (q, o) => [...] });
+ *
+ * Results are passed through as they are (each item an object with at least an `id`); the
+ * provider shapes them (e.g. a post as its list item, a user as a UserSummary). A provider that
+ * throws or takes longer than 3 s contributes nothing. When several providers register the same
+ * kind, their results are concatenated up to the limit.
+ */
+export type SearchKind = 'users' | 'posts' | 'communities' | 'events';
+
+export interface SearchProvider {
+  kind: SearchKind;
+  /** `q` is trimmed and longer than 2 characters; answer at most `limit` items. */
+  search(q: string, opts: { limit: number; viewer?: { id: number; role: string } }): Promise<Array<{ id: number | string } & Record<string, unknown>>>;
+}
+
+export interface SearchRegistryApi {
+  register(provider: SearchProvider): void;
+  /** whether some provider answers this kind */
+  has(kind: SearchKind): boolean;
+}
+
+export const SearchRegistry = serviceRef<SearchRegistryApi>('museums.search');
+
 declare module '../../core/events.ts' {
   interface CurioEvents {
     'museums.museum.followed': { userId: number; museumId: number; following: boolean };
+    /**
+     * After the check-in is stored. Handlers may return EarnedBadge (or { badge: EarnedBadge,
+     * earnedAt }) objects or arrays of them: the check-in answer lists them as `badges`.
+     */
     'museums.museum.checkedIn': { userId: number; museumId: number; checkInId: number };
     'museums.museum.created': { museumId: number; userId: number | null };
     'museums.museum.updated': { museumId: number; userId: number | null; changes: Record<string, unknown> };
