@@ -1,0 +1,100 @@
+import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { BrowserRouter } from 'react-router-dom';
+import { SWRConfig } from 'swr';
+import { useTranslation } from 'react-i18next';
+import { apiRequest, withRetry } from './lib/api.ts';
+import { swrConfig } from './lib/data.ts';
+import { AppConfigContext, type AppConfig } from './lib/app-config.tsx';
+import { buildRegistry, PluginRegistryContext } from './lib/plugins.tsx';
+import { AuthProvider } from './lib/auth.tsx';
+import { CreateDialogProvider } from './lib/create-dialog.tsx';
+import { loadPluginNamespaces } from './i18n.ts';
+import { Spinner } from './components/Spinner.tsx';
+import { EmptyState } from './components/EmptyState.tsx';
+import { Layout } from './shell/Layout.tsx';
+import { Logo } from './shell/Logo.tsx';
+
+type Boot = { state: 'loading' } | { state: 'error' } | { state: 'ready'; config: AppConfig };
+
+function BootScreen({ children }: { children: React.ReactNode }) {
+  return (
+    <div className="curio-boot">
+      <Logo size={48} />
+      {children}
+    </div>
+  );
+}
+
+/** Reads GET /api/config, loads the enabled plugins' texts, then renders the shell. */
+function Shell() {
+  const { t } = useTranslation('core');
+  const [boot, setBoot] = useState<Boot>({ state: 'loading' });
+
+  const load = useCallback(() => {
+    setBoot({ state: 'loading' });
+    withRetry(() => apiRequest<AppConfig>('GET', '/api/config'), { retries: 3 })
+      .then(async (config) => {
+        const enabled = Array.isArray(config.plugins) ? config.plugins : [];
+        await loadPluginNamespaces(enabled).catch(() => undefined);
+        setBoot({ state: 'ready', config: { ...config, plugins: enabled } });
+      })
+      .catch(() => setBoot({ state: 'error' }));
+  }, []);
+  useEffect(load, [load]);
+
+  const registry = useMemo(() => buildRegistry(boot.state === 'ready' ? boot.config.plugins : []), [boot]);
+
+  if (boot.state === 'loading') {
+    return (
+      <BootScreen>
+        <Spinner label={t('loadingApp')} />
+      </BootScreen>
+    );
+  }
+  if (boot.state === 'error') {
+    return (
+      <BootScreen>
+        <EmptyState
+          tone="error"
+          icon="wifi-off"
+          title={t('errors.configTitle')}
+          description={t('errors.configDescription')}
+          action={
+            <button type="button" className="button is-primary is-rounded" onClick={load}>
+              {t('errors.retry')}
+            </button>
+          }
+        />
+      </BootScreen>
+    );
+  }
+  return (
+    <AppConfigContext.Provider value={boot.config}>
+      <PluginRegistryContext.Provider value={registry}>
+        <SWRConfig value={swrConfig}>
+          <AuthProvider enabled={boot.config.plugins.includes('accounts')}>
+            <CreateDialogProvider>
+              <Layout />
+            </CreateDialogProvider>
+          </AuthProvider>
+        </SWRConfig>
+      </PluginRegistryContext.Provider>
+    </AppConfigContext.Provider>
+  );
+}
+
+export function App() {
+  return (
+    <BrowserRouter>
+      <Suspense
+        fallback={
+          <BootScreen>
+            <Spinner />
+          </BootScreen>
+        }
+      >
+        <Shell />
+      </Suspense>
+    </BrowserRouter>
+  );
+}

@@ -1,0 +1,122 @@
+/**
+ * i18next setup. Namespaces: `core` (the shell, web/src/locales) and one per plugin
+ * (plugins/<id>/locales/<lng>.json, namespace = plugin id). Shell texts are bundled; plugin
+ * texts load per language on demand (one small chunk per plugin and language).
+ */
+import i18next, { type BackendModule, type ReadCallback } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import coreEn from './locales/en.json';
+import coreFr from './locales/fr.json';
+
+export const SUPPORTED_LOCALES = ['en', 'fr'] as const;
+export type Locale = (typeof SUPPORTED_LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = 'en';
+const STORAGE_KEY = 'curio.locale';
+
+const coreResources: Record<string, Record<string, unknown>> = { en: coreEn, fr: coreFr };
+
+const pluginLocaleFiles = import.meta.glob<Record<string, unknown>>('../../plugins/*/locales/*.json', { import: 'default' });
+
+/** plugin id → language → loader */
+const pluginLocales = new Map<string, Map<string, () => Promise<Record<string, unknown>>>>();
+for (const [file, loader] of Object.entries(pluginLocaleFiles)) {
+  const m = file.match(/plugins\/([^/]+)\/locales\/([^/]+)\.json$/);
+  if (!m) continue;
+  if (!pluginLocales.has(m[1])) pluginLocales.set(m[1], new Map());
+  pluginLocales.get(m[1])!.set(m[2], loader);
+}
+
+const backend: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language: string, namespace: string, callback: ReadCallback) {
+    if (namespace === 'core') {
+      callback(null, (coreResources[language] ?? {}) as any);
+      return;
+    }
+    const loader = pluginLocales.get(namespace)?.get(language);
+    if (!loader) {
+      callback(null, {});
+      return;
+    }
+    loader().then(
+      (data) => callback(null, data as any),
+      (err) => callback(err, false),
+    );
+  },
+};
+
+function isLocale(v: unknown): v is Locale {
+  return typeof v === 'string' && (SUPPORTED_LOCALES as readonly string[]).includes(v);
+}
+
+export function detectLocale(): Locale {
+  try {
+    const saved = localStorage.getItem(STORAGE_KEY);
+    if (isLocale(saved)) return saved;
+  } catch {
+    // storage can be blocked
+  }
+  const nav = typeof navigator !== 'undefined' ? navigator.languages ?? [navigator.language] : [];
+  for (const l of nav) {
+    const base = String(l).toLowerCase().split('-')[0];
+    if (isLocale(base)) return base;
+  }
+  return DEFAULT_LOCALE;
+}
+
+function applyDocumentLanguage(lng: string) {
+  if (typeof document !== 'undefined') document.documentElement.lang = lng;
+}
+
+let initPromise: Promise<unknown> | null = null;
+
+export function initI18n(): Promise<unknown> {
+  if (initPromise) return initPromise;
+  const lng = detectLocale();
+  applyDocumentLanguage(lng);
+  i18next.on('languageChanged', applyDocumentLanguage);
+  initPromise = i18next
+    .use(backend)
+    .use(initReactI18next)
+    .init({
+      lng,
+      fallbackLng: DEFAULT_LOCALE,
+      supportedLngs: [...SUPPORTED_LOCALES],
+      ns: ['core'],
+      defaultNS: 'core',
+      fallbackNS: 'core',
+      interpolation: { escapeValue: false },
+      returnNull: false,
+      react: { useSuspense: true },
+    } as any);
+  return initPromise;
+}
+
+/** Loads the locale files of the enabled plugins (current language and the fallback). */
+export function loadPluginNamespaces(pluginIds: string[]): Promise<unknown> {
+  const ns = pluginIds.filter((id) => pluginLocales.has(id));
+  return ns.length ? i18next.loadNamespaces(ns) : Promise.resolve();
+}
+
+/** Switches the language, remembers it, and sets <html lang>. */
+export async function setLocale(lng: Locale): Promise<void> {
+  try {
+    localStorage.setItem(STORAGE_KEY, lng);
+  } catch {
+    // ignore
+  }
+  await i18next.changeLanguage(lng);
+}
+
+export function currentLocale(): Locale {
+  const l = (i18next.resolvedLanguage || i18next.language || DEFAULT_LOCALE).split('-')[0];
+  return isLocale(l) ? l : DEFAULT_LOCALE;
+}
+
+/** Translate outside React (toasts from the request layer, etc.). */
+export function t(key: string, options?: Record<string, unknown>): string {
+  return i18next.t(key, options as any) as unknown as string;
+}
+
+export { i18next };

@@ -1,0 +1,69 @@
+/**
+ * What plugins' web code may use from the shell. Import from here (e.g.
+ * `import { useAuth, Page } from '../../../web/src/index.ts'`), never from shell internals.
+ */
+
+// the plugin contract
+export { defineWebPlugin } from './plugin-web.ts';
+export type { Audience, WebUser, WebPage, NavItem, SlotContribution, WebPlugin } from './plugin-web.ts';
+
+// auth
+export { useAuth, AUTH_KEY } from './lib/auth.tsx';
+export type { AuthState } from './lib/auth.tsx';
+export { hasRole, normalizeRole, canonicalRole, ROLES } from './lib/roles.ts';
+
+// requests
+export {
+  apiRequest,
+  ApiError,
+  uploadWithProgress,
+  withRetry,
+  isRetryable,
+  retryDelay,
+  extractErrorMessage,
+  cleanErrorText,
+  toastApiError,
+  toastAuthError,
+  toastNetworkError,
+  toastValidationError,
+  toastSuccess,
+  toastFailure,
+  toastLoadFailure,
+} from './lib/api.ts';
+export { useApi, useInfiniteApi, useMutation, defaultFetcher, STALE_TIME } from './lib/data.ts';
+export type { ApiKey, CursorPage, MutationOptions } from './lib/data.ts';
+export { mutate, useSWRConfig } from 'swr';
+
+// toasts
+export { useToast, toast, dismissToast } from './lib/toast.tsx';
+export type { ToastOptions, ToastVariant } from './lib/toast.tsx';
+
+// shell integration
+export { Slot, useSlot } from './lib/plugins.tsx';
+export { useCreateDialog, CREATE_DIALOG_SLOT } from './lib/create-dialog.tsx';
+export type { CreateDialogState } from './lib/create-dialog.tsx';
+export { useAppConfig, usePluginEnabled } from './lib/app-config.tsx';
+export type { AppConfig } from './lib/app-config.tsx';
+export { useOnline } from './lib/online.ts';
+
+// i18n
+export { useTranslation, Trans } from 'react-i18next';
+export { setLocale, currentLocale, SUPPORTED_LOCALES, t as translate } from './i18n.ts';
+export type { Locale } from './i18n.ts';
+
+// components
+export { SchemaForm } from './components/SchemaForm.tsx';
+export type { SchemaFormProps, JSONSchema, ValidateLike } from './components/SchemaForm.tsx';
+export { Spinner } from './components/Spinner.tsx';
+export { EmptyState } from './components/EmptyState.tsx';
+export { Modal } from './components/Modal.tsx';
+export { Tabs, TabPanel } from './components/Tabs.tsx';
+export type { TabItem } from './components/Tabs.tsx';
+export { Avatar, initials } from './components/Avatar.tsx';
+export { RoleBadge } from './components/RoleBadge.tsx';
+export { RelativeTime, formatRelative, formatDateTime } from './components/RelativeTime.tsx';
+export { Pagination } from './components/Pagination.tsx';
+export { InfiniteList } from './components/InfiniteList.tsx';
+export { Icon, ICON_PATHS } from './components/Icon.tsx';
+export { Page, useDocumentTitle } from './components/Page.tsx';
+export { ErrorBoundary } from './components/ErrorBoundary.tsx';

@@ -1,0 +1,99 @@
+/**
+ * Plugin loading: every plugins/<id>/web/index.ts is bundled (their pages are lazy), the shell
+ * keeps those GET /api/config lists as enabled, in the server's (dependency) order.
+ */
+import { createContext, Suspense, useContext, useMemo, type ComponentType, type ReactNode } from 'react';
+import type { NavItem, SlotContribution, WebPage, WebPlugin } from '../plugin-web.ts';
+import { ErrorBoundary } from '../components/ErrorBoundary.tsx';
+
+type PluginModule = { default?: WebPlugin; plugin?: WebPlugin };
+
+const modules = import.meta.glob<PluginModule>('../../../plugins/*/web/index.ts', { eager: true });
+
+/** Every plugin's web part found at build time, by plugin id. */
+export const bundledPlugins: ReadonlyMap<string, WebPlugin> = (() => {
+  const map = new Map<string, WebPlugin>();
+  for (const [file, mod] of Object.entries(modules)) {
+    const folder = file.match(/plugins\/([^/]+)\/web\/index\.ts$/)?.[1];
+    const p = mod.default ?? mod.plugin;
+    if (!p || !folder) continue;
+    map.set(p.id || folder, { ...p, id: p.id || folder });
+  }
+  return map;
+})();
+
+export interface PageEntry extends WebPage {
+  plugin: string;
+}
+export interface NavEntry extends NavItem {
+  plugin: string;
+}
+export interface SlotEntry extends SlotContribution {
+  plugin: string;
+  key: string;
+}
+
+export interface PluginRegistry {
+  plugins: WebPlugin[];
+  pages: PageEntry[];
+  nav: NavEntry[];
+  slots: ReadonlyMap<string, SlotEntry[]>;
+}
+
+/** Builds routes, nav and slots from the enabled plugins (order: the server's plugin order). */
+export function buildRegistry(enabledIds: readonly string[], available: ReadonlyMap<string, WebPlugin> = bundledPlugins): PluginRegistry {
+  const plugins = enabledIds.map((id) => available.get(id)).filter((p): p is WebPlugin => !!p);
+  const pages: PageEntry[] = [];
+  const nav: NavEntry[] = [];
+  const slots = new Map<string, SlotEntry[]>();
+  for (const p of plugins) {
+    for (const page of p.pages ?? []) pages.push({ ...page, plugin: p.id });
+    for (const item of p.nav ?? []) nav.push({ ...item, plugin: p.id });
+    for (const [name, list] of Object.entries(p.slots ?? {})) {
+      const arr = slots.get(name) ?? [];
+      list.forEach((c, i) => arr.push({ ...c, plugin: p.id, key: `${p.id}:${i}` }));
+      slots.set(name, arr);
+    }
+  }
+  nav.sort((a, b) => a.order - b.order);
+  for (const arr of slots.values()) arr.sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
+  return { plugins, pages, nav, slots };
+}
+
+const empty: PluginRegistry = { plugins: [], pages: [], nav: [], slots: new Map() };
+export const PluginRegistryContext = createContext<PluginRegistry>(empty);
+
+export function usePluginRegistry(): PluginRegistry {
+  return useContext(PluginRegistryContext);
+}
+
+/** The contributions to a slot, sorted by order (empty when none or when their plugins are disabled). */
+export function useSlot(name: string): SlotEntry[] {
+  const reg = usePluginRegistry();
+  return useMemo(() => reg.slots.get(name) ?? [], [reg, name]);
+}
+
+export type SlotProps = { name: string; fallback?: ReactNode } & Record<string, unknown>;
+
+/**
+ * Renders every contribution to a named slot, in order, with the given props; nothing when
+ * there is none. `<Slot name="museum.insights" museumId={museum.id} />`
+ */
+export function Slot({ name, fallback = null, ...props }: SlotProps) {
+  const items = useSlot(name);
+  if (!items.length) return <>{fallback}</>;
+  return (
+    <>
+      {items.map((item) => {
+        const C = item.component as ComponentType<any>;
+        return (
+          <ErrorBoundary key={item.key} fallback={null}>
+            <Suspense fallback={null}>
+              <C {...props} />
+            </Suspense>
+          </ErrorBoundary>
+        );
+      })}
+    </>
+  );
+}

@@ -1,0 +1,213 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import type { WebUser } from '../plugin-web.ts';
+import { usePluginRegistry, Slot, type NavEntry } from '../lib/plugins.tsx';
+import { useAuth } from '../lib/auth.tsx';
+import { useCreateDialog } from '../lib/create-dialog.tsx';
+import { useAppConfig } from '../lib/app-config.tsx';
+import { hasRole } from '../lib/roles.ts';
+import { Icon } from '../components/Icon.tsx';
+import { Avatar } from '../components/Avatar.tsx';
+import { RoleBadge } from '../components/RoleBadge.tsx';
+import { LocaleSwitcher } from './LocaleSwitcher.tsx';
+import { Logo } from './Logo.tsx';
+
+export interface ResolvedNavItem {
+  key: string;
+  label: string;
+  to: string;
+  icon: string;
+  active: boolean;
+}
+
+/** Default active rule: '/' only on '/', any other item on its path and below. */
+export function isNavActive(item: Pick<NavEntry, 'isActive'>, to: string, pathname: string): boolean {
+  const p = pathname.toLowerCase().replace(/\/+$/, '') || '/';
+  if (item.isActive) return item.isActive(p);
+  const target = to.toLowerCase().split('?')[0].replace(/\/+$/, '') || '/';
+  if (target === '/') return p === '/';
+  return p === target || p.startsWith(`${target}/`);
+}
+
+export function useNavItems(): ResolvedNavItem[] {
+  const { nav } = usePluginRegistry();
+  const { user } = useAuth();
+  const { pathname } = useLocation();
+  const { t } = useTranslation();
+  return nav
+    .filter((item) => {
+      const audience = item.audience ?? 'all';
+      if (audience === 'signedIn' && !user) return false;
+      if (audience === 'signedOut' && user) return false;
+      return hasRole(user, item.roles);
+    })
+    .map((item) => {
+      const to = typeof item.to === 'function' ? item.to(user) : item.to;
+      return { key: `${item.plugin}:${item.key}`, label: t(item.label), to, icon: item.icon, active: isNavActive(item, to, pathname) };
+    });
+}
+
+function displayName(user: WebUser): string {
+  const full = [user.firstName, user.lastName].filter(Boolean).join(' ');
+  return full || user.username;
+}
+
+function CreateButton({ className, withLabel = false }: { className?: string; withLabel?: boolean }) {
+  const { t } = useTranslation('core');
+  const dialog = useCreateDialog();
+  if (!dialog.available) return null;
+  return (
+    <button
+      type="button"
+      className={`curio-create-button ${className ?? ''}`}
+      onClick={() => dialog.open()}
+      aria-label={withLabel ? undefined : t('nav.createLabel')}
+      title={t('nav.createLabel')}
+      aria-haspopup="dialog"
+    >
+      <Icon name="plus" size={withLabel ? 18 : 22} strokeWidth={2.5} />
+      {withLabel && <span>{t('nav.create')}</span>}
+    </button>
+  );
+}
+
+function UserMenu({ user }: { user: WebUser }) {
+  const { t } = useTranslation('core');
+  const { logout } = useAuth();
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  const menuId = useId();
+  const { pathname } = useLocation();
+  useEffect(() => setOpen(false), [pathname]);
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => {
+      if (!ref.current?.contains(e.target as Node)) setOpen(false);
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        setOpen(false);
+        ref.current?.querySelector<HTMLButtonElement>('.curio-user-button')?.focus();
+      }
+    };
+    document.addEventListener('mousedown', onDown);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onDown);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+  const name = displayName(user);
+  return (
+    <div ref={ref} className={`dropdown is-right curio-user-menu${open ? ' is-active' : ''}`}>
+      <div className="dropdown-trigger">
+        <button
+          type="button"
+          className="curio-user-button"
+          aria-expanded={open}
+          aria-controls={menuId}
+          aria-label={t('nav.userMenu')}
+          onClick={() => setOpen((o) => !o)}
+        >
+          <Avatar src={user.profileImageUrl} name={name} size={34} decorative />
+          <Icon name="chevron-down" size={16} className="is-hidden-touch" />
+        </button>
+      </div>
+      <div className="dropdown-menu" id={menuId}>
+        <div className="dropdown-content">
+          <div className="dropdown-item curio-user-menu__header">
+            <p className="has-text-weight-semibold">{name}</p>
+            <p className="is-size-7 has-text-grey">@{user.username}</p>
+            <RoleBadge role={user.role} hideTraveler className="mt-1" />
+          </div>
+          <hr className="dropdown-divider" />
+          <Slot name="shell.userMenu" user={user} onNavigate={() => setOpen(false)} />
+          <button
+            type="button"
+            className="dropdown-item curio-user-menu__item"
+            onClick={() => {
+              setOpen(false);
+              void logout();
+            }}
+          >
+            <Icon name="logout" size={16} /> <span>{t('nav.signOut')}</span>
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function TopBar() {
+  const { t } = useTranslation('core');
+  const items = useNavItems();
+  const { user } = useAuth();
+  const { appName, plugins } = useAppConfig();
+  const { pathname } = useLocation();
+  return (
+    <header className="curio-topbar" role="banner">
+      <nav className="curio-topbar__inner container" aria-label={t('nav.main')}>
+        <Link to="/" className="curio-brand" aria-label={appName}>
+          <Logo />
+          <span className="curio-brand__name">{appName}</span>
+        </Link>
+        <ul className="curio-topbar__items is-hidden-touch">
+          {items.map((item) => (
+            <li key={item.key}>
+              <Link to={item.to} className={`curio-navlink${item.active ? ' is-active' : ''}`} aria-current={item.active ? 'page' : undefined}>
+                <Icon name={item.icon} size={18} />
+                <span>{item.label}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+        <div className="curio-topbar__end">
+          <CreateButton className="is-hidden-touch" withLabel />
+          <LocaleSwitcher compact className="is-hidden-mobile" />
+          <Slot name="shell.topbarEnd" user={user} />
+          {user ? (
+            <UserMenu user={user} />
+          ) : (
+            plugins.includes('accounts') &&
+            pathname.toLowerCase() !== '/auth' && (
+              <Link to="/auth" className="button is-primary is-rounded is-small curio-signin">
+                {t('nav.signIn')}
+              </Link>
+            )
+          )}
+        </div>
+      </nav>
+    </header>
+  );
+}
+
+export function BottomBar() {
+  const { t } = useTranslation('core');
+  const items = useNavItems();
+  const dialog = useCreateDialog();
+  // Keep the add button in the middle of the bar.
+  const mid = dialog.available ? Math.ceil(items.length / 2) : items.length;
+  const render = (item: ResolvedNavItem) => (
+    <li key={item.key}>
+      <Link to={item.to} className={`curio-bottom-link${item.active ? ' is-active' : ''}`} aria-current={item.active ? 'page' : undefined}>
+        <Icon name={item.icon} size={22} />
+        <span className="curio-bottom-link__label">{item.label}</span>
+      </Link>
+    </li>
+  );
+  if (!items.length && !dialog.available) return null;
+  return (
+    <nav className="curio-bottom-bar is-hidden-desktop" aria-label={t('nav.mobile')}>
+      <ul>
+        {items.slice(0, mid).map(render)}
+        {dialog.available && (
+          <li>
+            <CreateButton className="is-floating" />
+          </li>
+        )}
+        {items.slice(mid).map(render)}
+      </ul>
+    </nav>
+  );
+}
