@@ -2,12 +2,26 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Ajv, type ValidateFunction, type AnySchema } from 'ajv';
 import addFormats from 'ajv-formats';
+import fastUri from 'fast-uri';
 import { formatAjvErrors, summarize, type FieldError } from './shared/validation-messages.ts';
 
 export type JSONSchema = Record<string, any>;
 
 /** Keywords we allow in schemas beyond JSON Schema: messages and labels for forms and errors. */
 const EXTRA_KEYWORDS = ['x-messages', 'x-label', 'x-widget', 'x-order', 'x-placeholder', 'x-help', 'example'];
+
+/**
+ * Schema ids are '<plugin>/<Name>' and a $ref names one exactly ('museums/Catalog#/definitions/X'),
+ * from anywhere: without this, ajv would resolve it relative to the referring schema's own $id
+ * ('museums/Museum' → 'museums/museums/Catalog').
+ */
+const ID_REF = /^[a-z][a-z0-9-]*\/[A-Za-z][A-Za-z0-9]*(#.*)?$/;
+const uriResolver = {
+  ...fastUri,
+  resolve(base: string, ref: string) {
+    return ID_REF.test(ref) ? ref : fastUri.resolve(base, ref);
+  },
+};
 
 export function makeAjv(opts: { coerce?: boolean; removeAdditional?: boolean } = {}): Ajv {
   const ajv = new Ajv({
@@ -16,6 +30,7 @@ export function makeAjv(opts: { coerce?: boolean; removeAdditional?: boolean } =
     useDefaults: true,
     coerceTypes: opts.coerce ? 'array' : false,
     removeAdditional: opts.removeAdditional ? true : false,
+    uriResolver: uriResolver as any,
   });
   (addFormats as unknown as (a: Ajv) => void)(ajv);
   for (const k of EXTRA_KEYWORDS) if (!ajv.getKeyword(k)) ajv.addKeyword({ keyword: k });
