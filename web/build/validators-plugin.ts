@@ -43,6 +43,24 @@ function readSchemas(root: string): Json[] {
   return out;
 }
 
+const BASE = 'https://schemas.curio.local/';
+
+/**
+ * Schema ids are written "<plugin>/<Name>" and refs "shared/UserSummary"; relative to an id
+ * like "communities/Ban" ajv would resolve that to "communities/shared/UserSummary". Make ids
+ * and cross-schema refs absolute so each resolves to the schema of that id.
+ */
+function absolutize<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(absolutize) as T;
+  if (!node || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node as Json)) {
+    if ((k === '$id' || k === '$ref') && typeof v === 'string' && !v.startsWith('#') && !/^[a-z][a-z0-9+.-]*:/i.test(v)) out[k] = BASE + v;
+    else out[k] = absolutize(v);
+  }
+  return out as T;
+}
+
 /** ajv's standalone output uses require() for format and runtime helpers; turn those into imports. */
 function requiresToImports(code: string): string {
   const mods = new Map<string, string>();
@@ -87,14 +105,14 @@ export function curioValidators(root: string): Plugin {
         (ajv.opts.code as any).esm = true;
         for (const s of schemas) {
           try {
-            ajv.addSchema(structuredClone(s));
+            ajv.addSchema(absolutize(s));
           } catch (e) {
             this.warn(`schema ${s.$id}: ${(e as Error).message}`);
           }
         }
         try {
           const standaloneCode = ((standaloneCodeModule as any).default ?? standaloneCodeModule) as (a: unknown, refs: Record<string, string>) => string;
-          const code = standaloneCode(ajv, { validate: schemaId });
+          const code = standaloneCode(ajv, { validate: BASE + schemaId });
           return `${requiresToImports(code)}\nexport default validate;\n`;
         } catch (e) {
           this.warn(`cannot precompile schema ${schemaId}: ${(e as Error).message}`);

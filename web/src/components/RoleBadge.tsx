@@ -2,8 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { canonicalRole, normalizeRole } from '../lib/roles.ts';
 
 const COLOURS: Record<string, string> = {
-  admin: 'is-danger',
-  museummanager: 'is-link',
+  admin: 'curio-tag--red',
+  museummanager: 'curio-tag--blue',
   ambassador: 'curio-tag--purple',
 };
 

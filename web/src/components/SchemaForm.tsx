@@ -7,7 +7,8 @@
  * `validate` overrides; otherwise ajv compiles at runtime where the page allows it (dev), and
  * the server remains the judge when it cannot.
  *
- * Widgets: string (text), `x-widget: "textarea" | "password" | "hidden"`, formats email / uri /
+ * Widgets: string (text; a textarea when `x-widget: "textarea"` or a plain string over 1000
+ * characters), `x-widget: "textarea" | "password" | "tel" | "hidden"`, formats email / uri /
  * url / date / time / date-time, number / integer, boolean (checkbox), enum (select, or radios
  * with `x-widget: "radio"`), array of strings (comma-separated list; checkboxes when the items
  * have an enum). Labels: `<ns>:fields.<name>`, else `x-label`, else the humanized name;
@@ -458,7 +459,7 @@ export function SchemaForm<T = Record<string, unknown>>(props: SchemaFormProps<T
       );
     }
 
-    if (type === 'string' && (s['x-widget'] === 'textarea' || (s.maxLength ?? 0) > 500)) {
+    if (type === 'string' && (s['x-widget'] === 'textarea' || (!s['x-widget'] && !s.format && !s.pattern && (s.maxLength ?? 0) > 1000))) {
       const value = String(raw[name] ?? '');
       const max = s.maxLength as number | undefined;
       return (
