@@ -159,9 +159,9 @@ export function AuthProvider({ children, enabled = true }: { children: ReactNode
     } catch (e) {
       ok = statusOf(e) === 401;
     }
-    // Clear every cached answer, then mark the user as signed out.
-    await globalMutate(() => true, undefined, { revalidate: false });
+    // Signed out locally whatever the answer; then every other cached answer is dropped.
     await mutate(null, { revalidate: false });
+    await globalMutate((key) => key !== AUTH_KEY, undefined, { revalidate: false });
     hadUser.current = false;
     setSessionNotice(false);
     toast({
