@@ -4,4 +4,26 @@ export default definePlugin({
   id: 'museums',
   description: 'Museum directory, profiles, hours, follows, check-ins, edits, search and map.',
   dependsOn: ['accounts'],
+  optionalDependsOn: ['notifications'],
+  permissions: {
+    'museums.museum.edit': 'Edit a museum directly: Admin, or the Museum Manager whose id is its managerId',
+    'museums.museum.create': 'Create a museum profile (any signed-in member)',
+  },
+  configSchema: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      wikidataApiUrl: { type: 'string', default: 'https://www.wikidata.org/w/api.php', description: 'Wikidata Action API (wbsearchentities)' },
+      wikidataSparqlUrl: { type: 'string', default: 'https://query.wikidata.org/sparql', description: 'Wikidata SPARQL endpoint' },
+      wikidataTimeoutMs: { type: 'integer', minimum: 100, default: 8000 },
+      geocoderUrl: { type: 'string', default: 'https://nominatim.openstreetmap.org/search', description: 'Nominatim-style search endpoint (q, format=jsonv2, limit)' },
+      geocoderTimeoutMs: { type: 'integer', minimum: 100, default: 8000 },
+      geocoderMinIntervalMs: { type: 'integer', minimum: 0, default: 1000, description: 'Spacing between provider calls (Nominatim: 1 per second)' },
+      geocodeCacheDays: { type: 'integer', minimum: 1, default: 30 },
+      userAgent: { type: 'string', default: 'Curio/0.1 (museum directory; contact: admin@curio.example)', description: 'Sent to Wikidata and the geocoder, as their usage policies ask' },
+      language: { type: 'string', default: 'en' },
+      recentCheckInDays: { type: 'integer', minimum: 1, default: 30, description: 'Window of recentCheckInsCount' },
+    },
+    default: {},
+  },
 });

@@ -1,0 +1,771 @@
+/**
+ * The museums domain: reading museums (with open-now, counters and the viewer's follow state),
+ * writing them (validation shared by create, edit, suggestions and the admin), follows and
+ * check-ins with exact counters, edit and new-museum suggestions, and search.
+ */
+import type { Knex } from 'knex';
+import { HttpError } from '../../../core/errors.ts';
+import type { PluginContext } from '../../../core/plugin-api.ts';
+import { AccountsService } from '../../accounts/public.ts';
+import { NotificationsService } from '../../notifications/public.ts';
+import type {
+  AdminMuseumQuery,
+  EarnedBadge,
+  EditSuggestion,
+  Museum,
+  MuseumInput,
+  MuseumSuggestion,
+  MuseumSummary,
+  Page,
+  SuggestionStatus,
+} from '../public.ts';
+import { isAmenityKey } from '../shared/catalog.ts';
+import { isValidTimeZone, localDateTime, normalizeHours, openStatusAt } from '../shared/opening-hours.ts';
+import { canonicalCategory, DISTANCE_SQL, guessTimeZone, slugify } from './places.ts';
+
+type Db = Knex | Knex.Transaction;
+
+export interface MuseumsOptions {
+  recentCheckInDays: number;
+}
+
+/** Field name in answers and inputs → column. */
+const COLUMNS: Record<string, string> = {
+  name: 'name',
+  description: 'description',
+  category: 'category',
+  phone: 'phone',
+  email: 'email',
+  website: 'website',
+  donateUrl: 'donate_url',
+  address: 'address',
+  address2: 'address2',
+  city: 'city',
+  state: 'state',
+  zipCode: 'zip_code',
+  country: 'country',
+  latitude: 'latitude',
+  longitude: 'longitude',
+  timezone: 'timezone',
+  featuredImage: 'featured_image',
+  amenities: 'amenities',
+  openingHours: 'opening_hours',
+  isFeatured: 'is_featured',
+  wikidataId: 'wikidata_id',
+};
+export const EDITABLE_FIELDS = Object.keys(COLUMNS).filter((k) => k !== 'isFeatured' && k !== 'wikidataId');
+/** Fields that may not be blank once present (name always; the rest per the edit dialog). */
+const NOT_BLANK: Record<string, string> = {
+  name: 'Museum name is required',
+  address: 'Address is required',
+  city: 'City is required',
+  country: 'Country is required',
+};
+const NULLABLE_TEXT = new Set(['phone', 'email', 'website', 'donateUrl', 'address2', 'state', 'zipCode', 'featuredImage', 'category']);
+
+const iso = (v: unknown): string => (v instanceof Date ? v.toISOString() : typeof v === 'string' ? new Date(v).toISOString() : '');
+const isoOrNull = (v: unknown): string | null => (v == null ? null : iso(v));
+const jsonValue = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
+
+/** Escapes LIKE wildcards. */
+export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export class MuseumsDomain {
+  constructor(
+    private knex: Knex,
+    private ctx: PluginContext,
+    private opts: MuseumsOptions,
+  ) {}
+
+  // ---------------------------------------------------------------- reading
+
+  /** museums.* plus recent check-ins and (for a viewer) follow state and last check-in day. */
+  selectMuseums(db: Db = this.knex, viewerId?: number) {
+    const q = db('museums').select(
+      'museums.*',
+      db.raw(`(select count(*) from museum_checkins c where c.museum_id = museums.id and c.created_at > now() - (?::int * interval '1 day'))::int as recent_check_ins`, [this.opts.recentCheckInDays]),
+    );
+    if (viewerId) {
+      q.select(
+        db.raw('exists(select 1 from museum_follows f where f.museum_id = museums.id and f.user_id = ?) as is_following', [viewerId]),
+        db.raw(`(select to_char(max(c.local_date), 'YYYY-MM-DD') from museum_checkins c where c.museum_id = museums.id and c.user_id = ?) as last_check_in_date`, [viewerId]),
+      );
+    }
+    return q;
+  }
+
+  toMuseum(row: any, now = new Date()): Museum {
+    const hours = row.opening_hours == null ? null : normalizeHours(jsonValue(row.opening_hours));
+    const tz = row.timezone || 'UTC';
+    const status = hours ? openStatusAt(hours, now, tz) : null;
+    const m: Museum = {
+      id: row.id,
+      slug: row.slug,
+      name: row.name,
+      description: row.description ?? '',
+      category: row.category ?? null,
+      phone: row.phone ?? null,
+      email: row.email ?? null,
+      website: row.website ?? null,
+      donateUrl: row.donate_url ?? null,
+      address: row.address ?? '',
+      address2: row.address2 ?? null,
+      city: row.city ?? '',
+      state: row.state ?? null,
+      zipCode: row.zip_code ?? null,
+      country: row.country ?? '',
+      latitude: row.latitude == null ? null : Number(row.latitude),
+      longitude: row.longitude == null ? null : Number(row.longitude),
+      timezone: tz,
+      featuredImage: row.featured_image ?? null,
+      amenities: (jsonValue(row.amenities) ?? []) as string[],
+      openingHours: hours,
+      managerId: row.manager_id ?? null,
+      rating: Number(row.rating ?? 0),
+      totalReviews: row.total_reviews ?? 0,
+      totalInsights: row.total_insights ?? 0,
+      followerCount: row.follower_count ?? 0,
+      checkInCount: row.check_in_count ?? 0,
+      recentCheckInsCount: Number(row.recent_check_ins ?? 0),
+      isVerified: Boolean(row.is_verified),
+      isFeatured: Boolean(row.is_featured),
+      isOpen: status?.isOpen ?? false,
+      openStatus: status?.status ?? 'closed',
+      wikidataId: row.wikidata_id ?? null,
+      createdAt: iso(row.created_at),
+      updatedAt: iso(row.updated_at),
+    };
+    if (row.is_following !== undefined) {
+      m.isFollowing = Boolean(row.is_following);
+      const today = localDateTime(now, tz);
+      const todayStr = `${today.year}-${String(today.month).padStart(2, '0')}-${String(today.day).padStart(2, '0')}`;
+      m.hasCheckedInToday = row.last_check_in_date === todayStr;
+    }
+    if (row.distance !== undefined) m.distance = row.distance == null ? null : Math.round(Number(row.distance) * 10) / 10;
+    return m;
+  }
+
+  toSummary(row: any): MuseumSummary {
+    return {
+      id: row.id,
+      slug: row.slug,
+      name: row.name,
+      city: row.city ?? '',
+      country: row.country ?? '',
+      featuredImage: row.featured_image ?? null,
+      category: row.category ?? null,
+      managerId: row.manager_id ?? null,
+      isVerified: Boolean(row.is_verified),
+    };
+  }
+
+  /** id (digits) or slug. */
+  async findRow(idOrSlug: number | string, db: Db = this.knex, viewerId?: number): Promise<any | undefined> {
+    const s = String(idOrSlug).trim();
+    if (/^\d+$/.test(s) && Number(s) <= 2147483647) {
+      const byId = await this.selectMuseums(db, viewerId).where('museums.id', Number(s)).first();
+      if (byId) return byId;
+    }
+    return this.selectMuseums(db, viewerId).where('museums.slug', s.toLowerCase()).first();
+  }
+
+  async get(idOrSlug: number | string, viewerId?: number): Promise<Museum> {
+    const row = await this.findRow(idOrSlug, this.knex, viewerId);
+    if (!row) throw new HttpError(404, 'Museum not found');
+    return this.toMuseum(row);
+  }
+
+  async getMany(ids: number[], viewerId?: number): Promise<Museum[]> {
+    const unique = [...new Set(ids.filter((i) => Number.isInteger(i) && i > 0))];
+    if (!unique.length) return [];
+    const rows = await this.selectMuseums(this.knex, viewerId).whereIn('museums.id', unique);
+    const byId = new Map(rows.map((r: any) => [r.id, r]));
+    const now = new Date();
+    return unique.filter((i) => byId.has(i)).map((i) => this.toMuseum(byId.get(i), now));
+  }
+
+  async list(query: {
+    page: number;
+    pageSize: number;
+    category?: string;
+    q?: string;
+    verified?: boolean;
+    near?: { lat: number; lng: number };
+    radius?: number;
+    sort?: string;
+    viewerId?: number;
+  }): Promise<Page<Museum>> {
+    const base = this.knex('museums');
+    if (query.category) {
+      const cats = query.category.split(',').map((c) => canonicalCategory(c) ?? c.trim()).filter(Boolean);
+      base.whereIn('museums.category', cats);
+    }
+    if (query.q?.trim()) {
+      const like = `%${likeEscape(query.q.trim())}%`;
+      base.where((w) => w.whereILike('museums.name', like).orWhereILike('museums.city', like).orWhereILike('museums.country', like));
+    }
+    if (query.verified !== undefined) base.where('museums.is_verified', query.verified);
+    const near = query.near;
+    if (near && query.radius) {
+      base.whereNotNull('museums.latitude').whereRaw(`${DISTANCE_SQL} <= ?`, [near.lat, near.lat, near.lng, query.radius]);
+    }
+    const [{ total }] = await base.clone().count<{ total: number }[]>({ total: '*' });
+    const rowsQ = this.selectMuseums(this.knex, query.viewerId).from(base.clone().select('museums.*').as('museums'));
+    if (near) {
+      rowsQ.select(this.knex.raw(`case when museums.latitude is null or museums.longitude is null then null else ${DISTANCE_SQL} end as distance`, [near.lat, near.lat, near.lng]));
+    }
+    const sort = query.sort ?? (near ? 'distance' : 'name');
+    if (sort === 'distance' && near) rowsQ.orderByRaw('distance asc nulls last');
+    else if (sort === 'popular') rowsQ.orderBy([{ column: 'museums.follower_count', order: 'desc' }, { column: 'museums.total_insights', order: 'desc' }]);
+    else if (sort === 'recent') rowsQ.orderBy('museums.created_at', 'desc');
+    rowsQ.orderBy('museums.name', 'asc').orderBy('museums.id', 'asc');
+    const rows = await rowsQ.limit(query.pageSize).offset((query.page - 1) * query.pageSize);
+    const now = new Date();
+    return { items: rows.map((r: any) => this.toMuseum(r, now)), total: Number(total), page: query.page, pageSize: query.pageSize };
+  }
+
+  async featured(limit: number, viewerId?: number): Promise<Museum[]> {
+    const rows = await this.selectMuseums(this.knex, viewerId)
+      .orderBy([
+        { column: 'museums.is_featured', order: 'desc' },
+        { column: 'museums.is_verified', order: 'desc' },
+        { column: 'museums.total_insights', order: 'desc' },
+        { column: 'museums.follower_count', order: 'desc' },
+        { column: 'museums.rating', order: 'desc' },
+        { column: 'museums.id', order: 'asc' },
+      ])
+      .limit(limit);
+    const now = new Date();
+    return rows.map((r: any) => this.toMuseum(r, now));
+  }
+
+  /**
+   * Typo-tolerant search on name (and city / country): substring matches first, then pg_trgm
+   * similarity ("Metropolitn", "Louvere" still find their museum).
+   */
+  async search(q: string, limit: number, viewerId?: number): Promise<Museum[]> {
+    const term = q.trim().slice(0, 200);
+    if (term.length <= 2) return [];
+    const like = `%${likeEscape(term)}%`;
+    const prefix = `${likeEscape(term)}%`;
+    const rows = await this.selectMuseums(this.knex, viewerId)
+      .select(
+        this.knex.raw(
+          `greatest(similarity(museums.name, ?), word_similarity(?, museums.name), similarity(museums.city, ?)) + case when museums.name ilike ? then 1 when museums.name ilike ? then 0.5 when museums.city ilike ? or museums.country ilike ? then 0.3 else 0 end as score`,
+          [term, term, term, prefix, like, like, like],
+        ),
+      )
+      .where((w) =>
+        w
+          .whereILike('museums.name', like)
+          .orWhereILike('museums.city', like)
+          .orWhereILike('museums.country', like)
+          .orWhereRaw('word_similarity(?, museums.name) >= 0.4', [term])
+          .orWhereRaw('similarity(museums.name, ?) >= 0.3', [term])
+          .orWhereRaw('similarity(museums.city, ?) >= 0.5', [term]),
+      )
+      .orderBy([
+        { column: 'score', order: 'desc' },
+        { column: 'museums.follower_count', order: 'desc' },
+        { column: 'museums.id', order: 'asc' },
+      ])
+      .limit(limit);
+    const now = new Date();
+    return rows.map((r: any) => this.toMuseum(r, now));
+  }
+
+  // ---------------------------------------------------------------- writing
+
+  /**
+   * Checks and normalizes museum fields for storage: trims text, blank optional text → null,
+   * category → canonical directory category, time zone checked, hours → structured form.
+   * Returns field → value (answer field names), only for the fields given.
+   */
+  normalizeInput(input: Record<string, unknown>, opts: { requireForEdit?: boolean } = {}): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    const errors: Array<{ path: string; message: string }> = [];
+    for (const [k, raw] of Object.entries(input)) {
+      if (!(k in COLUMNS)) continue;
+      let v: unknown = raw;
+      if (typeof v === 'string') v = v.trim();
+      if (k in NOT_BLANK) {
+        if (typeof v !== 'string' || !v) errors.push({ path: `/${k}`, message: NOT_BLANK[k] });
+      } else if (opts.requireForEdit && (k === 'state' || k === 'zipCode' || k === 'category') && (v == null || v === '')) {
+        errors.push({ path: `/${k}`, message: k === 'state' ? 'State is required' : k === 'zipCode' ? 'Zip code is required' : 'Category is required' });
+      }
+      if (k === 'description') v = typeof v === 'string' ? v : '';
+      if (NULLABLE_TEXT.has(k) && (v === '' || v === undefined)) v = null;
+      if (k === 'category' && v != null) {
+        const c = canonicalCategory(String(v));
+        if (!c) errors.push({ path: '/category', message: 'Please choose a category from the list' });
+        v = c;
+      }
+      if (k === 'timezone') {
+        if (v === null || v === '') continue; // guessed later
+        if (!isValidTimeZone(v)) errors.push({ path: '/timezone', message: 'Unknown time zone' });
+      }
+      if ((k === 'latitude' || k === 'longitude') && v !== null && v !== undefined) {
+        const n = Number(v);
+        const lim = k === 'latitude' ? 90 : 180;
+        if (!Number.isFinite(n) || Math.abs(n) > lim) errors.push({ path: `/${k}`, message: k === 'latitude' ? 'Latitude must be between -90 and 90' : 'Longitude must be between -180 and 180' });
+        v = n;
+      }
+      if (k === 'amenities') {
+        const list = Array.isArray(v) ? v : [];
+        const bad = list.filter((a) => !isAmenityKey(a));
+        if (bad.length) errors.push({ path: '/amenities', message: `Unknown amenity: ${bad.join(', ')}` });
+        v = [...new Set(list.filter(isAmenityKey))];
+      }
+      if (k === 'openingHours') v = v == null ? null : normalizeHours(v);
+      out[k] = v;
+    }
+    if (errors.length) throw new HttpError(400, [...new Set(errors.map((e) => e.message))].join(', '), { errors });
+    return out;
+  }
+
+  private toColumns(fields: Record<string, unknown>): Record<string, unknown> {
+    const row: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(fields)) {
+      const col = COLUMNS[k];
+      if (!col) continue;
+      row[col] = k === 'amenities' || k === 'openingHours' ? (v == null ? (k === 'amenities' ? '[]' : null) : JSON.stringify(v)) : v;
+    }
+    return row;
+  }
+
+  /** The stored value of a field, in the same normalized shape normalizeInput gives. */
+  private currentValue(row: any, field: string): unknown {
+    const m = this.toMuseum(row);
+    const v = (m as any)[field];
+    return v === undefined ? null : v;
+  }
+
+  private same(a: unknown, b: unknown): boolean {
+    if (typeof a === 'number' && typeof b === 'number') return Math.abs(a - b) < 1e-9;
+    if (Array.isArray(a) && Array.isArray(b) && a.every((x) => typeof x === 'string') && b.every((x) => typeof x === 'string')) {
+      return a.length === b.length && [...a].sort().join('\u0000') === [...b].sort().join('\u0000');
+    }
+    return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  }
+
+  /** Only the fields whose normalized value differs from the stored one. */
+  diff(row: any, fields: Record<string, unknown>): Record<string, unknown> {
+    const changes: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(fields)) if (!this.same(this.currentValue(row, k), v)) changes[k] = v;
+    return changes;
+  }
+
+  private async uniqueSlug(db: Db, name: string, city?: string | null): Promise<string> {
+    const base = slugify(name);
+    const taken = new Set<string>((await db('museums').where('slug', base).orWhereLike('slug', `${likeEscape(base)}-%`).pluck('slug')) as string[]);
+    if (!taken.has(base)) return base;
+    if (city) {
+      const withCity = slugify(`${name} ${city}`);
+      if (!taken.has(withCity)) return withCity;
+    }
+    for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
+  }
+
+  /**
+   * Inserts a museum (fields already normalized) inside the caller's transaction. The slug comes
+   * from the name (then name + city, then a number) and is retried under a savepoint when a
+   * concurrent insert took it first.
+   */
+  async insert(trx: Knex.Transaction, fields: Record<string, unknown>, extra: { createdBy: number | null; isVerified?: boolean }): Promise<number> {
+    const tz = (fields.timezone as string | undefined) || guessTimeZone(fields.country as string, fields.latitude as number, fields.longitude as number);
+    for (let attempt = 0; ; attempt++) {
+      const slug = await this.uniqueSlug(trx, String(fields.name), fields.city as string);
+      const row = { ...this.toColumns({ ...fields, timezone: tz }), slug, created_by: extra.createdBy, is_verified: extra.isVerified ?? false };
+      try {
+        const inserted = await trx.transaction((sp) => sp('museums').insert(row).returning('id'));
+        return (inserted[0] as any).id ?? inserted[0];
+      } catch (e: any) {
+        const which = `${e?.constraint ?? ''} ${e?.detail ?? ''} ${e?.message ?? ''}`;
+        if (e?.code === '23505' && /museums_slug/.test(which) && attempt < 5) continue;
+        if (e?.code === '23505' && /museums_name_city/.test(which)) throw new HttpError(409, `A museum named ${fields.name} already exists in ${fields.city}`);
+        if (e?.code === '23505' && /wikidata/.test(which)) throw new HttpError(409, 'A museum with this Wikidata item already exists');
+        throw e;
+      }
+    }
+  }
+
+  private async assertNoDuplicate(db: Db, name: string, city: string): Promise<void> {
+    const dup = await db('museums').whereRaw('lower(name) = lower(?)', [name.trim()]).whereRaw('lower(city) = lower(?)', [city.trim()]).first('id', 'slug');
+    if (dup) throw new HttpError(409, `A museum named ${name.trim()} already exists in ${city.trim()}`);
+  }
+
+  /** POST /api/museums and the admin's create. */
+  async create(input: Record<string, unknown>, userId: number | null, opts: { isVerified?: boolean } = {}): Promise<Museum> {
+    for (const k of ['name', 'address', 'city', 'country']) if (!(k in input)) input[k] = '';
+    const fields = this.normalizeInput(input);
+    if (fields.latitude == null || fields.longitude == null) {
+      // both or neither
+      if (fields.latitude != null || fields.longitude != null) fields.latitude = fields.longitude = null;
+    }
+    const id = await this.knex.transaction(async (trx) => {
+      await this.assertNoDuplicate(trx, String(fields.name), String(fields.city));
+      return this.insert(trx, fields, { createdBy: userId, isVerified: opts.isVerified });
+    });
+    await this.ctx.events.emit('museums.museum.created', { museumId: id, userId });
+    return this.get(id, userId ?? undefined);
+  }
+
+  /** Applies normalized fields; answers what changed (nothing written when nothing differs). */
+  async applyChanges(db: Db, museumId: number, fields: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const row = await db('museums').where({ id: museumId }).forUpdate().first();
+    if (!row) throw new HttpError(404, 'Museum not found');
+    const changes = this.diff(row, fields);
+    if (!Object.keys(changes).length) return {};
+    if (('name' in changes || 'city' in changes) && (await db('museums').whereNot({ id: museumId }).whereRaw('lower(name) = lower(?)', [String(changes.name ?? row.name)]).whereRaw('lower(city) = lower(?)', [String(changes.city ?? row.city)]).first('id'))) {
+      throw new HttpError(409, `A museum named ${changes.name ?? row.name} already exists in ${changes.city ?? row.city}`);
+    }
+    await db('museums').where({ id: museumId }).update({ ...this.toColumns(changes), updated_at: db.fn.now() });
+    return changes;
+  }
+
+  async update(museumId: number, input: Record<string, unknown>, userId: number | null, opts: { requireForEdit?: boolean } = {}): Promise<Museum> {
+    const fields = this.normalizeInput(input, opts);
+    const changes = await this.knex.transaction((trx) => this.applyChanges(trx, museumId, fields));
+    if (Object.keys(changes).length) await this.ctx.events.emit('museums.museum.updated', { museumId, userId, changes });
+    return this.get(museumId, userId ?? undefined);
+  }
+
+  async canManage(user: { id: number; role: string } | undefined, museumId: number): Promise<boolean> {
+    if (!user) return false;
+    if (user.role === 'Admin') return true;
+    if (user.role !== 'Museum Manager') return false;
+    const row = await this.knex('museums').where({ id: museumId }).first('manager_id');
+    return Boolean(row && row.manager_id === user.id);
+  }
+
+  // ---------------------------------------------------------------- follows and check-ins
+
+  async toggleFollow(userId: number, museumId: number): Promise<{ following: boolean; followerCount: number }> {
+    const result = await this.knex.transaction(async (trx) => {
+      const exists = await trx('museums').where({ id: museumId }).first('id');
+      if (!exists) throw new HttpError(404, 'Museum not found');
+      // (counted from returning: PGlite's driver does not answer a row count for deletes)
+      const removed = await trx('museum_follows').where({ user_id: userId, museum_id: museumId }).del().returning('museum_id');
+      let following: boolean;
+      let delta: number;
+      if (removed.length > 0) {
+        following = false;
+        delta = -removed.length;
+      } else {
+        const added = await trx('museum_follows').insert({ user_id: userId, museum_id: museumId }).onConflict(['user_id', 'museum_id']).ignore().returning('museum_id');
+        following = true; // inserted now, or by a concurrent toggle of the same user
+        delta = added.length;
+      }
+      const [row] = await trx('museums')
+        .where({ id: museumId })
+        .update({ follower_count: trx.raw('greatest(0, follower_count + ?)', [delta]) })
+        .returning('follower_count');
+      return { following, followerCount: row.follower_count as number, changed: delta !== 0 };
+    });
+    if (result.changed) await this.ctx.events.emit('museums.museum.followed', { userId, museumId, following: result.following });
+    return { following: result.following, followerCount: result.followerCount };
+  }
+
+  async checkIn(userId: number, museumId: number) {
+    const now = new Date();
+    const stored = await this.knex.transaction(async (trx) => {
+      const m = await trx('museums').where({ id: museumId }).first('id', 'timezone');
+      if (!m) throw new HttpError(404, 'Museum not found');
+      const d = localDateTime(now, m.timezone || 'UTC');
+      const localDate = `${d.year}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
+      const inserted = await trx('museum_checkins')
+        .insert({ user_id: userId, museum_id: museumId, local_date: localDate })
+        .onConflict(['user_id', 'museum_id', 'local_date'])
+        .ignore()
+        .returning(['id', 'created_at']);
+      if (!inserted.length) throw new HttpError(409, 'You have already checked in at this museum today. Come back tomorrow!');
+      const [row] = await trx('museums').where({ id: museumId }).increment('check_in_count', 1).returning('check_in_count');
+      const recent = await trx('museum_checkins')
+        .where({ museum_id: museumId })
+        .whereRaw(`created_at > now() - (?::int * interval '1 day')`, [this.opts.recentCheckInDays])
+        .count<{ n: number }[]>({ n: '*' });
+      return { id: inserted[0].id as number, createdAt: iso(inserted[0].created_at), localDate, checkInCount: row.check_in_count as number, recent: Number(recent[0].n) };
+    });
+    const results = await this.ctx.events.emit('museums.museum.checkedIn', { userId, museumId, checkInId: stored.id });
+    return {
+      checkIn: { id: stored.id, museumId, userId, localDate: stored.localDate, createdAt: stored.createdAt },
+      checkInCount: stored.checkInCount,
+      recentCheckInsCount: stored.recent,
+      badges: earnedBadges(results),
+    };
+  }
+
+  async adjustInsightCount(museumId: number, delta: number): Promise<void> {
+    if (!Number.isInteger(delta) || delta === 0 || !(museumId > 0)) return;
+    await this.knex('museums').where({ id: museumId }).update({ total_insights: this.knex.raw('greatest(0, total_insights + ?)', [delta]) });
+  }
+
+  /** Before a user row goes: their follows and check-ins leave the counters too. */
+  async forgetUser(userId: number): Promise<void> {
+    await this.knex.transaction(async (trx) => {
+      const follows = await trx('museum_follows').where({ user_id: userId }).del().returning('museum_id');
+      for (const f of follows) await trx('museums').where({ id: f.museum_id }).update({ follower_count: trx.raw('greatest(0, follower_count - 1)') });
+      const checkins = await trx('museum_checkins').where({ user_id: userId }).del().returning('museum_id');
+      const per = new Map<number, number>();
+      for (const c of checkins) per.set(c.museum_id, (per.get(c.museum_id) ?? 0) + 1);
+      for (const [mid, n] of per) await trx('museums').where({ id: mid }).update({ check_in_count: trx.raw('greatest(0, check_in_count - ?)', [n]) });
+    });
+  }
+
+  // ---------------------------------------------------------------- suggestions
+
+  private async people(ids: Array<number | null | undefined>): Promise<Map<number, { id: number; username: string; firstName: string; lastName: string; email: string | null }>> {
+    const accounts = this.ctx.services.get(AccountsService);
+    const out = new Map<number, { id: number; username: string; firstName: string; lastName: string; email: string | null }>();
+    for (const id of new Set(ids.filter((i): i is number => typeof i === 'number'))) {
+      const u = await accounts.findUser(id);
+      if (u && u.id === id) out.set(id, { id, username: u.username, firstName: u.firstName, lastName: u.lastName, email: u.email ?? null });
+    }
+    return out;
+  }
+
+  private async editSuggestions(rows: any[]): Promise<EditSuggestion[]> {
+    const people = await this.people(rows.flatMap((r) => [r.user_id, r.reviewer_id]));
+    const museums = await this.knex('museums').whereIn('id', [...new Set(rows.map((r) => r.museum_id))]).select('id', 'slug', 'name');
+    const mById = new Map(museums.map((m: any) => [m.id, m]));
+    return rows.map((r) => {
+      const m = mById.get(r.museum_id);
+      const reviewer = r.reviewer_id ? people.get(r.reviewer_id) : undefined;
+      return {
+        id: r.id,
+        suggestionId: r.id,
+        museumId: r.museum_id,
+        status: r.status,
+        reason: r.reason ?? null,
+        suggestedChanges: jsonValue(r.suggested_changes) ?? {},
+        createdAt: iso(r.created_at),
+        reviewedAt: isoOrNull(r.reviewed_at),
+        museum: m ? { id: m.id, slug: m.slug, name: m.name } : null,
+        user: (r.user_id && people.get(r.user_id)) || null,
+        reviewer: reviewer ? { id: reviewer.id, username: reviewer.username } : null,
+      };
+    });
+  }
+
+  private async museumSuggestions(rows: any[]): Promise<MuseumSuggestion[]> {
+    const people = await this.people(rows.flatMap((r) => [r.user_id, r.reviewer_id]));
+    return rows.map((r) => {
+      const reviewer = r.reviewer_id ? people.get(r.reviewer_id) : undefined;
+      return {
+        id: r.id,
+        status: r.status,
+        name: r.name,
+        description: r.description ?? '',
+        address: r.address,
+        city: r.city,
+        country: r.country,
+        website: r.website ?? null,
+        phone: r.phone ?? null,
+        createdAt: iso(r.created_at),
+        reviewedAt: isoOrNull(r.reviewed_at),
+        museumId: r.museum_id ?? null,
+        user: (r.user_id && people.get(r.user_id)) || null,
+        reviewer: reviewer ? { id: reviewer.id, username: reviewer.username } : null,
+      };
+    });
+  }
+
+  /** Stores only the fields that differ from the museum; 'No changes detected' otherwise. A blank email is never kept. */
+  async suggestEdit(userId: number, museumId: number, suggested: Record<string, unknown>, reason: string | null | undefined): Promise<EditSuggestion> {
+    const input = { ...suggested };
+    if (typeof input.email === 'string' && !input.email.trim()) delete input.email;
+    const fields = this.normalizeInput(input, { requireForEdit: true });
+    const row = await this.knex('museums').where({ id: museumId }).first();
+    if (!row) throw new HttpError(404, 'Museum not found');
+    const changes = this.diff(row, fields);
+    if (!Object.keys(changes).length) throw new HttpError(400, 'No changes detected');
+    const why = typeof reason === 'string' && reason.trim() ? reason.trim() : 'User suggested edit';
+    const [id] = await this.knex('museum_edit_suggestions')
+      .insert({ museum_id: museumId, user_id: userId, suggested_changes: JSON.stringify(changes), reason: why })
+      .returning('id');
+    const stored = await this.knex('museum_edit_suggestions').where({ id: (id as any).id ?? id }).first();
+    return (await this.editSuggestions([stored]))[0];
+  }
+
+  async listEditSuggestions(q: { status?: SuggestionStatus; museumId?: number; page?: number; pageSize?: number } = {}): Promise<Page<EditSuggestion>> {
+    const page = Math.max(1, q.page ?? 1);
+    const pageSize = Math.min(100, Math.max(1, q.pageSize ?? 20));
+    const base = this.knex('museum_edit_suggestions');
+    if (q.status) base.where({ status: q.status });
+    if (q.museumId) base.where({ museum_id: q.museumId });
+    const [{ total }] = await base.clone().count<{ total: number }[]>({ total: '*' });
+    const rows = await base
+      .clone()
+      .select('*')
+      .orderByRaw(`case when status = 'pending' then 0 else 1 end`)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(pageSize)
+      .offset((page - 1) * pageSize);
+    return { items: await this.editSuggestions(rows), total: Number(total), page, pageSize };
+  }
+
+  private async notify(userId: number | null, title: string, message: string, link: string | null) {
+    if (!userId) return;
+    const n = this.ctx.services.maybe(NotificationsService);
+    if (!n) return;
+    try {
+      await n.notify([userId], { type: 'museum_update', title, message, link });
+    } catch (err) {
+      this.ctx.log.warn({ err }, 'could not notify the suggester');
+    }
+  }
+
+  async reviewEditSuggestion(suggestionId: number, reviewerId: number, approve: boolean, note?: string | null): Promise<EditSuggestion> {
+    const outcome = await this.knex.transaction(async (trx) => {
+      const s = await trx('museum_edit_suggestions').where({ id: suggestionId }).forUpdate().first();
+      if (!s) throw new HttpError(404, 'Suggestion not found');
+      if (s.status !== 'pending') throw new HttpError(409, `This suggestion has already been ${s.status}`);
+      let changes: Record<string, unknown> = {};
+      if (approve) {
+        // Re-checked against today's rules; applies exactly the suggested fields.
+        const fields = this.normalizeInput(jsonValue(s.suggested_changes) ?? {});
+        changes = await this.applyChanges(trx, s.museum_id, fields);
+      }
+      await trx('museum_edit_suggestions')
+        .where({ id: suggestionId })
+        .update({ status: approve ? 'approved' : 'rejected', reviewer_id: reviewerId, reviewed_at: trx.fn.now(), review_note: note ?? null });
+      const museum = await trx('museums').where({ id: s.museum_id }).first('id', 'slug', 'name');
+      return { s, changes, museum };
+    });
+    const { s, changes, museum } = outcome;
+    if (approve && Object.keys(changes).length) await this.ctx.events.emit('museums.museum.updated', { museumId: s.museum_id, userId: reviewerId, changes });
+    if (s.user_id) {
+      await this.ctx.events.emit(approve ? 'museums.suggestion.approved' : 'museums.suggestion.rejected', { suggestionId, museumId: s.museum_id, userId: s.user_id, reviewerId, kind: 'edit' });
+      await this.notify(
+        s.user_id,
+        approve ? 'Suggestion approved' : 'Suggestion not accepted',
+        approve ? `Your suggested edit to ${museum?.name ?? 'the museum'} was approved and is now live.` : `Your suggested edit to ${museum?.name ?? 'the museum'} was reviewed and not accepted.${note ? ` ${note}` : ''}`,
+        museum ? `/museum/${museum.slug}` : null,
+      );
+    }
+    const row = await this.knex('museum_edit_suggestions').where({ id: suggestionId }).first();
+    return (await this.editSuggestions([row]))[0];
+  }
+
+  async suggestMuseum(userId: number, input: Record<string, unknown>): Promise<MuseumSuggestion> {
+    const t = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+    const name = t(input.name);
+    const address = t(input.address);
+    const city = t(input.city);
+    const country = t(input.country);
+    const errors = [
+      !name && { path: '/name', message: 'Museum name is required' },
+      !address && { path: '/address', message: 'Address is required' },
+      !city && { path: '/city', message: 'City is required' },
+      !country && { path: '/country', message: 'Country is required' },
+    ].filter(Boolean) as Array<{ path: string; message: string }>;
+    if (errors.length) throw new HttpError(400, errors.map((e) => e.message).join(', '), { errors });
+    const [id] = await this.knex('museum_suggestions')
+      .insert({ user_id: userId, name, address, city, country, description: t(input.description), website: t(input.website) || null, phone: t(input.phone) || null })
+      .returning('id');
+    const row = await this.knex('museum_suggestions').where({ id: (id as any).id ?? id }).first();
+    return (await this.museumSuggestions([row]))[0];
+  }
+
+  async listMuseumSuggestions(q: { status?: SuggestionStatus; page?: number; pageSize?: number } = {}): Promise<Page<MuseumSuggestion>> {
+    const page = Math.max(1, q.page ?? 1);
+    const pageSize = Math.min(100, Math.max(1, q.pageSize ?? 20));
+    const base = this.knex('museum_suggestions');
+    if (q.status) base.where({ status: q.status });
+    const [{ total }] = await base.clone().count<{ total: number }[]>({ total: '*' });
+    const rows = await base.clone().select('*').orderByRaw(`case when status = 'pending' then 0 else 1 end`).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(pageSize).offset((page - 1) * pageSize);
+    return { items: await this.museumSuggestions(rows), total: Number(total), page, pageSize };
+  }
+
+  async reviewMuseumSuggestion(suggestionId: number, reviewerId: number, approve: boolean, note?: string | null): Promise<{ suggestion: MuseumSuggestion; museumId: number | null }> {
+    const { s, museumId } = await this.knex.transaction(async (trx) => {
+      const s = await trx('museum_suggestions').where({ id: suggestionId }).forUpdate().first();
+      if (!s) throw new HttpError(404, 'Suggestion not found');
+      if (s.status !== 'pending') throw new HttpError(409, `This suggestion has already been ${s.status}`);
+      let museumId: number | null = null;
+      if (approve) {
+        const fields = this.normalizeInput({ name: s.name, description: s.description, address: s.address, city: s.city, country: s.country, website: s.website, phone: s.phone });
+        await this.assertNoDuplicate(trx, s.name, s.city);
+        museumId = await this.insert(trx, fields, { createdBy: s.user_id ?? null });
+      }
+      await trx('museum_suggestions')
+        .where({ id: suggestionId })
+        .update({ status: approve ? 'approved' : 'rejected', reviewer_id: reviewerId, reviewed_at: trx.fn.now(), review_note: note ?? null, museum_id: museumId });
+      return { s, museumId };
+    });
+    if (museumId) await this.ctx.events.emit('museums.museum.created', { museumId, userId: s.user_id ?? null });
+    if (s.user_id) {
+      await this.ctx.events.emit(approve ? 'museums.suggestion.approved' : 'museums.suggestion.rejected', { suggestionId, museumId, userId: s.user_id, reviewerId, kind: 'new' });
+      const slug = museumId ? (await this.knex('museums').where({ id: museumId }).first('slug'))?.slug : null;
+      await this.notify(
+        s.user_id,
+        approve ? 'Museum suggestion approved' : 'Museum suggestion not accepted',
+        approve ? `${s.name} is now in the museum directory. Thank you!` : `Your suggestion of ${s.name} was reviewed and not accepted.${note ? ` ${note}` : ''}`,
+        slug ? `/museum/${slug}` : null,
+      );
+    }
+    const row = await this.knex('museum_suggestions').where({ id: suggestionId }).first();
+    return { suggestion: (await this.museumSuggestions([row]))[0], museumId };
+  }
+
+  // ---------------------------------------------------------------- admin
+
+  async adminList(q: AdminMuseumQuery): Promise<Page<Museum>> {
+    const page = Math.max(1, Math.floor(q.page ?? 1));
+    const pageSize = Math.min(100, Math.max(1, Math.floor(q.pageSize ?? 5)));
+    const base = this.knex('museums');
+    if (q.q?.trim()) {
+      const like = `%${likeEscape(q.q.trim())}%`;
+      base.where((w) => w.whereILike('name', like).orWhereILike('city', like).orWhereILike('country', like));
+    }
+    switch (q.status) {
+      case 'verified': base.where('is_verified', true); break;
+      case 'unverified': base.where('is_verified', false); break;
+      case 'with_manager': base.whereNotNull('manager_id'); break;
+      case 'without_manager': base.whereNull('manager_id'); break;
+      default: break;
+    }
+    const [{ total }] = await base.clone().count<{ total: number }[]>({ total: '*' });
+    const rows = await this.selectMuseums().from(base.clone().select('museums.*').as('museums')).orderBy('museums.name').orderBy('museums.id').limit(pageSize).offset((page - 1) * pageSize);
+    const now = new Date();
+    return { items: rows.map((r: any) => this.toMuseum(r, now)), total: Number(total), page, pageSize };
+  }
+
+  async setVerified(museumId: number, verified: boolean, adminId: number | null): Promise<Museum> {
+    const n = await this.knex('museums').where({ id: museumId }).update({ is_verified: verified, updated_at: this.knex.fn.now() }).returning('id');
+    if (!n.length) throw new HttpError(404, 'Museum not found');
+    await this.ctx.events.emit('museums.museum.updated', { museumId, userId: adminId, changes: { isVerified: verified } });
+    return this.get(museumId);
+  }
+
+  async setManager(museumId: number, managerId: number | null, adminId: number | null): Promise<Museum> {
+    if (managerId !== null) {
+      const u = await this.ctx.services.get(AccountsService).getUserSummary(managerId);
+      if (!u) throw new HttpError(404, 'User not found');
+      if (u.role !== 'Museum Manager' && u.role !== 'Admin') throw new HttpError(400, 'Only a Museum Manager or an Admin can manage a museum');
+    }
+    const n = await this.knex('museums').where({ id: museumId }).update({ manager_id: managerId, updated_at: this.knex.fn.now() }).returning('id');
+    if (!n.length) throw new HttpError(404, 'Museum not found');
+    await this.ctx.events.emit('museums.museum.updated', { museumId, userId: adminId, changes: { managerId } });
+    return this.get(museumId);
+  }
+}
+
+/** What check-in handlers returned that looks like an earned badge, as EarnedBadge. */
+export function earnedBadges(results: unknown[]): EarnedBadge[] {
+  const out: EarnedBadge[] = [];
+  const seen = new Set<number>();
+  for (const r of results) {
+    if (!r || typeof r !== 'object') continue;
+    const o = r as Record<string, any>;
+    const b = o.badge && typeof o.badge === 'object' ? o.badge : o;
+    const id = Number(b.id ?? o.badgeId);
+    if (typeof b.name !== 'string' || !Number.isInteger(id) || seen.has(id)) continue;
+    seen.add(id);
+    const s = (v: unknown) => (typeof v === 'string' ? v : null);
+    const at = o.earnedAt ?? b.earnedAt;
+    out.push({ id, name: b.name, description: s(b.description), icon: s(b.icon), color: s(b.color), earnedAt: at instanceof Date ? at.toISOString() : s(at) });
+  }
+  return out;
+}
