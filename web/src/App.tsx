@@ -6,6 +6,7 @@ import { apiRequest, withRetry } from './lib/api.ts';
 import { swrConfig } from './lib/data.ts';
 import { AppConfigContext, type AppConfig } from './lib/app-config.tsx';
 import { buildRegistry, PluginRegistryContext } from './lib/plugins.tsx';
+import { bundledPlugins } from './lib/plugin-modules.ts';
 import { AuthProvider } from './lib/auth.tsx';
 import { CreateDialogProvider } from './lib/create-dialog.tsx';
 import { loadPluginNamespaces } from './i18n.ts';
@@ -42,7 +43,7 @@ function Shell() {
   }, []);
   useEffect(load, [load]);
 
-  const registry = useMemo(() => buildRegistry(boot.state === 'ready' ? boot.config.plugins : []), [boot]);
+  const registry = useMemo(() => buildRegistry(boot.state === 'ready' ? boot.config.plugins : [], bundledPlugins), [boot]);
 
   if (boot.state === 'loading') {
     return (

@@ -1,26 +1,11 @@
 /**
- * Plugin loading: every plugins/<id>/web/index.ts is bundled (their pages are lazy), the shell
- * keeps those GET /api/config lists as enabled, in the server's (dependency) order.
+ * The plugin registry (routes, nav, slots) built from the enabled plugins' web parts, and <Slot>.
+ * The plugin modules themselves are imported by ./plugin-modules.ts (only the app entry uses it,
+ * so plugins importing the shell's barrel make no import cycle).
  */
 import { createContext, Suspense, useContext, useMemo, type ComponentType, type ReactNode } from 'react';
 import type { NavItem, SlotContribution, WebPage, WebPlugin } from '../plugin-web.ts';
 import { ErrorBoundary } from '../components/ErrorBoundary.tsx';
-
-type PluginModule = { default?: WebPlugin; plugin?: WebPlugin };
-
-const modules = import.meta.glob<PluginModule>('../../../plugins/*/web/index.ts', { eager: true });
-
-/** Every plugin's web part found at build time, by plugin id. */
-export const bundledPlugins: ReadonlyMap<string, WebPlugin> = (() => {
-  const map = new Map<string, WebPlugin>();
-  for (const [file, mod] of Object.entries(modules)) {
-    const folder = file.match(/plugins\/([^/]+)\/web\/index\.ts$/)?.[1];
-    const p = mod.default ?? mod.plugin;
-    if (!p || !folder) continue;
-    map.set(p.id || folder, { ...p, id: p.id || folder });
-  }
-  return map;
-})();
 
 export interface PageEntry extends WebPage {
   plugin: string;
@@ -41,7 +26,7 @@ export interface PluginRegistry {
 }
 
 /** Builds routes, nav and slots from the enabled plugins (order: the server's plugin order). */
-export function buildRegistry(enabledIds: readonly string[], available: ReadonlyMap<string, WebPlugin> = bundledPlugins): PluginRegistry {
+export function buildRegistry(enabledIds: readonly string[], available: ReadonlyMap<string, WebPlugin>): PluginRegistry {
   const plugins = enabledIds.map((id) => available.get(id)).filter((p): p is WebPlugin => !!p);
   const pages: PageEntry[] = [];
   const nav: NavEntry[] = [];

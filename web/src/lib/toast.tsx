@@ -163,6 +163,10 @@ function ToastCard({ item, onDismiss }: { item: ToastItem; onDismiss: () => void
           onDismiss();
         }
       }}
+      onMouseDown={(e) => {
+        // A click or drag should not focus the toast (focus pauses it until it is blurred).
+        if (!(e.target as HTMLElement).closest('button')) e.preventDefault();
+      }}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}
       onPointerUp={endDrag}
