@@ -1,0 +1,36 @@
+/**
+ * What the insights plugin offers other plugins: a typed service and the events it emits.
+ * Other plugins import only this file from insights, never its server internals or tables.
+ */
+import { serviceRef } from '../../core/services.ts';
+
+export interface InsightsApi {
+  /** Number of insights a user has posted (profile counts). */
+  countByUser(userId: number): Promise<number>;
+  /** Insight counts of many users in one query; users without insights are absent. */
+  countsByUsers(userIds: number[]): Promise<Map<number, number>>;
+  /** Insights posted about a museum (its live total). */
+  countByMuseum(museumId: number): Promise<number>;
+}
+
+export const InsightsService = serviceRef<InsightsApi>('insights.api');
+
+declare module '../../core/events.ts' {
+  interface CurioEvents {
+    /** A text or video insight was shared. museumId is null for untagged or still-pending museums. */
+    'insights.post.created': { postId: number; userId: number; museumId: number | null; type: 'text' | 'video' };
+    /** A like was added (liked: true) or taken back (liked: false). authorId owns the post. */
+    'insights.post.liked': { postId: number; userId: number; authorId: number; liked: boolean; likesCount: number };
+    /** A comment or a reply (parentId set). postAuthorId owns the post; parentAuthorId the replied comment. */
+    'insights.comment.created': {
+      commentId: number;
+      postId: number;
+      userId: number;
+      postAuthorId: number;
+      parentId: number | null;
+      parentAuthorId: number | null;
+    };
+    /** An insight was removed (by its author, an admin, or with its author's account). */
+    'insights.post.deleted': { postId: number; userId: number; museumId: number | null };
+  }
+}

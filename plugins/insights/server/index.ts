@@ -1,0 +1,646 @@
+import fsp from 'node:fs/promises';
+import type { Knex } from 'knex';
+import { definePluginServer, type PluginContext, type ApiContext } from '../../../core/plugin-api.ts';
+import { HttpError } from '../../../core/errors.ts';
+import { serviceRef } from '../../../core/services.ts';
+import { AccountsService, type AccountsApi } from '../../accounts/public.ts';
+import { MuseumsService, type MuseumsApi } from '../../museums/public.ts';
+import { InsightsService, type InsightsApi } from '../public.ts';
+import { createSocial, type Viewer } from './social.ts';
+import {
+  allPostsSource,
+  createHydrator,
+  decodeCursor,
+  museumPostsSource,
+  personalSource,
+  readPage,
+  userPostsSource,
+  byTime,
+  type PostRow,
+  POST_COLUMNS,
+} from './posts.ts';
+import { createRecommendations } from './recommendations.ts';
+import { probeVideo, remux, makePoster, VideoRejected, VideoBusy } from './video.ts';
+
+/** accounts' UserStatsProvider reference (declared in accounts/public.ts by the accounts issue). */
+const UserStatsProvider = serviceRef<{ insightsCounts(userIds: number[]): Promise<Map<number, number>> }>('accounts.userStatsProvider');
+
+export const MAX_VIDEO_BYTES = 100 * 1024 * 1024;
+export const MAX_VIDEO_SECONDS = 60;
+/** Recorders stop "at 60 s" a few frames late; allow that much. */
+const DURATION_TOLERANCE = 0.5;
+
+export const MESSAGES = {
+  textRequired: 'Please add some content to your text insight.',
+  videoRequired: 'Please record or upload a video for your insight.',
+  videoUsed: 'This video is already shared in another insight.',
+  tooLarge: 'File too large',
+  tooLong: 'Video is too long: at most 60 seconds.',
+  notVideo: 'This file is not a video we can play. Please upload an MP4 or WebM video.',
+  noVideoFile: 'Please choose a video file to upload.',
+  museumNotFound: 'Museum not found',
+  suggestionNotFound: 'Museum suggestion not found',
+  postNotFound: 'Insight not found',
+  commentNotFound: 'Comment not found',
+  commentRequired: 'Please write a comment.',
+  notYourPost: 'You can only delete your own insights.',
+  notYourComment: 'You can only delete your own comments.',
+  privateProfile: 'This profile is private.',
+  restricted: 'Your account is restricted from posting.',
+  busy: 'Video processing is busy. Please try again in a moment.',
+};
+
+const POST = { $ref: 'insights/InsightPost' };
+const PAGE = { $ref: 'insights/InsightPage' };
+const ERR = { $ref: 'shared/Error' };
+const ID_PARAMS = { $ref: 'shared/IdParams' };
+
+/** Museums API members insights uses when present (not in MuseumsApi yet). */
+interface MuseumsExtras {
+  /** a museum suggestion: its status, its suggester and whether it proposes a new museum */
+  getSuggestion?(id: number): Promise<{ id: number; userId: number; status: string; kind: 'edit' | 'new'; museumId: number | null } | null>;
+}
+
+function normalizeTags(raw: unknown): string[] {
+  const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : [];
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const t of list) {
+    const tag = String(t).trim().replace(/^#/, '').trim();
+    if (!tag) continue;
+    if (tag.length > 50) throw new HttpError(400, 'A tag can be at most 50 characters.');
+    const k = tag.toLowerCase();
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(tag);
+  }
+  if (out.length > 20) throw new HttpError(400, 'At most 20 tags.');
+  return out;
+}
+
+export default definePluginServer({
+  register(ctx: PluginContext) {
+    const knex = ctx.db;
+    const accounts = () => ctx.services.get(AccountsService);
+    const museums = () => ctx.services.maybe(MuseumsService);
+    const social = createSocial(knex, accounts, museums);
+    const hydrate = createHydrator(knex, accounts, museums);
+    const recs = createRecommendations(knex, social, accounts, museums);
+
+    const api: InsightsApi = {
+      async countByUser(userId) {
+        const r = await knex('insights_posts').where({ user_id: userId }).count<{ n: string }[]>({ n: '*' });
+        return Number(r[0].n);
+      },
+      async countsByUsers(userIds) {
+        const out = new Map<number, number>();
+        if (!userIds.length) return out;
+        const rows = await knex('insights_posts').whereIn('user_id', [...new Set(userIds)]).groupBy('user_id').select('user_id').count({ n: '*' });
+        for (const r of rows as any[]) out.set(r.user_id, Number(r.n));
+        return out;
+      },
+      async countByMuseum(museumId) {
+        const r = await knex('insights_posts').where({ museum_id: museumId }).count<{ n: string }[]>({ n: '*' });
+        return Number(r[0].n);
+      },
+    };
+    ctx.services.provide(InsightsService, api);
+    // Profiles show insightsCount through the accounts extension point (same id as accounts' UserStatsProvider).
+    ctx.services.provide(UserStatsProvider, { insightsCounts: (ids: number[]) => api.countsByUsers(ids) });
+
+    const visibleFilter = (viewer: Viewer, knownVisible?: Set<number>) => async (rows: PostRow[]) => {
+      if (!rows.length) return rows;
+      const ok = await social.visibleAuthors(viewer, rows.map((r) => r.user_id), knownVisible);
+      return rows.filter((r) => ok.has(r.user_id));
+    };
+
+    async function loadVisiblePost(id: number, viewer: Viewer, trx: Knex = knex): Promise<PostRow> {
+      const row = await trx('insights_posts as p').where('p.id', id).first(POST_COLUMNS);
+      if (!row) throw new HttpError(404, MESSAGES.postNotFound);
+      const ok = await social.visibleAuthors(viewer, [row.user_id]);
+      if (!ok.has(row.user_id)) throw new HttpError(404, MESSAGES.postNotFound);
+      return row;
+    }
+
+    async function adjustMuseum(museumId: number | null, delta: number) {
+      if (museumId == null || !delta) return;
+      try {
+        await museums()?.adjustInsightCount(museumId, delta);
+      } catch (err) {
+        ctx.log.error({ err, museumId, delta }, 'could not adjust the museum insight count');
+      }
+    }
+
+    async function removeFiles(urls: Array<string | null | undefined>) {
+      for (const u of urls) {
+        if (!u) continue;
+        const key = ctx.storage.keyFromUrl(u);
+        if (key) await ctx.storage.delete(key).catch(() => undefined);
+      }
+    }
+
+    // ---------- creating ----------
+    ctx.routes.add<unknown, unknown, { type: 'text' | 'video'; content?: string; videoUrl?: string | null; museumId?: number | null; tags?: string[] | string }>({
+      method: 'POST',
+      path: '/api/posts',
+      operationId: 'createPost',
+      summary: 'Share a text or video insight, optionally tagged to a museum or a pending museum suggestion',
+      auth: 'required',
+      status: 201,
+      schema: { body: { $ref: 'insights/CreateInsightBody' }, response: { 201: POST } },
+      async handler(c) {
+        const me = c.user!;
+        if (me.restricted) throw new HttpError(403, MESSAGES.restricted);
+        const b = c.input.body;
+        const content = (b.content ?? '').trim();
+        const tags = normalizeTags(b.tags);
+        if (b.type === 'text' && !content) throw new HttpError(400, MESSAGES.textRequired, { errors: [{ path: '/content', message: MESSAGES.textRequired }] });
+        let video: any = null;
+        if (b.type === 'video') {
+          const url = (b.videoUrl ?? '').trim();
+          if (!url) throw new HttpError(400, MESSAGES.videoRequired, { errors: [{ path: '/videoUrl', message: MESSAGES.videoRequired }] });
+          video = await knex('insights_videos').where({ url, user_id: me.id }).first();
+          if (!video) throw new HttpError(400, MESSAGES.videoRequired, { errors: [{ path: '/videoUrl', message: MESSAGES.videoRequired }] });
+          if (video.post_id) throw new HttpError(409, MESSAGES.videoUsed);
+        }
+        let museumId: number | null = null;
+        let pendingSuggestionId: number | null = null;
+        if (b.museumId != null && b.museumId > 0) {
+          const m = museums();
+          const museum = m ? await m.getMuseum(b.museumId) : null;
+          if (!museum) throw new HttpError(400, MESSAGES.museumNotFound, { errors: [{ path: '/museumId', message: MESSAGES.museumNotFound }] });
+          museumId = museum.id;
+        } else if (b.museumId != null && b.museumId < 0) {
+          const sid = -b.museumId;
+          const getSuggestion = (museums() as (MuseumsApi & MuseumsExtras) | undefined)?.getSuggestion;
+          if (typeof getSuggestion === 'function') {
+            const s = await getSuggestion.call(museums(), sid);
+            if (!s || s.kind !== 'new' || s.status === 'rejected') throw new HttpError(400, MESSAGES.suggestionNotFound);
+            if (s.status === 'approved' && s.museumId) museumId = s.museumId;
+            else pendingSuggestionId = sid;
+          } else pendingSuggestionId = sid; // linked on 'museums.suggestion.approved' when the suggester is this author
+        }
+        const post = await knex.transaction(async (trx) => {
+          const [row] = await trx('insights_posts')
+            .insert({
+              user_id: me.id,
+              type: b.type,
+              content,
+              tags,
+              museum_id: museumId,
+              pending_suggestion_id: pendingSuggestionId,
+              video_url: video?.url ?? null,
+              poster_url: video?.poster_url ?? null,
+            })
+            .returning('*');
+          if (video) {
+            const n = affected(await trx('insights_videos').where({ id: video.id }).whereNull('post_id').update({ post_id: row.id }));
+            if (!n) throw new HttpError(409, MESSAGES.videoUsed);
+          }
+          return row as PostRow;
+        });
+        await adjustMuseum(museumId, 1);
+        await ctx.events.emit('insights.post.created', { postId: post.id, userId: me.id, museumId, type: post.type });
+        const [out] = await hydrate.posts([post], me.id);
+        return out;
+      },
+    });
+
+    ctx.routes.add({
+      method: 'POST',
+      path: '/api/posts/video',
+      operationId: 'uploadInsightVideo',
+      summary: 'Upload a video (multipart field "video"; at most 100 MB and 60 seconds, checked from its content)',
+      auth: 'required',
+      bodyType: 'multipart',
+      status: 201,
+      schema: { response: { 201: { $ref: 'insights/InsightVideoUpload' }, 400: ERR, 413: ERR, 503: ERR } },
+      async handler(c) {
+        const me = c.user!;
+        if (me.restricted) throw new HttpError(403, MESSAGES.restricted);
+        const parsed = await ctx.uploads.parse(c as any, { maxFileSize: MAX_VIDEO_BYTES, maxFiles: 1, fileFields: ['video', 'file'], tooLargeMessage: MESSAGES.tooLarge });
+        const file = parsed.files[0];
+        const temps: string[] = parsed.files.map((f) => f.path);
+        try {
+          if (!file || file.size === 0) throw new HttpError(400, MESSAGES.noVideoFile);
+          let probed;
+          try {
+            probed = await probeVideo(file.path);
+          } catch (e) {
+            if (e instanceof VideoRejected) throw new HttpError(400, MESSAGES.notVideo);
+            if (e instanceof VideoBusy) throw new HttpError(503, MESSAGES.busy, { headers: { 'Retry-After': '10' } });
+            throw e;
+          }
+          if (probed.duration > MAX_VIDEO_SECONDS + DURATION_TOLERANCE) throw new HttpError(400, MESSAGES.tooLong);
+          let clean: string;
+          try {
+            clean = await remux(file.path, probed, ctx.uploads.tmpDir);
+          } catch (e) {
+            if (e instanceof VideoRejected) throw new HttpError(400, MESSAGES.notVideo);
+            if (e instanceof VideoBusy) throw new HttpError(503, MESSAGES.busy, { headers: { 'Retry-After': '10' } });
+            throw e;
+          }
+          temps.push(clean);
+          const poster = await makePoster(clean, probed.duration);
+          const size = (await fsp.stat(clean)).size;
+          const key = ctx.storage.randomKey('insights/videos', probed.container);
+          const videoUrl = await ctx.storage.put(key, { path: clean }, probed.container === 'mp4' ? 'video/mp4' : 'video/webm');
+          let posterKey: string | null = null;
+          let posterUrl: string | null = null;
+          if (poster) {
+            posterKey = key.replace(/\.[a-z0-9]+$/, '_poster.jpg');
+            posterUrl = await ctx.storage.put(posterKey, { buffer: poster }, 'image/jpeg');
+          }
+          await knex('insights_videos').insert({
+            user_id: me.id,
+            storage_key: key,
+            url: videoUrl,
+            poster_key: posterKey,
+            poster_url: posterUrl,
+            duration: probed.duration,
+            width: probed.width,
+            height: probed.height,
+            size,
+          });
+          return {
+            videoUrl,
+            posterUrl,
+            duration: Math.round(probed.duration * 100) / 100,
+            width: probed.width,
+            height: probed.height,
+            size,
+            contentType: probed.container === 'mp4' ? 'video/mp4' : 'video/webm',
+          };
+        } finally {
+          await Promise.all(temps.map((p) => fsp.rm(p, { force: true })));
+        }
+      },
+    });
+
+    // ---------- reading ----------
+    type PageQuery = { cursor?: string; limit: number; page?: number };
+
+    ctx.routes.add<unknown, PageQuery>({
+      method: 'GET',
+      path: '/api/posts',
+      operationId: 'listPosts',
+      summary: 'All insights, newest first (keyset paged)',
+      auth: 'optional',
+      schema: { query: { $ref: 'insights/InsightsQuery' }, response: PAGE },
+      async handler(c) {
+        const viewer = c.user?.id ?? null;
+        const q = c.input.query;
+        const page = await readPage(allPostsSource(knex), { limit: q.limit, cursor: decodeCursor(q.cursor), offset: offsetOf(q), visible: visibleFilter(c.user) });
+        return { items: await hydrate.posts(page.rows, viewer), nextCursor: page.nextCursor };
+      },
+    });
+
+    ctx.routes.add<unknown, PageQuery>({
+      method: 'GET',
+      path: '/api/feed/personalized',
+      operationId: 'getPersonalizedFeed',
+      summary: "The viewer's own insights and those of followed people and museums, newest first",
+      auth: 'required',
+      schema: { query: { $ref: 'insights/InsightsQuery' }, response: PAGE },
+      async handler(c) {
+        const viewer = c.user!.id;
+        const q = c.input.query;
+        const [following, museumIds] = await Promise.all([social.followingIds(viewer), social.followedMuseumIds(viewer)]);
+        // the people one follows may always be read (private: followers; friends: either way)
+        const knownVisible = new Set([viewer, ...following]);
+        const source = personalSource(knex, [viewer, ...following], museumIds);
+        const page = await readPage(source, { limit: q.limit, cursor: decodeCursor(q.cursor), visible: visibleFilter(c.user, knownVisible) });
+        return { items: await hydrate.posts(page.rows, viewer), nextCursor: page.nextCursor };
+      },
+    });
+
+    ctx.routes.add<{ museumId: number }, PageQuery>({
+      method: 'GET',
+      path: '/api/posts/museum/:museumId',
+      operationId: 'listMuseumPosts',
+      summary: "A museum's community insights, newest first, with their latest comments",
+      auth: 'optional',
+      schema: {
+        params: { type: 'object', required: ['museumId'], additionalProperties: false, properties: { museumId: { $ref: 'shared/Id' } } },
+        query: { $ref: 'insights/InsightsQuery' },
+        response: PAGE,
+      },
+      async handler(c) {
+        const viewer = c.user?.id ?? null;
+        const q = c.input.query;
+        const page = await readPage(museumPostsSource(knex, c.input.params.museumId), { limit: q.limit, cursor: decodeCursor(q.cursor), offset: offsetOf(q), visible: visibleFilter(c.user) });
+        return { items: await hydrate.posts(page.rows, viewer, { comments: 3 }), nextCursor: page.nextCursor };
+      },
+    });
+
+    ctx.routes.add<{ id: number }, PageQuery>({
+      method: 'GET',
+      path: '/api/user/:id/posts',
+      operationId: 'listUserPosts',
+      summary: "A member's insights, newest first (cursor or page number); private profiles only for followers",
+      auth: 'optional',
+      schema: { params: ID_PARAMS, query: { $ref: 'insights/InsightsQuery' }, response: { 200: PAGE, 403: ERR, 404: ERR } },
+      async handler(c) {
+        const viewer = c.user?.id ?? null;
+        const userId = c.input.params.id;
+        const user = await accounts().getUserSummary(userId);
+        if (!user) throw new HttpError(404, 'User not found');
+        const ok = await social.visibleAuthors(c.user, [userId]);
+        if (!ok.has(userId)) throw new HttpError(403, MESSAGES.privateProfile);
+        const q = c.input.query;
+        const page = await readPage(userPostsSource(knex, userId), { limit: q.limit, cursor: decodeCursor(q.cursor), offset: offsetOf(q), visible: async (r) => r });
+        return { items: await hydrate.posts(page.rows, viewer), nextCursor: page.nextCursor };
+      },
+    });
+
+    ctx.routes.add<{ id: number }>({
+      method: 'GET',
+      path: '/api/posts/:id',
+      operationId: 'getPost',
+      summary: 'One insight',
+      auth: 'optional',
+      schema: { params: ID_PARAMS, response: { 200: POST, 404: ERR } },
+      async handler(c) {
+        const viewer = c.user?.id ?? null;
+        const row = await loadVisiblePost(c.input.params.id, c.user);
+        const [out] = await hydrate.posts([row], viewer);
+        if (!out) throw new HttpError(404, MESSAGES.postNotFound);
+        return out;
+      },
+    });
+
+    // ---------- likes ----------
+    ctx.routes.add<{ id: number }>({
+      method: 'POST',
+      path: '/api/posts/:id/like',
+      operationId: 'togglePostLike',
+      summary: 'Like an insight, or take the like back',
+      auth: 'required',
+      schema: { params: ID_PARAMS, response: { 200: { $ref: 'insights/InsightLikeResult' }, 404: ERR } },
+      async handler(c) {
+        const me = c.user!.id;
+        const post = await loadVisiblePost(c.input.params.id, c.user);
+        const result = await knex.transaction(async (trx) => {
+          const inserted = await trx.raw(`insert into insights_likes (post_id, user_id) values (?, ?) on conflict do nothing returning post_id`, [post.id, me]);
+          let liked: boolean;
+          let delta: number;
+          if (inserted.rows.length) {
+            liked = true;
+            delta = 1;
+          } else {
+            const removed = affected(await trx('insights_likes').where({ post_id: post.id, user_id: me }).del());
+            liked = false;
+            delta = removed ? -1 : 0;
+          }
+          const [row] = await trx('insights_posts').where({ id: post.id }).increment('likes_count', delta).returning(['likes_count']);
+          if (!row) throw new HttpError(404, MESSAGES.postNotFound);
+          return { liked, likesCount: Number(row.likes_count), changed: delta !== 0 };
+        });
+        if (result.changed) {
+          await ctx.events.emit('insights.post.liked', { postId: post.id, userId: me, authorId: post.user_id, liked: result.liked, likesCount: result.likesCount });
+        }
+        return { liked: result.liked, likesCount: result.likesCount };
+      },
+    });
+
+    // ---------- comments ----------
+    ctx.routes.add<{ id: number }>({
+      method: 'GET',
+      path: '/api/posts/:id/comments',
+      operationId: 'listPostComments',
+      summary: "An insight's comments, oldest first, each with its replies",
+      auth: 'optional',
+      schema: { params: ID_PARAMS, response: { 200: { type: 'array', items: { $ref: 'insights/InsightComment' } }, 404: ERR } },
+      async handler(c) {
+        const viewer = c.user?.id ?? null;
+        const post = await loadVisiblePost(c.input.params.id, c.user);
+        const rows = await knex('insights_comments').where({ post_id: post.id }).orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(2000);
+        const all = await hydrate.comments(rows);
+        const top = all.filter((x) => x.parentId == null).map((x) => ({ ...x, replies: [] as any[] }));
+        const byId = new Map(top.map((t) => [t.id, t]));
+        for (const r of all) if (r.parentId != null) byId.get(r.parentId)?.replies.push(r);
+        for (const t of top) t.replies.sort(byTime);
+        return top;
+      },
+    });
+
+    ctx.routes.add<{ id: number }, unknown, { content: string; parentId?: number | null }>({
+      method: 'POST',
+      path: '/api/posts/:id/comments',
+      operationId: 'createPostComment',
+      summary: 'Comment on an insight, or reply to a comment (one level: a reply to a reply joins its thread)',
+      auth: 'required',
+      status: 201,
+      schema: { params: ID_PARAMS, body: { $ref: 'insights/CreateInsightCommentBody' }, response: { 201: { $ref: 'insights/InsightComment' }, 400: ERR, 404: ERR } },
+      async handler(c) {
+        const me = c.user!;
+        if (me.restricted) throw new HttpError(403, MESSAGES.restricted);
+        const content = c.input.body.content.trim();
+        if (!content) throw new HttpError(400, MESSAGES.commentRequired, { errors: [{ path: '/content', message: MESSAGES.commentRequired }] });
+        const post = await loadVisiblePost(c.input.params.id, me);
+        let parentId: number | null = null;
+        let parentAuthorId: number | null = null;
+        if (c.input.body.parentId != null) {
+          const parent = await knex('insights_comments').where({ id: c.input.body.parentId, post_id: post.id }).first('id', 'parent_id', 'user_id');
+          if (!parent) throw new HttpError(400, MESSAGES.commentNotFound);
+          parentId = parent.parent_id ?? parent.id;
+          parentAuthorId = parent.user_id;
+        }
+        const row = await knex.transaction(async (trx) => {
+          const [r] = await trx('insights_comments').insert({ post_id: post.id, user_id: me.id, parent_id: parentId, content }).returning('*');
+          const n = affected(await trx('insights_posts').where({ id: post.id }).increment('comments_count', 1));
+          if (!n) throw new HttpError(404, MESSAGES.postNotFound);
+          return r;
+        }).catch((e) => {
+          if (e?.code === '23503') throw new HttpError(404, parentId ? MESSAGES.commentNotFound : MESSAGES.postNotFound);
+          throw e;
+        });
+        await ctx.events.emit('insights.comment.created', { commentId: row.id, postId: post.id, userId: me.id, postAuthorId: post.user_id, parentId, parentAuthorId });
+        const [out] = await hydrate.comments([row]);
+        return { ...out, replies: [] };
+      },
+    });
+
+    // ---------- deleting ----------
+    ctx.routes.add<{ id: number }>({
+      method: 'DELETE',
+      path: '/api/posts/:id',
+      operationId: 'deletePost',
+      summary: 'Delete one of your insights (admins may delete any)',
+      auth: 'required',
+      schema: { params: ID_PARAMS, response: { 200: { $ref: 'shared/Ok' }, 403: ERR, 404: ERR } },
+      async handler(c) {
+        const me = c.user!;
+        const row = await knex('insights_posts').where({ id: c.input.params.id }).first();
+        if (!row) throw new HttpError(404, MESSAGES.postNotFound);
+        if (row.user_id !== me.id && me.role !== 'Admin') throw new HttpError(403, MESSAGES.notYourPost);
+        const deleted = await deletePosts(knex, [row.id]);
+        if (!deleted.length) throw new HttpError(404, MESSAGES.postNotFound);
+        return { success: true };
+      },
+    });
+
+    ctx.routes.add<{ id: number }>({
+      method: 'DELETE',
+      path: '/api/comments/:id',
+      operationId: 'deleteComment',
+      summary: 'Delete one of your comments and its replies (admins may delete any)',
+      auth: 'required',
+      schema: { params: ID_PARAMS, response: { 200: { $ref: 'shared/Ok' }, 403: ERR, 404: ERR } },
+      async handler(c) {
+        const me = c.user!;
+        await knex.transaction(async (trx) => {
+          const row = await trx('insights_comments').where({ id: c.input.params.id }).forUpdate().first();
+          if (!row) throw new HttpError(404, MESSAGES.commentNotFound);
+          if (row.user_id !== me.id && me.role !== 'Admin') throw new HttpError(403, MESSAGES.notYourComment);
+          const removed = affected(await trx('insights_comments').where({ id: row.id }).orWhere({ parent_id: row.id }).del());
+          await trx('insights_posts').where({ id: row.post_id }).decrement('comments_count', removed);
+        });
+        return { success: true };
+      },
+    });
+
+    /** Deletes posts (likes and comments go with them), fixes museum counters, removes files, tells others. */
+    async function deletePosts(db: Knex, ids: number[]): Promise<PostRow[]> {
+      if (!ids.length) return [];
+      const rows: PostRow[] = await db('insights_posts').whereIn('id', ids).del().returning('*');
+      const perMuseum = new Map<number, number>();
+      for (const r of rows) if (r.museum_id != null) perMuseum.set(r.museum_id, (perMuseum.get(r.museum_id) ?? 0) + 1);
+      for (const [m, n] of perMuseum) await adjustMuseum(m, -n);
+      const videos = await knex('insights_videos').whereIn('url', rows.map((r) => r.video_url).filter(Boolean) as string[]).del().returning(['url', 'poster_url']);
+      await removeFiles(videos.flatMap((v: any) => [v.url, v.poster_url]));
+      for (const r of rows) await ctx.events.emit('insights.post.deleted', { postId: r.id, userId: r.user_id, museumId: r.museum_id });
+      return rows;
+    }
+
+    // ---------- recommendations ----------
+    const LIMIT = { $ref: 'insights/InsightsLimitQuery' };
+    ctx.routes.add<unknown, { limit: number }>({
+      method: 'GET',
+      path: '/api/recommendations/users',
+      operationId: 'recommendUsers',
+      summary: 'People followed by people you follow (empty when signed out)',
+      auth: 'optional',
+      schema: { query: LIMIT, response: { type: 'array', items: { $ref: 'insights/RecommendedUser' } } },
+      async handler(c) {
+        if (!c.user) return [];
+        return recs.users(c.user.id, c.input.query.limit);
+      },
+    });
+    ctx.routes.add<unknown, { limit: number }>({
+      method: 'GET',
+      path: '/api/recommendations/museums',
+      operationId: 'recommendMuseums',
+      summary: 'Museums your network follows or in categories you follow, not followed yet (trending when signed out)',
+      auth: 'optional',
+      schema: { query: LIMIT, response: { type: 'array', items: { $ref: 'insights/RecommendedMuseum' } } },
+      async handler(c) {
+        return recs.museums(c.user?.id ?? null, c.input.query.limit);
+      },
+    });
+    ctx.routes.add<unknown, { limit: number }>({
+      method: 'GET',
+      path: '/api/trending/museums',
+      operationId: 'trendingMuseums',
+      summary: 'Museums with the most insights, check-ins and follows in the last 7 days',
+      auth: 'optional',
+      schema: { query: LIMIT, response: { type: 'array', items: { $ref: 'insights/RecommendedMuseum' } } },
+      async handler(c) {
+        return recs.trending(c.input.query.limit);
+      },
+    });
+    ctx.routes.add<unknown, { limit: number }>({
+      method: 'GET',
+      path: '/api/users/active',
+      operationId: 'activeUsers',
+      summary: 'Members most active in the last 30 days (for a signed-in viewer: not yourself nor people you follow)',
+      auth: 'optional',
+      schema: { query: LIMIT, response: { type: 'array', items: { $ref: 'insights/ActiveUser' } } },
+      async handler(c) {
+        return recs.activeUsers(c.user?.id ?? null, c.input.query.limit);
+      },
+    });
+
+    // ---------- events from other plugins ----------
+    ctx.events.on('accounts.user.deleting', async ({ userId }) => {
+      await purgeUser(userId);
+    });
+
+    async function purgeUser(userId: number) {
+      await knex.transaction(async (trx) => {
+        await trx.raw(
+          `update insights_posts p set likes_count = p.likes_count - 1 from insights_likes l where l.post_id = p.id and l.user_id = ?`,
+          [userId],
+        );
+        await trx('insights_likes').where({ user_id: userId }).del();
+        // comments by the user, and the replies of others under them
+        await trx.raw(
+          `update insights_posts p set comments_count = p.comments_count - d.n from (
+             select post_id, count(*)::int as n from insights_comments
+             where user_id = ? or parent_id in (select id from insights_comments where user_id = ?)
+             group by post_id) d where d.post_id = p.id`,
+          [userId, userId],
+        );
+        await trx('insights_comments').where({ user_id: userId }).del();
+        await trx('insights_museum_activity').where({ user_id: userId }).del();
+        await trx('insights_follow_edges').where({ follower_id: userId }).orWhere({ following_id: userId }).del();
+      });
+      const ids = await knex('insights_posts').where({ user_id: userId }).pluck('id');
+      await deletePosts(knex, ids);
+      const videos = await knex('insights_videos').where({ user_id: userId }).del().returning(['url', 'poster_url']);
+      await removeFiles(videos.flatMap((v: any) => [v.url, v.poster_url]));
+    }
+
+    ctx.events.on('accounts.user.followed', async ({ followerId, followingId, following }) => {
+      if (social.usesAccountsGraph) return;
+      if (following) await knex.raw(`insert into insights_follow_edges (follower_id, following_id) values (?, ?) on conflict do nothing`, [followerId, followingId]);
+      else await knex('insights_follow_edges').where({ follower_id: followerId, following_id: followingId }).del();
+    });
+
+    ctx.events.on('museums.museum.followed', async ({ userId, museumId, following }) => {
+      if (following) {
+        await knex.raw(
+          `insert into insights_museum_activity (kind, museum_id, user_id) values ('follow', ?, ?) on conflict (user_id, museum_id) where kind = 'follow' do update set created_at = now()`,
+          [museumId, userId],
+        );
+      } else await knex('insights_museum_activity').where({ kind: 'follow', museum_id: museumId, user_id: userId }).del();
+    });
+
+    ctx.events.on('museums.museum.checkedIn', async ({ userId, museumId }) => {
+      await knex('insights_museum_activity').insert({ kind: 'checkin', museum_id: museumId, user_id: userId });
+    });
+
+    ctx.events.on('museums.suggestion.approved', async ({ suggestionId, museumId, userId, kind }) => {
+      if (kind !== 'new') return;
+      if (!museumId) {
+        await knex('insights_posts').where({ pending_suggestion_id: suggestionId }).update({ pending_suggestion_id: null });
+        return;
+      }
+      const linked = await knex('insights_posts')
+        .where({ pending_suggestion_id: suggestionId, user_id: userId })
+        .update({ museum_id: museumId, pending_suggestion_id: null })
+        .returning('id');
+      await knex('insights_posts').where({ pending_suggestion_id: suggestionId }).update({ pending_suggestion_id: null });
+      await adjustMuseum(museumId, linked.length);
+    });
+
+    ctx.events.on('museums.suggestion.rejected', async ({ suggestionId, kind }) => {
+      if (kind !== 'new') return;
+      await knex('insights_posts').where({ pending_suggestion_id: suggestionId }).update({ pending_suggestion_id: null });
+    });
+  },
+});
+
+/** Rows a write touched (knex answers a number on pg, sometimes the driver's result on PGlite). */
+export function affected(r: unknown): number {
+  if (typeof r === 'number') return r;
+  if (Array.isArray(r)) return r.length;
+  const o = r as { rowCount?: number; affectedRows?: number } | null;
+  return Number(o?.rowCount ?? o?.affectedRows ?? 0);
+}
+
+function offsetOf(q: { cursor?: string; page?: number; limit: number }): number {
+  return !q.cursor && q.page && q.page > 1 ? (q.page - 1) * q.limit : 0;
+}
+
+export type { ApiContext, AccountsApi };

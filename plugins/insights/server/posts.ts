@@ -1,0 +1,270 @@
+/**
+ * Reading insights: keyset pages (created_at, id) over the posts table, privacy filtering and
+ * hydration (authors, museums, the viewer's likes) with one batched call per kind of data.
+ */
+import type { Knex } from 'knex';
+import { HttpError } from '../../../core/errors.ts';
+import type { AccountsApi, UserSummary } from '../../accounts/public.ts';
+import type { MuseumsApi } from '../../museums/public.ts';
+import type { Social } from './social.ts';
+
+export interface PostRow {
+  id: number;
+  user_id: number;
+  type: 'text' | 'video';
+  content: string;
+  tags: string[];
+  museum_id: number | null;
+  pending_suggestion_id: number | null;
+  video_url: string | null;
+  poster_url: string | null;
+  images: string[];
+  likes_count: number;
+  comments_count: number;
+  created_at: Date;
+  video_duration?: number | null;
+}
+
+export interface Cursor {
+  t: string; // ISO time, millisecond precision
+  id: number;
+}
+
+export const POST_COLUMNS = [
+  'p.id',
+  'p.user_id',
+  'p.type',
+  'p.content',
+  'p.tags',
+  'p.museum_id',
+  'p.pending_suggestion_id',
+  'p.video_url',
+  'p.poster_url',
+  'p.images',
+  'p.likes_count',
+  'p.comments_count',
+  'p.created_at',
+];
+
+export function encodeCursor(row: { created_at: Date | string; id: number }): string {
+  const t = row.created_at instanceof Date ? row.created_at.toISOString() : new Date(row.created_at).toISOString();
+  return Buffer.from(`${t}|${row.id}`).toString('base64url');
+}
+
+export function decodeCursor(s: string | undefined | null): Cursor | null {
+  if (!s) return null;
+  const raw = Buffer.from(s, 'base64url').toString();
+  const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?Z)\|(\d{1,10})$/.exec(raw);
+  if (!m || Number.isNaN(Date.parse(m[1])) || Number(m[2]) > 2147483647) throw new HttpError(400, 'Invalid cursor');
+  return { t: m[1], id: Number(m[2]) };
+}
+
+/** A source answers up to n rows strictly older than `before` (newest first). */
+export type Source = (before: Cursor | null, n: number, offset: number) => Promise<PostRow[]>;
+
+function keyset(q: Knex.QueryBuilder, knex: Knex, before: Cursor | null) {
+  if (before) q.whereRaw('(p.created_at, p.id) < (?::timestamptz, ?)', [before.t, before.id]);
+  return q.orderBy([
+    { column: 'p.created_at', order: 'desc' },
+    { column: 'p.id', order: 'desc' },
+  ]);
+}
+
+export function allPostsSource(knex: Knex): Source {
+  return (before, n, offset) => keyset(knex('insights_posts as p').select(POST_COLUMNS), knex, before).limit(n).offset(offset);
+}
+
+export function userPostsSource(knex: Knex, userId: number): Source {
+  return (before, n, offset) => keyset(knex('insights_posts as p').select(POST_COLUMNS).where('p.user_id', userId), knex, before).limit(n).offset(offset);
+}
+
+export function museumPostsSource(knex: Knex, museumId: number): Source {
+  return (before, n, offset) => keyset(knex('insights_posts as p').select(POST_COLUMNS).where('p.museum_id', museumId), knex, before).limit(n).offset(offset);
+}
+
+/**
+ * Posts by any of `userIds` or about any of `museumIds`, newest first. One index range scan per
+ * followed user and museum (each stops after n rows), merged: the cost depends on how many
+ * people and museums the viewer follows and on n, not on the size of the posts table.
+ */
+export function personalSource(knex: Knex, userIds: number[], museumIds: number[]): Source {
+  return async (before, n) => {
+    const t = before?.t ?? '9999-12-31T00:00:00.000Z';
+    const id = before?.id ?? 2147483647;
+    const parts: string[] = [];
+    const bindings: unknown[] = [];
+    const cols = POST_COLUMNS.map((c) => c.replace(/^p\./, 'x.')).join(', ');
+    if (userIds.length) {
+      parts.push(
+        `select ${cols} from unnest(?::int[]) as a(uid) cross join lateral (
+           select * from insights_posts p where p.user_id = a.uid and (p.created_at, p.id) < (?::timestamptz, ?)
+           order by p.created_at desc, p.id desc limit ?) x`,
+      );
+      bindings.push(userIds, t, id, n);
+    }
+    if (museumIds.length) {
+      parts.push(
+        `select ${cols} from unnest(?::int[]) as m(mid) cross join lateral (
+           select * from insights_posts p where p.museum_id = m.mid and (p.created_at, p.id) < (?::timestamptz, ?)
+           order by p.created_at desc, p.id desc limit ?) x`,
+      );
+      bindings.push(museumIds, t, id, n);
+    }
+    if (!parts.length) return [];
+    const sql = `select * from (${parts.join(' union ')}) f order by f.created_at desc, f.id desc limit ?`;
+    bindings.push(n);
+    const r = await knex.raw(sql, bindings as any[]);
+    return r.rows as PostRow[];
+  };
+}
+
+export interface PageResult {
+  rows: PostRow[];
+  nextCursor: string | null;
+}
+
+/**
+ * Reads a page from a source, skipping posts the viewer may not see (private profiles), reading on
+ * until the page is full or the source ends (a bounded number of rounds; then the cursor continues
+ * where scanning stopped).
+ */
+export async function readPage(
+  source: Source,
+  opts: { limit: number; cursor: Cursor | null; offset?: number; visible: (rows: PostRow[]) => Promise<PostRow[]> },
+): Promise<PageResult> {
+  const { limit } = opts;
+  const out: PostRow[] = [];
+  let before = opts.cursor;
+  let offset = opts.offset ?? 0;
+  for (let round = 0; round < 8; round++) {
+    const want = limit + 1 - out.length;
+    const n = round === 0 ? want : Math.min(200, want * 4);
+    const rows = await source(before, n, offset);
+    offset = 0;
+    const kept = await opts.visible(rows);
+    out.push(...kept);
+    if (out.length > limit) return { rows: out.slice(0, limit), nextCursor: encodeCursor(out[limit - 1]) };
+    if (rows.length < n) return { rows: out, nextCursor: null };
+    before = { t: new Date(rows[rows.length - 1].created_at).toISOString(), id: rows[rows.length - 1].id };
+  }
+  // Scanned a long run of hidden posts: hand back what we have and where to go on.
+  return { rows: out, nextCursor: before ? Buffer.from(`${before.t}|${before.id}`).toString('base64url') : null };
+}
+
+export interface CommentOut {
+  id: number;
+  postId: number;
+  parentId: number | null;
+  content: string;
+  user: UserSummary;
+  createdAt: string;
+  replies?: CommentOut[];
+}
+
+export function iso(d: Date | string): string {
+  return d instanceof Date ? d.toISOString() : new Date(d).toISOString();
+}
+
+export interface Hydrator {
+  posts(rows: PostRow[], viewerId: number | null, opts?: { comments?: number }): Promise<any[]>;
+  comments(rows: any[], users?: Map<number, UserSummary>): Promise<CommentOut[]>;
+}
+
+export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums: () => MuseumsApi | undefined): Hydrator {
+  const self: Hydrator = {
+    async comments(rows, known) {
+      const users = known ?? (await accounts().getUserSummaries(rows.map((r) => r.user_id)));
+      const out: CommentOut[] = [];
+      for (const r of rows) {
+        const user = users.get(r.user_id);
+        if (!user) continue;
+        out.push({ id: r.id, postId: r.post_id, parentId: r.parent_id ?? null, content: r.content, user, createdAt: iso(r.created_at) });
+      }
+      return out;
+    },
+    async posts(rows, viewerId, opts = {}) {
+      if (!rows.length) return [];
+      const ids = rows.map((r) => r.id);
+      const museumIds = [...new Set(rows.map((r) => r.museum_id).filter((m): m is number => m != null))];
+      const m = museums();
+      const [users, museumMap, liked, comments] = await Promise.all([
+        accounts().getUserSummaries(rows.map((r) => r.user_id)),
+        m && museumIds.length ? m.getMuseumSummaries(museumIds) : Promise.resolve(new Map()),
+        viewerId ? knex('insights_likes').where('user_id', viewerId).whereIn('post_id', ids).pluck('post_id') : Promise.resolve([] as number[]),
+        opts.comments ? latestComments(ids, opts.comments) : Promise.resolve(null),
+      ]);
+      const likedSet = new Set(liked.map(Number));
+      const out: any[] = [];
+      for (const r of rows) {
+        const user = users.get(r.user_id);
+        if (!user) continue; // author gone
+        const images = r.images?.length ? r.images : r.poster_url ? [r.poster_url] : [];
+        const mu = r.museum_id != null ? museumMap.get(r.museum_id) : undefined;
+        const post: any = {
+          id: r.id,
+          type: r.type,
+          content: r.content,
+          tags: r.tags ?? [],
+          images,
+          imageUrl: images[0] ?? null,
+          imageUrls: images,
+          videoUrl: r.video_url,
+          posterUrl: r.poster_url,
+          user,
+          museum: mu ? { id: mu.id, slug: mu.slug, name: mu.name, city: mu.city ?? null, country: mu.country ?? null, featuredImage: mu.featuredImage ?? null } : null,
+          museumId: r.museum_id,
+          pendingMuseumSuggestionId: r.pending_suggestion_id,
+          likesCount: Number(r.likes_count),
+          commentsCount: Number(r.comments_count),
+          isLiked: likedSet.has(r.id),
+          createdAt: iso(r.created_at),
+        };
+        if (comments) post.comments = comments.get(r.id) ?? [];
+        out.push(post);
+      }
+      return out;
+    },
+  };
+
+  /** The latest n top-level comments of each post, each with up to n replies (oldest first). */
+  async function latestComments(postIds: number[], n: number): Promise<Map<number, CommentOut[]>> {
+    const top = (
+      await knex.raw(
+        `select id, post_id, user_id, parent_id, content, created_at from (
+           select c.*, row_number() over (partition by c.post_id order by c.created_at desc, c.id desc) rn
+           from insights_comments c where c.post_id = any(?::int[]) and c.parent_id is null) x where rn <= ?`,
+        [postIds, n],
+      )
+    ).rows as any[];
+    const replies = top.length
+      ? ((
+          await knex.raw(
+            `select id, post_id, user_id, parent_id, content, created_at from (
+               select c.*, row_number() over (partition by c.parent_id order by c.created_at desc, c.id desc) rn
+               from insights_comments c where c.parent_id = any(?::int[])) x where rn <= ?`,
+            [top.map((t) => t.id), n],
+          )
+        ).rows as any[])
+      : [];
+    const users = await accounts().getUserSummaries([...top, ...replies].map((r) => r.user_id));
+    const byParent = new Map<number, CommentOut[]>();
+    for (const c of (await self.comments(replies, users)).sort(byTime)) {
+      const list = byParent.get(c.parentId!) ?? [];
+      list.push(c);
+      byParent.set(c.parentId!, list);
+    }
+    const out = new Map<number, CommentOut[]>();
+    for (const c of (await self.comments(top, users)).sort(byTime)) {
+      c.replies = byParent.get(c.id) ?? [];
+      const list = out.get(c.postId) ?? [];
+      list.push(c);
+      out.set(c.postId, list);
+    }
+    return out;
+  }
+  return self;
+}
+
+export function byTime(a: { createdAt: string; id: number }, b: { createdAt: string; id: number }): number {
+  return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id - b.id;
+}

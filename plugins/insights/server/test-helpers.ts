@@ -1,0 +1,72 @@
+/** Helpers for the insights tests: real videos made with ffmpeg, follows, museums, privacy. */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestApp, TestClient, SignedInClient } from '../../../core/testing/index.ts';
+import { MuseumsService } from '../../museums/public.ts';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'insights-test-'));
+const cache = new Map<string, Buffer>();
+
+/** A real video made with ffmpeg's test source (cached per kind). */
+export function makeVideo(kind: 'webm' | 'mp4' | 'long' | 'nodur'): Buffer {
+  const hit = cache.get(kind);
+  if (hit) return hit;
+  const out = path.join(dir, `${kind}.${kind === 'mp4' ? 'mp4' : 'webm'}`);
+  const base = ['-v', 'error', '-y', '-f', 'lavfi'];
+  if (kind === 'webm') execFileSync('ffmpeg', [...base, '-i', 'testsrc=duration=2:size=320x240:rate=10', '-c:v', 'libvpx', '-b:v', '200k', out]);
+  if (kind === 'mp4')
+    execFileSync('ffmpeg', [...base, '-i', 'testsrc=duration=2:size=320x240:rate=10', '-f', 'lavfi', '-i', 'sine=duration=2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', out]);
+  // 61 s, cheaply: tiny frames at 2 fps
+  if (kind === 'long') execFileSync('ffmpeg', [...base, '-i', 'testsrc=duration=61:size=64x48:rate=2', '-c:v', 'libvpx', '-b:v', '20k', out]);
+  // like a browser's MediaRecorder: written to a pipe, so the header carries no duration
+  if (kind === 'nodur') {
+    const buf = execFileSync('ffmpeg', [...base, '-i', 'testsrc=duration=3:size=160x120:rate=10', '-c:v', 'libvpx', '-f', 'webm', 'pipe:1'], { maxBuffer: 64 * 1024 * 1024 });
+    fs.writeFileSync(out, buf);
+  }
+  const data = fs.readFileSync(out);
+  cache.set(kind, data);
+  return data;
+}
+
+export async function uploadVideo(c: TestClient, kind: 'webm' | 'mp4' | 'long' | 'nodur' = 'webm') {
+  const data = makeVideo(kind);
+  return c.upload('/api/posts/video', [{ field: 'video', name: kind === 'mp4' ? 'clip.mp4' : 'clip.webm', type: kind === 'mp4' ? 'video/mp4' : 'video/webm', data }]);
+}
+
+export async function textPost(c: TestClient, content: string, extra: Record<string, unknown> = {}) {
+  const r = await c.post('/api/posts', { type: 'text', content, videoUrl: null, museumId: null, tags: [], ...extra });
+  if (r.status !== 201) throw new Error(`post failed: ${r.status} ${r.text}`);
+  return r.body;
+}
+
+/** Follows through the accounts route when it exists; else tells insights the way accounts would. */
+export async function follow(app: TestApp, c: SignedInClient, targetId: number): Promise<void> {
+  const r = await c.post(`/api/user/${targetId}/follow`);
+  if (r.status === 200 || r.status === 201) {
+    if (r.body?.following === false) await c.post(`/api/user/${targetId}/follow`);
+    return;
+  }
+  if (r.status !== 404) throw new Error(`follow failed: ${r.status} ${r.text}`);
+  await app.events.emit('accounts.user.followed', { followerId: c.me.id, followingId: targetId, following: true });
+}
+
+/** Sets profileVisibility through the accounts settings route; null when accounts has none yet. */
+export async function setVisibility(c: SignedInClient, v: 'public' | 'private' | 'friends'): Promise<boolean> {
+  for (const p of ['/api/user/preferences', '/api/user/privacy', '/api/user/settings/privacy']) {
+    const r = await c.put(p, { profileVisibility: v });
+    if (r.status === 200) return true;
+  }
+  return false;
+}
+
+export function museumsAvailable(app: TestApp): boolean {
+  const m = app.services.maybe(MuseumsService);
+  return Boolean(m && typeof m.createMuseum === 'function');
+}
+
+export async function createMuseum(app: TestApp, name: string) {
+  const m = app.services.get(MuseumsService);
+  return m.createMuseum({ name, address: '1 Main St', city: 'Lyon', country: 'France', description: 'A test museum' }, null);
+}

@@ -1,0 +1,185 @@
+/**
+ * Video checks and processing with ffprobe/ffmpeg (Debian's ffmpeg package). Everything is
+ * decided from the file's content, never from the client's name or declared type:
+ * - a video stream must exist, in a container and codecs browsers play (MP4/MOV with H.264, HEVC
+ *   or AV1; WebM/Matroska with VP8, VP9 or AV1);
+ * - the duration comes from the container, or — for WebM recorded by a browser's MediaRecorder,
+ *   which writes no duration — from the last packet's timestamp;
+ * - the file is remuxed without re-encoding (WebM gets duration and cues so players can seek,
+ *   MP4 gets its index in front so playback starts before the download ends);
+ * - a poster is taken from a frame and re-encoded with sharp.
+ */
+import { spawn } from 'node:child_process';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import sharp from 'sharp';
+
+export const FFPROBE = process.env.FFPROBE_PATH || 'ffprobe';
+export const FFMPEG = process.env.FFMPEG_PATH || 'ffmpeg';
+
+export class VideoRejected extends Error {}
+/** ffmpeg took too long (a busy machine): the client may retry. */
+export class VideoBusy extends Error {}
+
+export interface ProbedVideo {
+  container: 'mp4' | 'webm';
+  duration: number;
+  width: number | null;
+  height: number | null;
+  videoCodec: string;
+  audioCodec: string | null;
+}
+
+const MP4_VIDEO = new Set(['h264', 'hevc', 'av1', 'mpeg4']);
+const MP4_AUDIO = new Set(['aac', 'mp3', 'opus', 'alac', 'flac']);
+const WEBM_VIDEO = new Set(['vp8', 'vp9', 'av1']);
+const WEBM_AUDIO = new Set(['opus', 'vorbis']);
+
+// At most two ffmpeg/ffprobe processes at a time per app process (2-core machines).
+let active = 0;
+const waiting: Array<() => void> = [];
+async function slot<T>(fn: () => Promise<T>): Promise<T> {
+  if (active >= 2) await new Promise<void>((r) => waiting.push(r));
+  active++;
+  try {
+    return await fn();
+  } finally {
+    active--;
+    waiting.shift()?.();
+  }
+}
+
+function run(cmd: string, args: string[], opts: { timeoutMs?: number; maxOutput?: number; binary?: boolean } = {}): Promise<{ code: number; stdout: Buffer; stderr: string; timedOut: boolean }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    let outLen = 0;
+    let err = '';
+    const max = opts.maxOutput ?? 64 * 1024 * 1024;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, opts.timeoutMs ?? 60_000);
+    child.stdout.on('data', (d: Buffer) => {
+      outLen += d.length;
+      if (outLen > max) child.kill('SIGKILL');
+      else out.push(d);
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      if (err.length < 8192) err += d.toString();
+    });
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout: Buffer.concat(out), stderr: err, timedOut });
+    });
+  });
+}
+
+/** Duration of the first video stream from its packets (for files whose header has none). */
+async function durationFromPackets(file: string): Promise<number | null> {
+  const r = await run(FFPROBE, ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time,duration_time', '-of', 'csv=p=0', file], {
+    timeoutMs: 120_000,
+    maxOutput: 16 * 1024 * 1024,
+  });
+  if (r.timedOut) throw new VideoBusy('ffprobe timed out');
+  if (r.code !== 0) return null;
+  let end = 0;
+  let start = Infinity;
+  for (const line of r.stdout.toString().split('\n')) {
+    const [pts, dur] = line.split(',').map(Number);
+    if (!Number.isFinite(pts)) continue;
+    start = Math.min(start, pts);
+    end = Math.max(end, pts + (Number.isFinite(dur) ? dur : 0));
+  }
+  if (!Number.isFinite(start)) return null;
+  return Math.max(0, end - Math.min(start, 0));
+}
+
+export async function probeVideo(file: string): Promise<ProbedVideo> {
+  return slot(async () => {
+    const r = await run(FFPROBE, ['-v', 'error', '-show_entries', 'format=format_name,duration:stream=codec_type,codec_name,width,height,duration', '-of', 'json', file], {
+      timeoutMs: 90_000,
+    });
+    if (r.timedOut) throw new VideoBusy('ffprobe timed out');
+    if (r.code !== 0) throw new VideoRejected('not a video');
+    let info: any;
+    try {
+      info = JSON.parse(r.stdout.toString());
+    } catch {
+      throw new VideoRejected('not a video');
+    }
+    const format: string = info?.format?.format_name ?? '';
+    const streams: any[] = info?.streams ?? [];
+    const video = streams.find((s) => s.codec_type === 'video' && !['mjpeg', 'png', 'bmp', 'gif', 'webp'].includes(s.codec_name));
+    if (!video) throw new VideoRejected('not a video');
+    const audio = streams.find((s) => s.codec_type === 'audio');
+    let container: 'mp4' | 'webm';
+    if (/(^|,)(mov|mp4)(,|$)/.test(format)) {
+      container = 'mp4';
+      if (!MP4_VIDEO.has(video.codec_name) || (audio && !MP4_AUDIO.has(audio.codec_name))) throw new VideoRejected('codec');
+    } else if (/(^|,)(matroska|webm)(,|$)/.test(format)) {
+      container = 'webm';
+      if (!WEBM_VIDEO.has(video.codec_name) || (audio && !WEBM_AUDIO.has(audio.codec_name))) throw new VideoRejected('codec');
+    } else throw new VideoRejected('format');
+    let duration = Number(info?.format?.duration);
+    if (!Number.isFinite(duration) || duration <= 0) duration = Number(video.duration);
+    if (!Number.isFinite(duration) || duration <= 0) {
+      const d = await durationFromPackets(file);
+      if (d == null) throw new VideoRejected('not a video');
+      duration = d;
+    }
+    return {
+      container,
+      duration,
+      width: Number.isInteger(video.width) ? video.width : null,
+      height: Number.isInteger(video.height) ? video.height : null,
+      videoCodec: video.codec_name,
+      audioCodec: audio?.codec_name ?? null,
+    };
+  });
+}
+
+/** Copies the streams into a clean container (no re-encoding); answers the new file's path. */
+export async function remux(file: string, probed: ProbedVideo, tmpDir: string): Promise<string> {
+  const out = path.join(tmpDir, `${crypto.randomBytes(12).toString('hex')}.${probed.container}`);
+  const args = ['-v', 'error', '-y', '-i', file, '-map', '0:v:0', '-map', '0:a:0?', '-c', 'copy', '-map_metadata', '-1'];
+  if (probed.container === 'mp4') args.push('-movflags', '+faststart', '-f', 'mp4');
+  else args.push('-f', 'webm', '-cues_to_front', '1');
+  args.push(out);
+  const r = await slot(() => run(FFMPEG, args, { timeoutMs: 180_000 }));
+  if (r.timedOut) {
+    await fsp.rm(out, { force: true });
+    throw new VideoBusy('ffmpeg timed out');
+  }
+  if (r.code !== 0) {
+    await fsp.rm(out, { force: true });
+    throw new VideoRejected(`remux failed: ${r.stderr.slice(0, 300)}`);
+  }
+  return out;
+}
+
+/** A JPEG poster from a frame near the start (1 s in, or the middle of shorter videos). */
+export async function makePoster(file: string, duration: number): Promise<Buffer | null> {
+  const at = Math.min(1, duration / 2);
+  const grab = (seek: number) =>
+    slot(() =>
+      run(FFMPEG, ['-v', 'error', '-ss', seek.toFixed(3), '-i', file, '-frames:v', '1', '-f', 'image2pipe', '-c:v', 'png', 'pipe:1'], {
+        timeoutMs: 30_000,
+        maxOutput: 40 * 1024 * 1024,
+      }),
+    );
+  let r = await grab(at);
+  if (r.code !== 0 || r.stdout.length === 0) r = await grab(0);
+  if (r.code !== 0 || r.stdout.length === 0) return null;
+  try {
+    return await sharp(r.stdout).resize(1280, 720, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 82, mozjpeg: true }).toBuffer();
+  } catch {
+    return null;
+  }
+}
