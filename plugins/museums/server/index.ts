@@ -36,16 +36,13 @@ function externalError(e: unknown, what: string): never {
 const SEARCH_KINDS: SearchKind[] = ['users', 'posts', 'communities', 'events'];
 const PROVIDER_TIMEOUT_MS = 3000;
 
-let domain: MuseumsDomain;
-let wikidata: WikidataClient;
 
 export default definePluginServer({
   register(ctx: PluginContext) {
     const knex = ctx.db;
     const cfg = ctx.config;
-    domain = new MuseumsDomain(knex, ctx, { recentCheckInDays: cfg.recentCheckInDays ?? 30 });
-    const d = domain;
-    wikidata = createWikidataClient({
+    const d = new MuseumsDomain(knex, ctx, { recentCheckInDays: cfg.recentCheckInDays ?? 30 });
+    const wikidata: WikidataClient = createWikidataClient({
       apiUrl: cfg.wikidataApiUrl,
       sparqlUrl: cfg.wikidataSparqlUrl,
       timeoutMs: cfg.wikidataTimeoutMs,
@@ -498,6 +495,7 @@ export async function seedMuseums(ctx: PluginContext, progress: { start(total: n
   const list = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<Record<string, any>>;
   progress.start(list.length, 'museums');
   const knex = ctx.db;
+  const domain = new MuseumsDomain(knex, ctx, { recentCheckInDays: ctx.config.recentCheckInDays ?? 30 });
   let added = 0;
   for (const m of list) {
     const exists = await knex('museums').where({ slug: m.slug }).first('id');

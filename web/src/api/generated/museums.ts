@@ -5,19 +5,10 @@ import { apiRequest } from '../../lib/api.ts';
 import { qs } from '../qs.ts';
 
 /**
- * Directory and admin museum category.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "Category".
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "Id".
  */
-export type Category = ("Art Museums" | "History Museums" | "Science Museums" | "Children's Museums" | "Botanical Gardens & Arboretums" | "Specialty Museums" | "Anthropology & Ethnography Museums" | "Living History Sites & Historic Houses" | "University Museums")
-/**
- * Category offered by the public Create Museum Profile form.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "PublicCategory".
- */
-export type PublicCategory = ("art" | "history" | "science" | "natural_history" | "technology" | "archaeology" | "cultural" | "specialty" | "other")
+export type Id = number
 /**
  * One amenity of the catalogue; the groups are in the top-level x-amenity-groups annotation.
  * 
@@ -35,17 +26,12 @@ export type AmenityKey = ("restrooms" | "wheelchair_accessibility" | "stroller_a
  */
 export type Amenities = AmenityKey[]
 /**
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "DayKey".
- */
-export type DayKey = ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday")
-/**
- * 24-hour HH:MM on a 30-minute step, 00:00 to 23:30. A closeTime earlier than or equal to openTime ends on the next day; closeTime 00:00 means midnight at the end of the day.
+ * Either the structured form or the per-day text map.
  * 
  * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "Time".
+ * via the `definition` "OpeningHours".
  */
-export type Time = string
+export type OpeningHours = (StructuredHours | TextHours)
 /**
  * One weekday. Closed: isOpen false (isByAppointment then false). By appointment: isOpen true and isByAppointment true (times ignored). Open: isOpen true, isByAppointment false, openTime and closeTime required.
  * 
@@ -59,14 +45,12 @@ openTime?: Time
 closeTime?: Time
 }
 /**
- * MM-DD for a season that recurs every year (e.g. 12-01), or YYYY-MM-DD for a one-off period.
+ * 24-hour HH:MM on a 30-minute step, 00:00 to 23:30. A closeTime earlier than or equal to openTime ends on the next day; closeTime 00:00 means midnight at the end of the day.
  * 
  * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "SeasonDate".
+ * via the `definition` "Time".
  */
-export type SeasonDate = ({
-[k: string]: unknown
-} & string)
+export type Time = string
 /**
  * Hours that replace the default hours on the dates from startDate to endDate, both inclusive. Recurring seasons use MM-DD for both dates and may cross the new year (startDate after endDate, e.g. 11-15 to 03-15). One-off periods use YYYY-MM-DD for both dates. When seasons overlap, one-off periods win over recurring ones, then the first in the list wins.
  * 
@@ -80,6 +64,15 @@ endDate: SeasonDate
 hours: WeeklyHours
 })
 /**
+ * MM-DD for a season that recurs every year (e.g. 12-01), or YYYY-MM-DD for a one-off period.
+ * 
+ * This interface was referenced by `Catalog`'s JSON-Schema
+ * via the `definition` "SeasonDate".
+ */
+export type SeasonDate = ({
+[k: string]: unknown
+} & string)
+/**
  * Free text for one day: "Closed", anything containing "appointment", or an open and close time split at a dash ("10:00-17:00", "9:00 AM - 5:00 PM", "10am-6pm").
  * 
  * This interface was referenced by `Catalog`'s JSON-Schema
@@ -87,21 +80,191 @@ hours: WeeklyHours
  */
 export type DayText = string
 /**
- * Either the structured form or the per-day text map.
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "GetFeaturedMuseumsResponse".
+ */
+export type GetFeaturedMuseumsResponse = Museum[]
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "SearchMuseumsResponse".
+ */
+export type SearchMuseumsResponse = Museum[]
+/**
+ * Directory and admin museum category.
  * 
  * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "OpeningHours".
+ * via the `definition` "Category".
  */
-export type OpeningHours = (StructuredHours | TextHours)
+export type Category = ("Art Museums" | "History Museums" | "Science Museums" | "Children's Museums" | "Botanical Gardens & Arboretums" | "Specialty Museums" | "Anthropology & Ethnography Museums" | "Living History Sites & Historic Houses" | "University Museums")
+/**
+ * Category offered by the public Create Museum Profile form.
+ * 
+ * This interface was referenced by `Catalog`'s JSON-Schema
+ * via the `definition` "PublicCategory".
+ */
+export type PublicCategory = ("art" | "history" | "science" | "natural_history" | "technology" | "archaeology" | "cultural" | "specialty" | "other")
+/**
+ * This interface was referenced by `Catalog`'s JSON-Schema
+ * via the `definition` "DayKey".
+ */
+export type DayKey = ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday")
 
 /**
- * Museum categories, the amenity catalogue and the two forms of opening hours. Definitions only; reference them as "museums/Catalog#/definitions/<Name>".
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "AutoPopulateMuseumBody".
+ */
+export interface AutoPopulateMuseumBody {
+museumName: string
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "AutoPopulateMuseumResponse".
+ */
+export interface AutoPopulateMuseumResponse {
+found: boolean
+data?: {
+name: string
+description?: string
+website?: string
+phone?: string
+email?: string
+address?: string
+city?: string
+state?: string
+zipCode?: string
+country?: string
+/**
+ * A public-form category (art, history, …).
+ */
+category?: string
+latitude?: (number | null)
+longitude?: (number | null)
+featuredImage?: string
+openingHours?: (StoredHours | null)
+wikidataId?: string
+}
+}
+/**
+ * Opening hours as answers carry them: always the structured form (text-form input is converted on write).
  * 
  * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "Catalog".
+ * via the `definition` "StoredHours".
  */
-export interface Catalog {
-[k: string]: unknown
+export interface StoredHours {
+defaultHours: StoredWeek
+seasonalHours: {
+name: string
+startDate: string
+endDate: string
+hours: StoredWeek
+}[]
+}
+/**
+ * This interface was referenced by `StoredHours`'s JSON-Schema
+ * via the `definition` "StoredWeek".
+ */
+export interface StoredWeek {
+monday: StoredDay
+tuesday: StoredDay
+wednesday: StoredDay
+thursday: StoredDay
+friday: StoredDay
+saturday: StoredDay
+sunday: StoredDay
+}
+/**
+ * This interface was referenced by `StoredHours`'s JSON-Schema
+ * via the `definition` "StoredDay".
+ */
+export interface StoredDay {
+isOpen: boolean
+isByAppointment: boolean
+openTime?: string
+closeTime?: string
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "CheckInAtMuseumParams".
+ */
+export interface CheckInAtMuseumParams {
+id: Id
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "CheckInAtMuseumResponse".
+ */
+export interface CheckInAtMuseumResponse {
+checkIn: {
+id: number
+museumId: number
+userId: number
+/**
+ * The day at the museum (YYYY-MM-DD).
+ */
+localDate: string
+createdAt: string
+}
+checkInCount: number
+recentCheckInsCount: number
+/**
+ * Badges the check-in earned.
+ */
+badges: {
+id: number
+name: string
+description?: (string | null)
+icon?: (string | null)
+color?: (string | null)
+earnedAt?: (string | null)
+}[]
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "CreateMuseumBody".
+ */
+export interface CreateMuseumBody {
+name: string
+description?: (string | null)
+address: string
+address2?: (string | null)
+city: string
+state?: (string | null)
+zipCode?: (string | null)
+country: string
+latitude?: (number | null)
+longitude?: (number | null)
+/**
+ * IANA time zone, e.g. Europe/Paris; guessed from the country and coordinates when absent.
+ */
+timezone?: string
+website?: (string | null)
+donateUrl?: (string | null)
+phone?: (string | null)
+email?: (string | null)
+/**
+ * A directory category (museums/Catalog#/definitions/Category); the public form's categories (art, history, science, natural_history, technology, archaeology, cultural, specialty, other) are accepted and stored as their directory category.
+ */
+category?: (string | null)
+featuredImage?: (string | null)
+amenities?: Amenities
+openingHours?: (OpeningHours | null)
+/**
+ * Wikidata item the form was auto-populated from.
+ */
+wikidataId?: (string | null)
+}
+/**
+ * Default weekly hours plus seasonal schedules.
+ * 
+ * This interface was referenced by `Catalog`'s JSON-Schema
+ * via the `definition` "StructuredHours".
+ */
+export interface StructuredHours {
+defaultHours: WeeklyHours
+/**
+ * @maxItems 20
+ */
+seasonalHours?: []|[Season]|[Season, Season]|[Season, Season, Season]|[Season, Season, Season, Season]|[Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]
 }
 /**
  * One DayEntry for every weekday, Monday first.
@@ -135,19 +298,6 @@ endDate?: {
 }
 }
 /**
- * Default weekly hours plus seasonal schedules.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "StructuredHours".
- */
-export interface StructuredHours {
-defaultHours: WeeklyHours
-/**
- * @maxItems 20
- */
-seasonalHours?: []|[Season]|[Season, Season]|[Season, Season, Season]|[Season, Season, Season, Season]|[Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]
-}
-/**
  * Per-day text map, monday to sunday.
  * 
  * This interface was referenced by `Catalog`'s JSON-Schema
@@ -162,4 +312,1002 @@ friday: DayText
 saturday: DayText
 sunday: DayText
 }
+/**
+ * A museum as every museum answer shows it.
+ * 
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "CreateMuseumResponse".
+ */
+export interface CreateMuseumResponse {
+id: number
+slug: string
+name: string
+description: string
+category: (string | null)
+phone: (string | null)
+email: (string | null)
+website: (string | null)
+donateUrl: (string | null)
+address: string
+address2: (string | null)
+city: string
+state: (string | null)
+zipCode: (string | null)
+country: string
+latitude: (number | null)
+longitude: (number | null)
+timezone: string
+featuredImage: (string | null)
+amenities: string[]
+openingHours: (StoredHours | null)
+managerId: (number | null)
+rating: number
+totalReviews: number
+totalInsights: number
+followerCount: number
+checkInCount: number
+recentCheckInsCount: number
+isVerified: boolean
+isFeatured: boolean
+/**
+ * Open now at the museum (its time zone).
+ */
+isOpen: boolean
+openStatus: ("open" | "closed" | "by_appointment")
+/**
+ * Signed-in viewers only.
+ */
+isFollowing?: boolean
+/**
+ * Signed-in viewers only.
+ */
+hasCheckedInToday?: boolean
+/**
+ * Miles from `near`, one decimal (lists asked near=lat,lng).
+ */
+distance?: (number | null)
+wikidataId: (string | null)
+createdAt: string
+updatedAt: string
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "EditMuseumParams".
+ */
+export interface EditMuseumParams {
+id: Id
+}
+/**
+ * Direct edit (Admin, or the Museum Manager whose id is the museum's managerId). Only the fields sent change; address, city, state, zipCode, country and category may not be blank.
+ * 
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "EditMuseumBody".
+ */
+export interface EditMuseumBody {
+name?: string
+description?: (string | null)
+/**
+ * A directory category (museums/Catalog#/definitions/Category); the public form's categories (art, history, science, natural_history, technology, archaeology, cultural, specialty, other) are accepted and stored as their directory category.
+ */
+category?: string
+phone?: (string | null)
+email?: (string | null)
+website?: (string | null)
+donateUrl?: (string | null)
+address?: string
+address2?: (string | null)
+city?: string
+state?: string
+zipCode?: string
+country?: string
+latitude?: (number | null)
+longitude?: (number | null)
+/**
+ * IANA time zone, e.g. Europe/Paris; guessed from the country and coordinates when absent.
+ */
+timezone?: string
+featuredImage?: (string | null)
+amenities?: Amenities
+openingHours?: (OpeningHours | null)
+}
+/**
+ * A museum as every museum answer shows it.
+ * 
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "EditMuseumResponse".
+ */
+export interface EditMuseumResponse {
+id: number
+slug: string
+name: string
+description: string
+category: (string | null)
+phone: (string | null)
+email: (string | null)
+website: (string | null)
+donateUrl: (string | null)
+address: string
+address2: (string | null)
+city: string
+state: (string | null)
+zipCode: (string | null)
+country: string
+latitude: (number | null)
+longitude: (number | null)
+timezone: string
+featuredImage: (string | null)
+amenities: string[]
+openingHours: (StoredHours | null)
+managerId: (number | null)
+rating: number
+totalReviews: number
+totalInsights: number
+followerCount: number
+checkInCount: number
+recentCheckInsCount: number
+isVerified: boolean
+isFeatured: boolean
+/**
+ * Open now at the museum (its time zone).
+ */
+isOpen: boolean
+openStatus: ("open" | "closed" | "by_appointment")
+/**
+ * Signed-in viewers only.
+ */
+isFollowing?: boolean
+/**
+ * Signed-in viewers only.
+ */
+hasCheckedInToday?: boolean
+/**
+ * Miles from `near`, one decimal (lists asked near=lat,lng).
+ */
+distance?: (number | null)
+wikidataId: (string | null)
+createdAt: string
+updatedAt: string
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "GeocodeAddressQuery".
+ */
+export interface GeocodeAddressQuery {
+address?: string
+city?: string
+country?: string
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "GeocodeAddressResponse".
+ */
+export interface GeocodeAddressResponse {
+found: boolean
+latitude?: number
+longitude?: number
+displayName?: string
+timezone?: string
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "GetFeaturedMuseumsQuery".
+ */
+export interface GetFeaturedMuseumsQuery {
+limit?: number
+}
+/**
+ * A museum as every museum answer shows it.
+ * 
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "Museum".
+ */
+export interface Museum {
+id: number
+slug: string
+name: string
+description: string
+category: (string | null)
+phone: (string | null)
+email: (string | null)
+website: (string | null)
+donateUrl: (string | null)
+address: string
+address2: (string | null)
+city: string
+state: (string | null)
+zipCode: (string | null)
+country: string
+latitude: (number | null)
+longitude: (number | null)
+timezone: string
+featuredImage: (string | null)
+amenities: string[]
+openingHours: (StoredHours | null)
+managerId: (number | null)
+rating: number
+totalReviews: number
+totalInsights: number
+followerCount: number
+checkInCount: number
+recentCheckInsCount: number
+isVerified: boolean
+isFeatured: boolean
+/**
+ * Open now at the museum (its time zone).
+ */
+isOpen: boolean
+openStatus: ("open" | "closed" | "by_appointment")
+/**
+ * Signed-in viewers only.
+ */
+isFollowing?: boolean
+/**
+ * Signed-in viewers only.
+ */
+hasCheckedInToday?: boolean
+/**
+ * Miles from `near`, one decimal (lists asked near=lat,lng).
+ */
+distance?: (number | null)
+wikidataId: (string | null)
+createdAt: string
+updatedAt: string
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "GetGoogleMapsConfigResponse".
+ */
+export interface GetGoogleMapsConfigResponse {
+apiKey: string
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "GetMuseumParams".
+ */
+export interface GetMuseumParams {
+id: Id
+}
+/**
+ * A museum as every museum answer shows it.
+ * 
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "GetMuseumResponse".
+ */
+export interface Museum1 {
+id: number
+slug: string
+name: string
+description: string
+category: (string | null)
+phone: (string | null)
+email: (string | null)
+website: (string | null)
+donateUrl: (string | null)
+address: string
+address2: (string | null)
+city: string
+state: (string | null)
+zipCode: (string | null)
+country: string
+latitude: (number | null)
+longitude: (number | null)
+timezone: string
+featuredImage: (string | null)
+amenities: string[]
+openingHours: (StoredHours | null)
+managerId: (number | null)
+rating: number
+totalReviews: number
+totalInsights: number
+followerCount: number
+checkInCount: number
+recentCheckInsCount: number
+isVerified: boolean
+isFeatured: boolean
+/**
+ * Open now at the museum (its time zone).
+ */
+isOpen: boolean
+openStatus: ("open" | "closed" | "by_appointment")
+/**
+ * Signed-in viewers only.
+ */
+isFollowing?: boolean
+/**
+ * Signed-in viewers only.
+ */
+hasCheckedInToday?: boolean
+/**
+ * Miles from `near`, one decimal (lists asked near=lat,lng).
+ */
+distance?: (number | null)
+wikidataId: (string | null)
+createdAt: string
+updatedAt: string
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "GetMuseumBySlugParams".
+ */
+export interface GetMuseumBySlugParams {
+slug: string
+}
+/**
+ * A museum as every museum answer shows it.
+ * 
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "GetMuseumBySlugResponse".
+ */
+export interface Museum2 {
+id: number
+slug: string
+name: string
+description: string
+category: (string | null)
+phone: (string | null)
+email: (string | null)
+website: (string | null)
+donateUrl: (string | null)
+address: string
+address2: (string | null)
+city: string
+state: (string | null)
+zipCode: (string | null)
+country: string
+latitude: (number | null)
+longitude: (number | null)
+timezone: string
+featuredImage: (string | null)
+amenities: string[]
+openingHours: (StoredHours | null)
+managerId: (number | null)
+rating: number
+totalReviews: number
+totalInsights: number
+followerCount: number
+checkInCount: number
+recentCheckInsCount: number
+isVerified: boolean
+isFeatured: boolean
+/**
+ * Open now at the museum (its time zone).
+ */
+isOpen: boolean
+openStatus: ("open" | "closed" | "by_appointment")
+/**
+ * Signed-in viewers only.
+ */
+isFollowing?: boolean
+/**
+ * Signed-in viewers only.
+ */
+hasCheckedInToday?: boolean
+/**
+ * Miles from `near`, one decimal (lists asked near=lat,lng).
+ */
+distance?: (number | null)
+wikidataId: (string | null)
+createdAt: string
+updatedAt: string
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "ListMuseumsQuery".
+ */
+export interface ListMuseumsQuery {
+page?: number
+pageSize?: number
+/**
+ * One category, or several separated by commas
+ */
+category?: string
+q?: string
+verified?: boolean
+/**
+ * latitude,longitude
+ */
+near?: string
+/**
+ * Miles around near
+ */
+radius?: number
+sort?: ("name" | "distance" | "popular" | "recent")
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "ListMuseumsResponse".
+ */
+export interface ListMuseumsResponse {
+items: Museum[]
+total: number
+page: number
+pageSize: number
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "LoadGoogleMapsScriptQuery".
+ */
+export interface LoadGoogleMapsScriptQuery {
+libraries?: string
+v?: string
+callback?: string
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "SearchAllQuery".
+ */
+export interface SearchAllQuery {
+q?: string
+limit?: number
+}
+/**
+ * GET /api/search: at most 6 museums; users, posts, communities and events come from search providers (empty when none is registered).
+ * 
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "SearchAllResponse".
+ */
+export interface SearchAllResponse {
+museums: Museum[]
+users: {
+id: (number | string)
+[k: string]: unknown
+}[]
+posts: {
+id: (number | string)
+[k: string]: unknown
+}[]
+communities: {
+id: (number | string)
+[k: string]: unknown
+}[]
+events: {
+id: (number | string)
+[k: string]: unknown
+}[]
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "SearchMuseumsQuery".
+ */
+export interface SearchMuseumsQuery {
+q?: string
+limit?: number
+}
+/**
+ * A new museum proposed by a member (Create Insight dialog, Suggest New Museum). userId is accepted for compatibility; the signed-in user is the suggester.
+ * 
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "SuggestMuseumBody".
+ */
+export interface SuggestMuseumBody {
+name: string
+description?: (string | null)
+address: string
+city: string
+country: string
+website?: (string | null)
+phone?: (string | null)
+userId?: (number | null)
+}
+/**
+ * A new museum proposed by a member; while pending, insights refer to it as museumId = -id.
+ * 
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "SuggestMuseumResponse".
+ */
+export interface SuggestMuseumResponse {
+id: number
+status: ("pending" | "approved" | "rejected")
+name: string
+description: string
+address: string
+city: string
+country: string
+website: (string | null)
+phone: (string | null)
+createdAt: string
+reviewedAt: (string | null)
+museumId: (number | null)
+user: ({
+id: number
+username: string
+firstName: string
+lastName: string
+email: (string | null)
+} | null)
+reviewer: ({
+id: number
+username: string
+} | null)
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "SuggestMuseumEditParams".
+ */
+export interface SuggestMuseumEditParams {
+id: Id
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "SuggestMuseumEditBody".
+ */
+export interface SuggestMuseumEditBody {
+suggestedChanges: {
+description?: (string | null)
+/**
+ * A directory category (museums/Catalog#/definitions/Category); the public form's categories (art, history, science, natural_history, technology, archaeology, cultural, specialty, other) are accepted and stored as their directory category.
+ */
+category?: string
+phone?: (string | null)
+email?: (string | null)
+website?: (string | null)
+donateUrl?: (string | null)
+address?: string
+address2?: (string | null)
+city?: string
+state?: string
+zipCode?: string
+country?: string
+latitude?: (number | null)
+longitude?: (number | null)
+/**
+ * IANA time zone, e.g. Europe/Paris; guessed from the country and coordinates when absent.
+ */
+timezone?: string
+featuredImage?: (string | null)
+amenities?: Amenities
+openingHours?: (OpeningHours | null)
+name?: string
+}
+reason?: (string | null)
+}
+/**
+ * A suggested museum edit (part 2 §3).
+ * 
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "SuggestMuseumEditResponse".
+ */
+export interface SuggestMuseumEditResponse {
+id: number
+suggestionId: number
+museumId: number
+status: ("pending" | "approved" | "rejected")
+reason: (string | null)
+suggestedChanges: {
+[k: string]: unknown
+}
+createdAt: string
+reviewedAt: (string | null)
+museum: ({
+id: number
+slug: string
+name: string
+} | null)
+user: ({
+id: number
+username: string
+firstName: string
+lastName: string
+email: (string | null)
+} | null)
+reviewer: ({
+id: number
+username: string
+} | null)
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "ToggleMuseumFollowParams".
+ */
+export interface ToggleMuseumFollowParams {
+id: Id
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "ToggleMuseumFollowResponse".
+ */
+export interface ToggleMuseumFollowResponse {
+following: boolean
+followerCount: number
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "AutoPopulateBody".
+ */
+export interface AutoPopulateBody {
+museumName: string
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "AutoPopulateResult".
+ */
+export interface AutoPopulateResult {
+found: boolean
+data?: {
+name: string
+description?: string
+website?: string
+phone?: string
+email?: string
+address?: string
+city?: string
+state?: string
+zipCode?: string
+country?: string
+/**
+ * A public-form category (art, history, …).
+ */
+category?: string
+latitude?: (number | null)
+longitude?: (number | null)
+featuredImage?: string
+openingHours?: (StoredHours | null)
+wikidataId?: string
+}
+}
+/**
+ * Museum categories, the amenity catalogue and the two forms of opening hours. Definitions only; reference them as "museums/Catalog#/definitions/<Name>".
+ * 
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "Catalog".
+ */
+export interface Catalog {
+[k: string]: unknown
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "CheckInResult".
+ */
+export interface CheckInResult {
+checkIn: {
+id: number
+museumId: number
+userId: number
+/**
+ * The day at the museum (YYYY-MM-DD).
+ */
+localDate: string
+createdAt: string
+}
+checkInCount: number
+recentCheckInsCount: number
+/**
+ * Badges the check-in earned.
+ */
+badges: {
+id: number
+name: string
+description?: (string | null)
+icon?: (string | null)
+color?: (string | null)
+earnedAt?: (string | null)
+}[]
+}
+/**
+ * A suggested museum edit (part 2 §3).
+ * 
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "EditSuggestion".
+ */
+export interface EditSuggestion {
+id: number
+suggestionId: number
+museumId: number
+status: ("pending" | "approved" | "rejected")
+reason: (string | null)
+suggestedChanges: {
+[k: string]: unknown
+}
+createdAt: string
+reviewedAt: (string | null)
+museum: ({
+id: number
+slug: string
+name: string
+} | null)
+user: ({
+id: number
+username: string
+firstName: string
+lastName: string
+email: (string | null)
+} | null)
+reviewer: ({
+id: number
+username: string
+} | null)
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "EditSuggestionPage".
+ */
+export interface EditSuggestionPage {
+items: EditSuggestion[]
+total: number
+page: number
+pageSize: number
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "GeocodeResult".
+ */
+export interface GeocodeResult {
+found: boolean
+latitude?: number
+longitude?: number
+displayName?: string
+timezone?: string
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "MuseumPage".
+ */
+export interface MuseumPage {
+items: Museum[]
+total: number
+page: number
+pageSize: number
+}
+/**
+ * A new museum proposed by a member; while pending, insights refer to it as museumId = -id.
+ * 
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "MuseumSuggestion".
+ */
+export interface MuseumSuggestion {
+id: number
+status: ("pending" | "approved" | "rejected")
+name: string
+description: string
+address: string
+city: string
+country: string
+website: (string | null)
+phone: (string | null)
+createdAt: string
+reviewedAt: (string | null)
+museumId: (number | null)
+user: ({
+id: number
+username: string
+firstName: string
+lastName: string
+email: (string | null)
+} | null)
+reviewer: ({
+id: number
+username: string
+} | null)
+}
+/**
+ * A new museum proposed by a member (Create Insight dialog, Suggest New Museum). userId is accepted for compatibility; the signed-in user is the suggester.
+ * 
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "MuseumSuggestionBody".
+ */
+export interface MuseumSuggestionBody {
+name: string
+description?: (string | null)
+address: string
+city: string
+country: string
+website?: (string | null)
+phone?: (string | null)
+userId?: (number | null)
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "MuseumSuggestionPage".
+ */
+export interface MuseumSuggestionPage {
+items: MuseumSuggestion[]
+total: number
+page: number
+pageSize: number
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "MuseumSummary".
+ */
+export interface MuseumSummary {
+id: number
+slug: string
+name: string
+city: string
+country: string
+featuredImage: (string | null)
+category: (string | null)
+managerId: (number | null)
+isVerified: boolean
+}
+/**
+ * GET /api/search: at most 6 museums; users, posts, communities and events come from search providers (empty when none is registered).
+ * 
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "SearchResult".
+ */
+export interface SearchResult {
+museums: Museum[]
+users: {
+id: (number | string)
+[k: string]: unknown
+}[]
+posts: {
+id: (number | string)
+[k: string]: unknown
+}[]
+communities: {
+id: (number | string)
+[k: string]: unknown
+}[]
+events: {
+id: (number | string)
+[k: string]: unknown
+}[]
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "SuggestEditBody".
+ */
+export interface SuggestEditBody {
+suggestedChanges: {
+description?: (string | null)
+/**
+ * A directory category (museums/Catalog#/definitions/Category); the public form's categories (art, history, science, natural_history, technology, archaeology, cultural, specialty, other) are accepted and stored as their directory category.
+ */
+category?: string
+phone?: (string | null)
+email?: (string | null)
+website?: (string | null)
+donateUrl?: (string | null)
+address?: string
+address2?: (string | null)
+city?: string
+state?: string
+zipCode?: string
+country?: string
+latitude?: (number | null)
+longitude?: (number | null)
+/**
+ * IANA time zone, e.g. Europe/Paris; guessed from the country and coordinates when absent.
+ */
+timezone?: string
+featuredImage?: (string | null)
+amenities?: Amenities
+openingHours?: (OpeningHours | null)
+name?: string
+}
+reason?: (string | null)
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "IdParams".
+ */
+export interface IdParams {
+id: Id
+}
 
+/** POST /api/museums/auto-populate — Looks a museum up by name in Wikidata; found false when nothing matches (sign-in required) */
+export function autoPopulateMuseumUrl(): string {
+  return `/api/museums/auto-populate`;
+}
+/** POST /api/museums/auto-populate — Looks a museum up by name in Wikidata; found false when nothing matches (sign-in required) */
+export function autoPopulateMuseum(args: { body: AutoPopulateMuseumBody }): Promise<AutoPopulateMuseumResponse> {
+  return apiRequest('POST', autoPopulateMuseumUrl(), args.body);
+}
+/** POST /api/museums/:id/checkin — Check in (once per museum per day at the museum); answers the check-in, the new counts and badges earned (sign-in required) */
+export function checkInAtMuseumUrl(params: CheckInAtMuseumParams): string {
+  return `/api/museums/${encodeURIComponent(String(params.id))}/checkin`;
+}
+/** POST /api/museums/:id/checkin — Check in (once per museum per day at the museum); answers the check-in, the new counts and badges earned (sign-in required) */
+export function checkInAtMuseum(args: { params: CheckInAtMuseumParams }): Promise<CheckInAtMuseumResponse> {
+  return apiRequest('POST', checkInAtMuseumUrl(args.params));
+}
+/** POST /api/museums — Create a museum profile (unverified until an Admin verifies it) (sign-in required) */
+export function createMuseumUrl(): string {
+  return `/api/museums`;
+}
+/** POST /api/museums — Create a museum profile (unverified until an Admin verifies it) (sign-in required) */
+export function createMuseum(args: { body: CreateMuseumBody }): Promise<CreateMuseumResponse> {
+  return apiRequest('POST', createMuseumUrl(), args.body);
+}
+/** PATCH /api/museums/:id/edit — Direct edit: Admin, or the Museum Manager whose id is the museum's managerId (sign-in required) */
+export function editMuseumUrl(params: EditMuseumParams): string {
+  return `/api/museums/${encodeURIComponent(String(params.id))}/edit`;
+}
+/** PATCH /api/museums/:id/edit — Direct edit: Admin, or the Museum Manager whose id is the museum's managerId (sign-in required) */
+export function editMuseum(args: { params: EditMuseumParams; body: EditMuseumBody }): Promise<EditMuseumResponse> {
+  return apiRequest('PATCH', editMuseumUrl(args.params), args.body);
+}
+/** GET /api/geocode — Coordinates of an address and city (server-side geocoding, cached) (sign-in required) */
+export function geocodeAddressUrl(query?: GeocodeAddressQuery): string {
+  return `/api/geocode` + qs(query);
+}
+/** GET /api/geocode — Coordinates of an address and city (server-side geocoding, cached) (sign-in required) */
+export function geocodeAddress(args: { query?: GeocodeAddressQuery }): Promise<GeocodeAddressResponse> {
+  return apiRequest('GET', geocodeAddressUrl(args.query));
+}
+/** GET /api/museums/featured — Featured museums (featured, then verified and most discussed) */
+export function getFeaturedMuseumsUrl(query?: GetFeaturedMuseumsQuery): string {
+  return `/api/museums/featured` + qs(query);
+}
+/** GET /api/museums/featured — Featured museums (featured, then verified and most discussed) */
+export function getFeaturedMuseums(args: { query?: GetFeaturedMuseumsQuery }): Promise<GetFeaturedMuseumsResponse> {
+  return apiRequest('GET', getFeaturedMuseumsUrl(args.query));
+}
+/** GET /api/google-maps-config — The browser key for the map (restrict it by HTTP referrer at Google); 503 when none is configured */
+export function getGoogleMapsConfigUrl(): string {
+  return `/api/google-maps-config`;
+}
+/** GET /api/google-maps-config — The browser key for the map (restrict it by HTTP referrer at Google); 503 when none is configured */
+export function getGoogleMapsConfig(): Promise<GetGoogleMapsConfigResponse> {
+  return apiRequest('GET', getGoogleMapsConfigUrl());
+}
+/** GET /api/museums/:id — A museum by id */
+export function getMuseumUrl(params: GetMuseumParams): string {
+  return `/api/museums/${encodeURIComponent(String(params.id))}`;
+}
+/** GET /api/museums/:id — A museum by id */
+export function getMuseum(args: { params: GetMuseumParams }): Promise<GetMuseumResponse> {
+  return apiRequest('GET', getMuseumUrl(args.params));
+}
+/** GET /api/museums/slug/:slug — A museum by slug (an id is accepted too) */
+export function getMuseumBySlugUrl(params: GetMuseumBySlugParams): string {
+  return `/api/museums/slug/${encodeURIComponent(String(params.slug))}`;
+}
+/** GET /api/museums/slug/:slug — A museum by slug (an id is accepted too) */
+export function getMuseumBySlug(args: { params: GetMuseumBySlugParams }): Promise<GetMuseumBySlugResponse> {
+  return apiRequest('GET', getMuseumBySlugUrl(args.params));
+}
+/** GET /api/museums — Museums, page by page; filters category, q (name, city or country), verified; near=lat,lng sorts by distance in miles */
+export function listMuseumsUrl(query?: ListMuseumsQuery): string {
+  return `/api/museums` + qs(query);
+}
+/** GET /api/museums — Museums, page by page; filters category, q (name, city or country), verified; near=lat,lng sorts by distance in miles */
+export function listMuseums(args: { query?: ListMuseumsQuery }): Promise<ListMuseumsResponse> {
+  return apiRequest('GET', listMuseumsUrl(args.query));
+}
+/** GET /api/google-maps-script — Redirects to the Google Maps JavaScript API with the server's key; 503 when no key is configured */
+export function loadGoogleMapsScriptUrl(query?: LoadGoogleMapsScriptQuery): string {
+  return `/api/google-maps-script` + qs(query);
+}
+/** GET /api/search — Museums (at most 6), users, posts, communities and events matching q (longer than 2 characters) */
+export function searchAllUrl(query?: SearchAllQuery): string {
+  return `/api/search` + qs(query);
+}
+/** GET /api/search — Museums (at most 6), users, posts, communities and events matching q (longer than 2 characters) */
+export function searchAll(args: { query?: SearchAllQuery }): Promise<SearchAllResponse> {
+  return apiRequest('GET', searchAllUrl(args.query));
+}
+/** GET /api/search/museums — Museums by name, city or country (typo-tolerant); empty for 2 characters or fewer */
+export function searchMuseumsUrl(query?: SearchMuseumsQuery): string {
+  return `/api/search/museums` + qs(query);
+}
+/** GET /api/search/museums — Museums by name, city or country (typo-tolerant); empty for 2 characters or fewer */
+export function searchMuseums(args: { query?: SearchMuseumsQuery }): Promise<SearchMuseumsResponse> {
+  return apiRequest('GET', searchMuseumsUrl(args.query));
+}
+/** POST /api/museum-suggestions — Propose a new museum (pending review); while pending, insights tag it as museumId = -id (sign-in required) */
+export function suggestMuseumUrl(): string {
+  return `/api/museum-suggestions`;
+}
+/** POST /api/museum-suggestions — Propose a new museum (pending review); while pending, insights tag it as museumId = -id (sign-in required) */
+export function suggestMuseum(args: { body: SuggestMuseumBody }): Promise<SuggestMuseumResponse> {
+  return apiRequest('POST', suggestMuseumUrl(), args.body);
+}
+/** POST /api/museums/:id/suggest-edit — Suggest changes for review (only changed fields are kept; "No changes detected" otherwise) (sign-in required) */
+export function suggestMuseumEditUrl(params: SuggestMuseumEditParams): string {
+  return `/api/museums/${encodeURIComponent(String(params.id))}/suggest-edit`;
+}
+/** POST /api/museums/:id/suggest-edit — Suggest changes for review (only changed fields are kept; "No changes detected" otherwise) (sign-in required) */
+export function suggestMuseumEdit(args: { params: SuggestMuseumEditParams; body: SuggestMuseumEditBody }): Promise<SuggestMuseumEditResponse> {
+  return apiRequest('POST', suggestMuseumEditUrl(args.params), args.body);
+}
+/** POST /api/museums/:id/follow — Follow or unfollow (toggle) (sign-in required) */
+export function toggleMuseumFollowUrl(params: ToggleMuseumFollowParams): string {
+  return `/api/museums/${encodeURIComponent(String(params.id))}/follow`;
+}
+/** POST /api/museums/:id/follow — Follow or unfollow (toggle) (sign-in required) */
+export function toggleMuseumFollow(args: { params: ToggleMuseumFollowParams }): Promise<ToggleMuseumFollowResponse> {
+  return apiRequest('POST', toggleMuseumFollowUrl(args.params));
+}
