@@ -4,4 +4,12 @@ export default definePlugin({
   id: 'notifications',
   description: 'A notification inbox per member: what happened, as they chose to hear it.',
   dependsOn: ['accounts'],
+  configSchema: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      batchSize: { type: 'integer', minimum: 1, maximum: 50000, default: 1000, description: 'members per INSERT … SELECT batch of a send to everyone' },
+      syncLimit: { type: 'integer', minimum: 0, maximum: 100000, default: 1000, description: 'sends to at most this many members are written during the request; larger ones by a background job' },
+    },
+  },
 });

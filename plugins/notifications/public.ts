@@ -20,17 +20,61 @@ export type NotificationType =
 
 export interface NewNotification {
   type: NotificationType;
+  /** stored as given (English); at most 200 characters */
   title: string;
+  /** at most 2000 characters */
   message: string;
+  /** default 'normal' */
   priority?: NotificationPriority;
+  /** an app path ('/profile/ann') or an http(s) URL; anything else is dropped */
   link?: string | null;
+  /**
+   * Optional i18n key ("<namespace>:<key>" with `.title` and `.message` children) and its
+   * parameters: the web app shows the viewer's language when the key exists, else title/message.
+   */
+  template?: string;
+  params?: Record<string, string | number>;
+  /** At most one notification with this key per recipient, ever (e.g. `follow:12`): repeats are not stored. */
+  dedupeKey?: string;
 }
+
+/** Preference (accounts settings, notification preferences) that governs each type; absent = always delivered. */
+export const PREFERENCE_OF_TYPE: Partial<Record<NotificationType, string>> = {
+  follow: 'followNotifications',
+  like: 'likeNotifications',
+  comment: 'commentNotifications',
+  museum_update: 'museumUpdates',
+  event_reminder: 'eventReminders',
+};
 
 export interface NotificationsApi {
   /** Stores one notification per recipient who accepts this type; answers how many were stored. */
   notify(userIds: number[], n: NewNotification): Promise<number>;
-  /** Every user (batched, in the background for large audiences); answers the recipient count. */
-  notifyAll(n: NewNotification): Promise<number>;
+  /**
+   * Every user (batched; in the background when the audience is larger than one batch); answers
+   * the recipient count (members registered at the time of the call). sentBy: the admin's id.
+   */
+  notifyAll(n: NewNotification, opts?: { sentBy?: number | null }): Promise<number>;
+  /** Admin sends: to listed ids (unknown ids dropped) or, without ids, to everyone; answers the recipient count. */
+  send(n: NewNotification, opts?: { userIds?: number[] | null; sentBy?: number | null }): Promise<number>;
+  /** Admin history of sends, newest first. */
+  listSends(opts?: { page?: number; pageSize?: number }): Promise<{ items: NotificationSend[]; total: number; page: number; pageSize: number }>;
+  unreadCount(userId: number): Promise<number>;
+}
+
+export interface NotificationSend {
+  id: number;
+  title: string;
+  message: string;
+  priority: NotificationPriority;
+  link: string | null;
+  audience: 'all' | 'users';
+  recipientCount: number;
+  /** recipients stored so far (equals recipientCount when done) */
+  deliveredCount: number;
+  status: 'sending' | 'done';
+  sentBy: number | null;
+  createdAt: string;
 }
 
 export const NotificationsService = serviceRef<NotificationsApi>('notifications.api');

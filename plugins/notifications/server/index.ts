@@ -1,0 +1,162 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { definePluginServer, type PluginContext } from '../../../core/plugin-api.ts';
+import { HttpError } from '../../../core/errors.ts';
+import { AccountsService, type UserSummary } from '../../accounts/public.ts';
+import { MuseumsService } from '../../museums/public.ts';
+import '../../insights/public.ts';
+import { NotificationsService, type NewNotification } from '../public.ts';
+import { createNotificationsService, FANOUT_JOB } from './service.ts';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const EN = JSON.parse(fs.readFileSync(path.join(HERE, '..', 'locales', 'en.json'), 'utf8'));
+
+/** English text of a locale key with {{param}} interpolation (stored text; the web app localizes by template). */
+export function english(key: string, params: Record<string, string | number> = {}): string {
+  const raw = key.split('.').reduce<any>((o, k) => (o ? o[k] : undefined), EN);
+  if (typeof raw !== 'string') throw new Error(`notifications locale key ${key} is missing`);
+  return raw.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k) => String(params[k] ?? ''));
+}
+
+/** A notification from one of this plugin's own templates (templates.<key>.title / .message). */
+function fromTemplate(key: string, params: Record<string, string | number>, rest: Omit<NewNotification, 'title' | 'message' | 'template' | 'params'>): NewNotification {
+  return { ...rest, title: english(`templates.${key}.title`, params), message: english(`templates.${key}.message`, params), template: `notifications:templates.${key}`, params };
+}
+
+const displayName = (u: UserSummary | null | undefined) => (u ? `${u.firstName ?? ''} ${u.lastName ?? ''}`.trim() || u.username : 'Someone');
+
+const NOT_FOUND = 'Notification not found';
+
+export default definePluginServer({
+  register(ctx: PluginContext) {
+    const { db: knex } = ctx;
+    const accounts = () => ctx.services.maybe(AccountsService);
+    const svc = createNotificationsService({
+      knex,
+      log: ctx.log,
+      accounts,
+      enqueue: (name, payload, opts) => ctx.jobs.enqueue(name, payload, opts),
+      batchSize: Number(ctx.config.batchSize ?? 1000),
+      syncLimit: Number(ctx.config.syncLimit ?? 1000),
+    });
+    ctx.services.provide(NotificationsService, svc.api);
+
+    ctx.jobs.define(FANOUT_JOB, async (payload, h) => svc.runFanout(Number(payload.sendId), h.progress));
+
+    const notify = async (userIds: number[], n: NewNotification) => {
+      try {
+        await svc.api.notify(userIds, n);
+      } catch (err) {
+        ctx.log.error({ err, type: n.type }, 'notification failed');
+      }
+    };
+    const profileLink = (u: UserSummary | null) => (u ? `/profile/${encodeURIComponent(u.slug || u.username)}` : null);
+
+    // ---- what happened to members, as they chose to hear it (preferences checked in notify) ----
+    ctx.events.on('accounts.user.followed', async (p) => {
+      if (!p.following || p.followerId === p.followingId) return;
+      const follower = (await accounts()?.getUserSummary(p.followerId)) ?? null;
+      await notify([p.followingId], fromTemplate('follow', { name: displayName(follower) }, { type: 'follow', link: profileLink(follower), dedupeKey: `follow:${p.followerId}` }));
+    });
+
+    ctx.events.on('insights.post.liked', async (p) => {
+      if (!p.liked || p.userId === p.authorId) return;
+      const liker = (await accounts()?.getUserSummary(p.userId)) ?? null;
+      await notify([p.authorId], fromTemplate('like', { name: displayName(liker) }, { type: 'like', link: profileLink(liker), dedupeKey: `like:${p.postId}:${p.userId}` }));
+    });
+
+    ctx.events.on('insights.comment.created', async (p) => {
+      const author = (await accounts()?.getUserSummary(p.userId)) ?? null;
+      const params = { name: displayName(author) };
+      const link = profileLink(author);
+      if (p.postAuthorId !== p.userId) {
+        await notify([p.postAuthorId], fromTemplate('comment', params, { type: 'comment', link, dedupeKey: `comment:${p.commentId}` }));
+      }
+      // A reply also tells the author of the comment replied to (once, when that is not the post's author).
+      if (p.parentAuthorId && p.parentAuthorId !== p.userId && p.parentAuthorId !== p.postAuthorId) {
+        await notify([p.parentAuthorId], fromTemplate('reply', params, { type: 'comment', link, dedupeKey: `comment:${p.commentId}` }));
+      }
+    });
+
+    const suggestionDecided = (approved: boolean) => async (p: { suggestionId: number; museumId: number | null; userId: number; kind: 'edit' | 'new' }) => {
+      const museum = p.museumId ? ((await ctx.services.maybe(MuseumsService)?.getMuseum(p.museumId)) ?? null) : null;
+      const params = { museum: museum?.name ?? english('templates.newMuseum') };
+      await notify(
+        [p.userId],
+        fromTemplate(approved ? 'suggestionApproved' : 'suggestionRejected', params, {
+          type: 'museum_update',
+          link: museum ? `/museum/${encodeURIComponent(museum.slug || String(museum.id))}` : null,
+          dedupeKey: `suggestion:${p.suggestionId}:${approved ? 'approved' : 'rejected'}`,
+        }),
+      );
+    };
+    ctx.events.on('museums.suggestion.approved', suggestionDecided(true));
+    ctx.events.on('museums.suggestion.rejected', suggestionDecided(false));
+
+    // ---- the inbox ----
+    ctx.routes.add<unknown, { cursor?: string; limit: number; unread?: boolean }>({
+      method: 'GET',
+      path: '/api/notifications',
+      operationId: 'listNotifications',
+      summary: "The signed-in member's notifications, newest first (cursor-paged)",
+      auth: 'required',
+      schema: {
+        query: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            cursor: { type: 'string', pattern: '^[0-9]{1,19}$' },
+            limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+            unread: { type: 'boolean', description: 'only unread ones' },
+          },
+        },
+        response: { $ref: 'notifications/NotificationPage' },
+      },
+      handler: (c) => svc.api.list(c.user!.id, c.input.query),
+    });
+
+    ctx.routes.add({
+      method: 'GET',
+      path: '/api/notifications/unread-count',
+      operationId: 'getUnreadNotificationCount',
+      summary: 'How many notifications the signed-in member has not read',
+      auth: 'required',
+      schema: {
+        response: { type: 'object', additionalProperties: false, required: ['count'], properties: { count: { type: 'integer' } } },
+      },
+      async handler(c) {
+        c.set('Cache-Control', 'no-store');
+        return { count: await svc.api.unreadCount(c.user!.id) };
+      },
+    });
+
+    ctx.routes.add<{ id: number }>({
+      method: 'POST',
+      path: '/api/notifications/:id/read',
+      operationId: 'markNotificationRead',
+      summary: 'Mark one of your notifications read',
+      auth: 'required',
+      schema: { params: { $ref: 'shared/IdParams' }, response: { $ref: 'notifications/Notification' } },
+      async handler(c) {
+        const item = await svc.api.markRead(c.user!.id, c.input.params.id);
+        if (!item) throw new HttpError(404, NOT_FOUND);
+        return item;
+      },
+    });
+
+    ctx.routes.add({
+      method: 'POST',
+      path: '/api/notifications/read-all',
+      operationId: 'markAllNotificationsRead',
+      summary: 'Mark all your notifications read; answers how many changed',
+      auth: 'required',
+      schema: {
+        response: { type: 'object', additionalProperties: false, required: ['count'], properties: { count: { type: 'integer' } } },
+      },
+      async handler(c) {
+        return { count: await svc.api.markAllRead(c.user!.id) };
+      },
+    });
+  },
+});

@@ -1,0 +1,262 @@
+import { expect } from 'chai';
+import { sharedApp, startTestApp, waitFor, type TestApp, type SignedInClient } from '../../../core/testing/index.ts';
+import { NotificationsService, type NotificationsApi } from '../public.ts';
+import { BadgesService } from '../../badges/public.ts';
+import { MuseumsService } from '../../museums/public.ts';
+import { safeLink } from './service.ts';
+
+let seq = 1_700_000_000 + Math.floor(Math.random() * 100_000_000);
+const nextId = () => ++seq;
+
+/** Sets notification preferences the way the settings screen does (accounts route when present). */
+async function setPrefs(app: TestApp, user: SignedInClient, prefs: Record<string, boolean>) {
+  const route = app.routes.find((r) => r.method === 'PUT' && /preferences/.test(r.path));
+  if (route) {
+    const r = await user.put(route.path, prefs);
+    if (r.status === 200) return;
+  }
+  const cols: Record<string, string> = {
+    followNotifications: 'follow_notifications',
+    likeNotifications: 'like_notifications',
+    commentNotifications: 'comment_notifications',
+    museumUpdates: 'museum_updates',
+    eventReminders: 'event_reminders',
+  };
+  const row: Record<string, unknown> = { user_id: user.me.id };
+  for (const [k, v] of Object.entries(prefs)) row[cols[k]] = v;
+  await app.knex('user_preferences').insert(row).onConflict('user_id').merge();
+}
+
+async function inbox(user: SignedInClient) {
+  const r = await user.get('/api/notifications?limit=100');
+  expect(r.status).to.equal(200);
+  return r.body.items as any[];
+}
+
+async function unread(user: SignedInClient): Promise<number> {
+  const r = await user.get('/api/notifications/unread-count');
+  expect(r.status).to.equal(200);
+  return r.body.count;
+}
+
+describe('notifications', function () {
+  let app: TestApp;
+  let api: NotificationsApi;
+  before(async () => {
+    app = await sharedApp();
+    api = app.services.get(NotificationsService);
+  });
+
+  describe('inbox routes', () => {
+    it('need sign-in', async () => {
+      const c = app.client();
+      expect((await c.get('/api/notifications')).status).to.equal(401);
+      expect((await c.get('/api/notifications/unread-count')).status).to.equal(401);
+      expect((await c.post('/api/notifications/read-all')).status).to.equal(401);
+      expect((await c.post('/api/notifications/1/read')).status).to.equal(401);
+    });
+
+    it('pages newest first with a cursor, counts unread exactly, marks one and all read', async () => {
+      const user = await app.user();
+      const other = await app.user();
+      for (let i = 1; i <= 5; i++) expect(await api.notify([user.me.id], { type: 'admin', title: `T${i}`, message: `M${i}`, priority: i === 5 ? 'urgent' : undefined, link: '/events' })).to.equal(1);
+      await api.notify([other.me.id], { type: 'admin', title: 'Not yours', message: 'x' });
+      expect(await unread(user)).to.equal(5);
+
+      const p1 = await user.get('/api/notifications?limit=2');
+      expect(p1.status).to.equal(200);
+      expect(p1.body.items.map((n: any) => n.title)).to.deep.equal(['T5', 'T4']);
+      expect(p1.body.items[0]).to.deep.include({ type: 'admin', message: 'M5', priority: 'urgent', link: '/events', read: false });
+      expect(p1.body.items[1].priority).to.equal('normal');
+      expect(p1.body.nextCursor).to.be.a('string');
+      const p2 = await user.get(`/api/notifications?limit=2&cursor=${p1.body.nextCursor}`);
+      expect(p2.body.items.map((n: any) => n.title)).to.deep.equal(['T3', 'T2']);
+      const p3 = await user.get(`/api/notifications?limit=2&cursor=${p2.body.nextCursor}`);
+      expect(p3.body.items.map((n: any) => n.title)).to.deep.equal(['T1']);
+      expect(p3.body.nextCursor).to.equal(null);
+
+      const id = p1.body.items[1].id;
+      const r = await user.post(`/api/notifications/${id}/read`);
+      expect(r.status).to.equal(200);
+      expect(r.body).to.deep.include({ id, read: true });
+      expect(await unread(user)).to.equal(4);
+      expect((await user.post(`/api/notifications/${id}/read`)).status).to.equal(200); // idempotent
+      expect(await unread(user)).to.equal(4);
+      const unreadOnly = await user.get('/api/notifications?unread=true&limit=100');
+      expect(unreadOnly.body.items).to.have.length(4);
+
+      // someone else's notification is not found
+      const theirs = (await inbox(other))[0];
+      expect((await user.post(`/api/notifications/${theirs.id}/read`)).status).to.equal(404);
+      expect((await user.post('/api/notifications/999999999/read')).status).to.equal(404);
+      expect((await user.get('/api/notifications?cursor=abc')).status).to.equal(400);
+
+      const all = await user.post('/api/notifications/read-all');
+      expect(all.status).to.equal(200);
+      expect(all.body).to.deep.equal({ count: 4 });
+      expect(await unread(user)).to.equal(0);
+      expect(await unread(other)).to.equal(1);
+      expect((await user.post('/api/notifications/read-all')).body).to.deep.equal({ count: 0 });
+    });
+
+    it('keeps unread counts exact under concurrent notifications and reads', async () => {
+      const user = await app.user();
+      await Promise.all(Array.from({ length: 20 }, (_, i) => api.notify([user.me.id], { type: 'admin', title: `C${i}`, message: 'm' })));
+      expect(await unread(user)).to.equal(20);
+      const items = await inbox(user);
+      await Promise.all(items.slice(0, 7).flatMap((n) => [user.post(`/api/notifications/${n.id}/read`), user.post(`/api/notifications/${n.id}/read`)]));
+      expect(await unread(user)).to.equal(13);
+    });
+
+    it('drops unsafe links and unknown users; dedupe keys store once', async () => {
+      expect(safeLink('javascript:alert(1)')).to.equal(null);
+      expect(safeLink('//evil.example')).to.equal(null);
+      expect(safeLink('/profile/ann')).to.equal('/profile/ann');
+      expect(safeLink('https://example.org/x')).to.equal('https://example.org/x');
+      const user = await app.user();
+      expect(await api.notify([user.me.id, 2147483000], { type: 'admin', title: 't', message: 'm', link: 'javascript:alert(1)' })).to.equal(1);
+      expect((await inbox(user))[0].link).to.equal(null);
+      expect(await api.notify([user.me.id], { type: 'follow', title: 't', message: 'm', dedupeKey: 'k1' })).to.equal(1);
+      expect(await api.notify([user.me.id], { type: 'follow', title: 't', message: 'm', dedupeKey: 'k1' })).to.equal(0);
+    });
+  });
+
+  describe('sources', () => {
+    it('a follow notifies the followed member, once, unless they turned follow notifications off', async () => {
+      const a = await app.user({ firstName: 'Grace', lastName: 'Hopper' });
+      const b = await app.user();
+      const c = await app.user();
+      await app.events.emit('accounts.user.followed', { followerId: a.me.id, followingId: b.me.id, following: true });
+      await app.events.emit('accounts.user.followed', { followerId: a.me.id, followingId: b.me.id, following: false });
+      await app.events.emit('accounts.user.followed', { followerId: a.me.id, followingId: b.me.id, following: true });
+      const got = await inbox(b);
+      expect(got).to.have.length(1);
+      expect(got[0]).to.deep.include({ type: 'follow', title: 'New follower', message: 'Grace Hopper started following you.', link: `/profile/${a.me.slug}`, template: 'notifications:templates.follow' });
+      expect(got[0].params).to.deep.equal({ name: 'Grace Hopper' });
+
+      await setPrefs(app, c, { followNotifications: false });
+      await app.events.emit('accounts.user.followed', { followerId: a.me.id, followingId: c.me.id, following: true });
+      expect(await inbox(c)).to.have.length(0);
+    });
+
+    it('likes and comments on your insights (not your own), replies, with preferences', async () => {
+      const author = await app.user();
+      const fan = await app.user({ firstName: 'Ann', lastName: 'Fan' });
+      const replier = await app.user();
+      const post = nextId();
+      await app.events.emit('insights.post.liked', { postId: post, userId: author.me.id, authorId: author.me.id, liked: true, likesCount: 1 });
+      await app.events.emit('insights.post.liked', { postId: post, userId: fan.me.id, authorId: author.me.id, liked: true, likesCount: 1 });
+      await app.events.emit('insights.post.liked', { postId: post, userId: fan.me.id, authorId: author.me.id, liked: false, likesCount: 0 });
+      await app.events.emit('insights.post.liked', { postId: post, userId: fan.me.id, authorId: author.me.id, liked: true, likesCount: 1 });
+      let got = await inbox(author);
+      expect(got.map((n) => n.type)).to.deep.equal(['like']);
+      expect(got[0].message).to.equal('Ann Fan liked your insight.');
+
+      const comment = nextId();
+      await app.events.emit('insights.comment.created', { commentId: comment, postId: post, userId: fan.me.id, postAuthorId: author.me.id, parentId: null, parentAuthorId: null });
+      await app.events.emit('insights.comment.created', { commentId: nextId(), postId: post, userId: author.me.id, postAuthorId: author.me.id, parentId: null, parentAuthorId: null });
+      await app.events.emit('insights.comment.created', { commentId: nextId(), postId: post, userId: replier.me.id, postAuthorId: author.me.id, parentId: comment, parentAuthorId: fan.me.id });
+      got = await inbox(author);
+      expect(got.map((n) => n.type)).to.deep.equal(['comment', 'comment', 'like']);
+      expect(got[1].message).to.equal('Ann Fan commented on your insight.');
+      const fanGot = await inbox(fan);
+      expect(fanGot.map((n) => n.title)).to.deep.equal(['New reply']);
+
+      await setPrefs(app, author, { likeNotifications: false, commentNotifications: false });
+      await app.events.emit('insights.post.liked', { postId: post, userId: replier.me.id, authorId: author.me.id, liked: true, likesCount: 2 });
+      await app.events.emit('insights.comment.created', { commentId: nextId(), postId: post, userId: replier.me.id, postAuthorId: author.me.id, parentId: null, parentAuthorId: null });
+      expect(await inbox(author)).to.have.length(3);
+    });
+
+    it('suggestion approved or rejected tells the suggester (museumUpdates preference)', async () => {
+      const user = await app.user();
+      const off = await app.user();
+      const museums = app.services.maybe(MuseumsService);
+      const museum = museums ? await app.knex('museums').first('id').catch(() => null) : null;
+      const museumId = museum?.id ?? null;
+      await app.events.emit('museums.suggestion.approved', { suggestionId: nextId(), museumId, userId: user.me.id, reviewerId: user.me.id, kind: 'edit' });
+      await app.events.emit('museums.suggestion.rejected', { suggestionId: nextId(), museumId: null, userId: user.me.id, reviewerId: user.me.id, kind: 'new' });
+      const got = await inbox(user);
+      expect(got.map((n) => n.title)).to.deep.equal(['Suggestion not accepted', 'Suggestion approved']);
+      expect(got[0].message).to.equal('Your suggestion for the new museum was reviewed and not accepted.');
+      expect(got.every((n) => n.type === 'museum_update')).to.equal(true);
+      if (museumId) expect(got[1].link).to.match(/^\/museum\//);
+      await setPrefs(app, off, { museumUpdates: false });
+      await app.events.emit('museums.suggestion.approved', { suggestionId: nextId(), museumId: null, userId: off.me.id, reviewerId: user.me.id, kind: 'new' });
+      expect(await inbox(off)).to.have.length(0);
+    });
+
+    it('meetup reminders respect eventReminders; community notices are always delivered', async () => {
+      const on = await app.user();
+      const off = await app.user();
+      await setPrefs(app, off, { eventReminders: false });
+      const n = await api.notify([on.me.id, off.me.id], { type: 'event_reminder', title: 'Meetup tomorrow', message: 'Sketching at the Louvre, 10:00', link: '/meetups/1', priority: 'high' });
+      expect(n).to.equal(1);
+      expect((await inbox(on))[0]).to.deep.include({ type: 'event_reminder', priority: 'high' });
+      expect(await inbox(off)).to.have.length(0);
+      expect(await api.notify([off.me.id], { type: 'community', title: 'Warning', message: 'Please keep it civil.' })).to.equal(1);
+    });
+
+    it('a badge earned is announced in the inbox, once', async function () {
+      const badges = app.services.maybe(BadgesService);
+      if (!badges) this.skip();
+      const user = await app.user();
+      const badge = await badges!.createBadge({ name: `Inbox ${nextId()}`, description: 'Checked in twice.', icon: '🎉', color: '#F59E0B', requirement: { type: 'check_ins', count: 2 } });
+      await app.events.emit('museums.museum.checkedIn', { userId: user.me.id, museumId: 1, checkInId: nextId() });
+      expect((await inbox(user)).filter((n) => n.type === 'badge' && n.params?.name === badge.name)).to.have.length(0);
+      await app.events.emit('museums.museum.checkedIn', { userId: user.me.id, museumId: 1, checkInId: nextId() });
+      await app.events.emit('museums.museum.checkedIn', { userId: user.me.id, museumId: 1, checkInId: nextId() });
+      const mine = (await inbox(user)).filter((n) => n.type === 'badge' && n.params?.name === badge.name);
+      expect(mine).to.have.length(1);
+      expect(mine[0]).to.deep.include({ title: 'Badge earned!', message: `You earned the 🎉 ${badge.name} badge: Checked in twice.`, link: '/profile?tab=badges', template: 'badges:notification' });
+    });
+  });
+
+  describe('admin sends', () => {
+    it('to listed ids: unknown ids dropped, preferences ignored, count = recipients', async () => {
+      const a = await app.user();
+      const b = await app.user();
+      await setPrefs(app, b, { followNotifications: false, likeNotifications: false, commentNotifications: false, museumUpdates: false, eventReminders: false });
+      const n = await api.send({ type: 'admin', title: 'Hello', message: 'World', priority: 'high' }, { userIds: [a.me.id, b.me.id, a.me.id, 2147483001] });
+      expect(n).to.equal(2);
+      expect((await inbox(b))[0]).to.deep.include({ type: 'admin', title: 'Hello', priority: 'high' });
+      const sends = await api.listSends({ page: 1, pageSize: 5 });
+      expect(sends.items[0]).to.deep.include({ audience: 'users', recipientCount: 2, deliveredCount: 2, status: 'done' });
+    });
+
+    it('to everyone: answers the member count and every member gets it', async () => {
+      const u = await app.user();
+      const [{ n: members }] = await app.knex('users').count({ n: '*' });
+      const count = await api.notifyAll({ type: 'admin', title: `All ${nextId()}`, message: 'Everyone' });
+      expect(count).to.equal(Number(members));
+      const title = (await inbox(u))[0].title;
+      const [{ n: stored }] = await app.knex('notifications').where({ title }).count({ n: '*' });
+      expect(Number(stored)).to.equal(Number(members));
+    });
+
+    it('to a large audience: answers at once, fans out in batches in the background, never twice', async function () {
+      this.timeout(120000);
+      const small = await startTestApp({ plugins: { disabled: ['admin', 'events', 'groups'], config: { notifications: { batchSize: 40, syncLimit: 10 } } } });
+      try {
+        const svc = small.services.get(NotificationsService);
+        // 250 members straight in the accounts table (the sign-up route is rate-limited and slow by design)
+        const rows = Array.from({ length: 250 }, (_, i) => ({ slug: `bulk-${i}-${nextId()}`, username: `bulk${i}_${nextId()}`, email: `bulk${i}_${nextId()}@example.test`, password_hash: 'x' }));
+        await small.knex.batchInsert('users', rows, 100);
+        const [{ n: members }] = await small.knex('users').count({ n: '*' });
+        const started = Date.now();
+        const count = await svc.notifyAll({ type: 'admin', title: 'Big news', message: 'For all' });
+        expect(count).to.equal(Number(members));
+        expect(Date.now() - started).to.be.below(3000);
+        const send = await small.knex('notification_sends').orderBy('id', 'desc').first();
+        await waitFor(async () => (await small.knex('notification_sends').where({ id: send.id }).first()).status === 'done', { timeout: 60000, interval: 100 });
+        const [{ n: stored }] = await small.knex('notifications').where({ send_id: send.id }).count({ n: '*' });
+        expect(Number(stored)).to.equal(Number(members));
+        const [{ d }] = await small.knex('notifications').where({ send_id: send.id }).countDistinct({ d: 'user_id' });
+        expect(Number(d)).to.equal(Number(members));
+        expect((await small.knex('notification_sends').where({ id: send.id }).first()).delivered_count).to.equal(Number(members));
+      } finally {
+        await small.close();
+      }
+    });
+  });
+});

@@ -1,0 +1,283 @@
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { AccountsApi } from '../../accounts/public.ts';
+import {
+  PREFERENCE_OF_TYPE,
+  type NewNotification,
+  type NotificationPriority,
+  type NotificationSend,
+  type NotificationsApi,
+} from '../public.ts';
+
+export const FANOUT_JOB = 'notifications.fanout';
+const PRIORITIES: NotificationPriority[] = ['low', 'normal', 'high', 'urgent'];
+
+export interface NotificationItem {
+  id: number;
+  type: string;
+  title: string;
+  message: string;
+  priority: NotificationPriority;
+  link: string | null;
+  read: boolean;
+  createdAt: string;
+  template: string | null;
+  params: Record<string, string | number> | null;
+}
+
+const iso = (d: Date | string) => (d instanceof Date ? d.toISOString() : new Date(d).toISOString());
+const intArray = (ids: number[]) => `{${ids.join(',')}}`;
+function rowsOf(r: any): any[] {
+  return Array.isArray(r) ? r : (r?.rows ?? []);
+}
+
+/** App paths ('/x', not '//x') and http(s) URLs; anything else (javascript:, data:…) is dropped. */
+export function safeLink(link: string | null | undefined): string | null {
+  const s = (link ?? '').trim();
+  if (!s || s.length > 500) return null;
+  if (/^\/(?![\/\\])/.test(s)) return s;
+  try {
+    const u = new URL(s);
+    if (u.protocol === 'https:' || u.protocol === 'http:') return u.toString();
+  } catch {
+    /* not a URL */
+  }
+  return null;
+}
+
+function clean(n: NewNotification) {
+  const title = String(n.title ?? '').trim().slice(0, 200);
+  const message = String(n.message ?? '').trim().slice(0, 2000);
+  if (!title || !message) throw new Error('A notification needs a title and a message');
+  const params = n.params && typeof n.params === 'object' ? JSON.stringify(n.params) : null;
+  return {
+    type: String(n.type).slice(0, 32),
+    title,
+    message,
+    priority: PRIORITIES.includes(n.priority as NotificationPriority) ? (n.priority as NotificationPriority) : 'normal',
+    link: safeLink(n.link),
+    template: n.template ? String(n.template).slice(0, 120) : null,
+    params,
+    dedupe_key: n.dedupeKey ? String(n.dedupeKey).slice(0, 200) : null,
+  };
+}
+
+export function toItem(r: any): NotificationItem {
+  return {
+    id: Number(r.id),
+    type: r.type,
+    title: r.title,
+    message: r.message,
+    priority: r.priority,
+    link: r.link ?? null,
+    read: !!r.read,
+    createdAt: iso(r.created_at),
+    template: r.template ?? null,
+    params: r.params ? (typeof r.params === 'string' ? JSON.parse(r.params) : r.params) : null,
+  };
+}
+
+function toSend(r: any): NotificationSend {
+  return {
+    id: Number(r.id),
+    title: r.title,
+    message: r.message,
+    priority: r.priority,
+    link: r.link ?? null,
+    audience: r.audience,
+    recipientCount: Number(r.recipient_count),
+    deliveredCount: Number(r.delivered_count),
+    status: r.status,
+    sentBy: r.sent_by == null ? null : Number(r.sent_by),
+    createdAt: iso(r.created_at),
+  };
+}
+
+export interface NotificationsDeps {
+  knex: Knex;
+  log: Logger;
+  accounts: () => AccountsApi | undefined;
+  enqueue: (name: string, payload: unknown, opts?: { uniqueKey?: string }) => Promise<unknown>;
+  /** members per INSERT … SELECT batch */
+  batchSize: number;
+  /** audiences up to this size are written during the request; larger ones by a background job */
+  syncLimit: number;
+}
+
+/**
+ * Recipients are read from the accounts plugin's users table in this one module (INSERT … SELECT
+ * in batches is what makes a send to 100k members cheap; AccountsApi has no bulk id listing).
+ */
+export function createNotificationsService(deps: NotificationsDeps) {
+  const { knex } = deps;
+
+  /** The ids whose preference for this type is not switched off (missing preference = on). */
+  async function allowed(ids: number[], type: string): Promise<number[]> {
+    const pref = PREFERENCE_OF_TYPE[type as keyof typeof PREFERENCE_OF_TYPE];
+    const acc = deps.accounts();
+    if (!pref || !acc || !ids.length) return ids;
+    const m = await acc.getPreferencesMany(ids);
+    return ids.filter((id) => (m.get(id) as Record<string, unknown> | undefined)?.[pref] !== false);
+  }
+
+  /** Inserts for existing members among ids; answers how many rows were stored. */
+  async function insertFor(trx: Knex | Knex.Transaction, ids: number[], row: ReturnType<typeof clean>, sendId: number | null): Promise<number> {
+    let stored = 0;
+    for (let i = 0; i < ids.length; i += deps.batchSize) {
+      const chunk = ids.slice(i, i + deps.batchSize);
+      const [r] = rowsOf(
+        await trx.raw(
+          `with ins as (
+             insert into notifications (user_id, type, title, message, priority, link, template, params, dedupe_key, send_id)
+             select u.id, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ? from users u where u.id = any(?::int[])
+             on conflict do nothing returning 1
+           ) select count(*)::int as n from ins`,
+          [row.type, row.title, row.message, row.priority, row.link, row.template, row.params, row.dedupe_key, sendId, intArray(chunk)],
+        ),
+      );
+      stored += Number(r?.n ?? 0);
+    }
+    return stored;
+  }
+
+  function ids(list: number[]): number[] {
+    return [...new Set(list.map(Number).filter((i) => Number.isInteger(i) && i > 0 && i < 2147483648))];
+  }
+
+  /**
+   * One batch of an 'all' send; false when there is nothing left. Preferences are read before the
+   * transaction (the embedded database has one connection: inside a transaction only trx queries run).
+   */
+  async function fanoutBatch(sendId: number): Promise<boolean> {
+    const s = await knex('notification_sends').where({ id: sendId }).first();
+    if (!s || s.status === 'done') return false;
+    const batch: number[] = (
+      await knex('users').where('id', '>', s.cursor).where('id', '<=', s.max_user_id ?? 0).orderBy('id').limit(deps.batchSize).pluck('id')
+    ).map(Number);
+    const recipients = await allowed(batch, s.type);
+    const row = {
+      ...clean({ type: s.type, title: s.title, message: s.message, priority: s.priority, link: s.link, template: s.template ?? undefined }),
+      params: s.params ? (typeof s.params === 'string' ? s.params : JSON.stringify(s.params)) : null,
+    };
+    return knex.transaction(async (trx) => {
+      const locked = await trx('notification_sends').where({ id: sendId }).forUpdate().first('cursor', 'status');
+      if (!locked || locked.status === 'done') return false;
+      if (Number(locked.cursor) !== Number(s.cursor)) return true; // another process did this batch
+      if (!batch.length) {
+        await trx('notification_sends').where({ id: sendId }).update({ status: 'done', finished_at: trx.fn.now() });
+        return false;
+      }
+      const n = await insertFor(trx, recipients, row, sendId);
+      await trx('notification_sends')
+        .where({ id: sendId })
+        .update({ cursor: batch[batch.length - 1], delivered_count: trx.raw('delivered_count + ?', [n]) });
+      return true;
+    });
+  }
+
+  async function runFanout(sendId: number, progress?: (done: number, total: number) => Promise<void>) {
+    while (await fanoutBatch(sendId)) {
+      if (progress) {
+        const s = await knex('notification_sends').where({ id: sendId }).first('delivered_count', 'recipient_count');
+        await progress(Number(s.delivered_count), Number(s.recipient_count));
+      }
+    }
+    const s = await knex('notification_sends').where({ id: sendId }).first('delivered_count');
+    return { delivered: Number(s?.delivered_count ?? 0) };
+  }
+
+  const api: NotificationsApi & {
+    list(userId: number, opts: { cursor?: string; limit?: number; unread?: boolean }): Promise<{ items: NotificationItem[]; nextCursor: string | null }>;
+    markRead(userId: number, id: number): Promise<NotificationItem | null>;
+    markAllRead(userId: number): Promise<number>;
+  } = {
+    async notify(userIds, n) {
+      const row = clean(n);
+      const recipients = await allowed(ids(userIds), row.type);
+      if (!recipients.length) return 0;
+      return insertFor(knex, recipients, row, null);
+    },
+
+    async notifyAll(n, opts = {}) {
+      return api.send(n, { sentBy: opts.sentBy ?? null });
+    },
+
+    async send(n, opts = {}) {
+      const row = clean(n);
+      const sentBy = opts.sentBy ?? null;
+      if (opts.userIds != null) {
+        const list = await allowed(ids(opts.userIds), row.type);
+        return knex.transaction(async (trx) => {
+          const [s] = await trx('notification_sends')
+            .insert({ type: row.type, title: row.title, message: row.message, priority: row.priority, link: row.link, template: row.template, params: row.params, audience: 'users', status: 'sending', sent_by: sentBy })
+            .returning('id');
+          const sendId = Number(s.id ?? s);
+          const stored = list.length ? await insertFor(trx, list, row, sendId) : 0;
+          await trx('notification_sends').where({ id: sendId }).update({ recipient_count: stored, delivered_count: stored, status: 'done', finished_at: trx.fn.now() });
+          return stored;
+        });
+      }
+      const [{ n: total, m: maxId }] = rowsOf(await knex.raw('select count(*)::int as n, coalesce(max(id), 0)::int as m from users'));
+      const [s] = await knex('notification_sends')
+        .insert({
+          type: row.type,
+          title: row.title,
+          message: row.message,
+          priority: row.priority,
+          link: row.link,
+          template: row.template,
+          params: row.params,
+          audience: 'all',
+          recipient_count: Number(total),
+          max_user_id: Number(maxId),
+          status: 'sending',
+          sent_by: sentBy,
+        })
+        .returning('id');
+      const sendId = Number(s.id ?? s);
+      if (Number(total) <= deps.syncLimit) await runFanout(sendId);
+      else await deps.enqueue(FANOUT_JOB, { sendId }, { uniqueKey: `${FANOUT_JOB}:${sendId}` });
+      return Number(total);
+    },
+
+    async listSends({ page = 1, pageSize = 10 } = {}) {
+      const size = Math.max(1, Math.min(100, pageSize));
+      const p = Math.max(1, page);
+      const [{ n }] = await knex('notification_sends').count({ n: '*' });
+      const rows = await knex('notification_sends').orderBy('id', 'desc').limit(size).offset((p - 1) * size);
+      return { items: rows.map(toSend), total: Number(n), page: p, pageSize: size };
+    },
+
+    async unreadCount(userId) {
+      const [{ n }] = await knex('notifications').where({ user_id: userId, read: false }).count({ n: '*' });
+      return Number(n);
+    },
+
+    async list(userId, { cursor, limit = 20, unread = false }) {
+      const size = Math.max(1, Math.min(100, limit));
+      const q = knex('notifications').where({ user_id: userId });
+      if (cursor && /^\d{1,19}$/.test(cursor)) q.where('id', '<', cursor);
+      if (unread) q.where({ read: false });
+      const rows = await q.orderBy('id', 'desc').limit(size + 1);
+      const more = rows.length > size;
+      const items = rows.slice(0, size).map(toItem);
+      return { items, nextCursor: more ? String(items[items.length - 1].id) : null };
+    },
+
+    async markRead(userId, id) {
+      const [row] = await knex('notifications')
+        .where({ id, user_id: userId })
+        .update({ read: true, read_at: knex.raw('coalesce(read_at, now())') })
+        .returning('*');
+      return row ? toItem(row) : null;
+    },
+
+    async markAllRead(userId) {
+      // (knex-pglite answers a raw result for update counts; returning works on both drivers)
+      const rows = await knex('notifications').where({ user_id: userId, read: false }).update({ read: true, read_at: knex.fn.now() }).returning('id');
+      return rows.length;
+    },
+  };
+
+  return { api, runFanout };
+}
