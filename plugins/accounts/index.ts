@@ -4,4 +4,24 @@ export default definePlugin({
   id: 'accounts',
   description: 'Members: sign-up and sign-in, sessions, profiles, follows, settings.',
   dependsOn: [],
+  configSchema: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      loginThrottle: {
+        type: 'object',
+        description: 'Throttling of failed sign-ins (kept in PostgreSQL, shared by every app process).',
+        additionalProperties: false,
+        default: {},
+        properties: {
+          failuresPerAccountAndIp: { type: 'integer', minimum: 1, default: 10, description: 'Consecutive failures for one account from one IP before a block' },
+          accountAndIpBlockMinutes: { type: 'integer', minimum: 1, default: 15 },
+          failuresPerIpPerDay: { type: 'integer', minimum: 1, default: 100, description: 'Failures from one IP (any account) per day' },
+          failuresPerAccount: { type: 'integer', minimum: 1, default: 50, description: 'Failures for one account from any IP within accountWindowMinutes' },
+          accountWindowMinutes: { type: 'integer', minimum: 1, default: 60 },
+          accountBlockMinutes: { type: 'integer', minimum: 1, default: 15, description: 'Short, and skipped on devices that signed in to the account before' },
+        },
+      },
+    },
+  },
 });

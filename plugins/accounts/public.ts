@@ -17,6 +17,26 @@ export interface UserSummary {
 /** Returns a message to refuse sign-in (and end sessions) for this user, or null. */
 export type LoginGuard = (user: { id: number; role: string }) => Promise<string | null>;
 
+export type ProfileVisibility = 'public' | 'friends' | 'private';
+
+/** Privacy and notification preferences of a user (spec part 1 §3), one flat object. */
+export type UserPreferences = {
+  profileVisibility: ProfileVisibility;
+  showEmail: boolean;
+  showFollowers: boolean;
+  showFollowing: boolean;
+  allowMessages: boolean;
+  allowTagging: boolean;
+  emailNotifications: boolean;
+  pushNotifications: boolean;
+  followNotifications: boolean;
+  likeNotifications: boolean;
+  commentNotifications: boolean;
+  museumUpdates: boolean;
+  eventReminders: boolean;
+  weeklyDigest: boolean;
+};
+
 export interface AccountsApi {
   /** One query for many ids; unknown ids are absent from the map. */
   getUserSummaries(ids: number[]): Promise<Map<number, UserSummary>>;
@@ -28,13 +48,67 @@ export interface AccountsApi {
   addLoginGuard(guard: LoginGuard): void;
   /** Consulted on every request for a signed-in user: a message ends that session at once. */
   checkGuards(user: { id: number; role: string }): Promise<string | null>;
-  /** Notification and privacy preferences of users (flat object of §3 fields). */
-  getPreferences(userId: number): Promise<Record<string, unknown>>;
+  /** Notification and privacy preferences of users (flat object of §3 fields; defaults when never set). */
+  getPreferences(userId: number): Promise<UserPreferences>;
+  /** The same for many users in one query (e.g. notification fan-out); unknown ids are absent. */
+  getPreferencesMany(userIds: number[]): Promise<Map<number, UserPreferences>>;
   /** Columns to select for a user summary from the users table (for joins in hot paths). */
   readonly summaryColumns: Record<string, string>;
+
+  // ---- follows and privacy (added by the accounts issue) ----
+  /** Ids of the users `userId` follows. */
+  followingIds(userId: number): Promise<number[]>;
+  /** Ids of the users following `userId`. */
+  followerIds(userId: number): Promise<number[]>;
+  isFollowing(followerId: number, followingId: number): Promise<boolean>;
+  /**
+   * May `viewer` see the full profile (and content listed on it) of `ownerId`? Applies the owner's
+   * profileVisibility: public → everyone; friends → people the owner follows or who follow the owner;
+   * private → the owner's followers. The owner and Admins always may.
+   */
+  canViewProfile(viewer: { id: number; role: string } | undefined | null, ownerId: number): Promise<boolean>;
+
+  // ---- administration (used by the admin plugin) ----
+  /** Canonical role or null for an unknown spelling ('museum_manager' → 'Museum Manager'). */
+  canonicalRole(role: string): string | null;
+  /** Sets a user's role (canonical spelling); answers false when the user does not exist. */
+  setRole(userId: number, role: string): Promise<boolean>;
+  /**
+   * Deletes a user: emits 'accounts.user.deleting' (others fix their counters and data), then removes
+   * the user, their follows (fixing the others' follower counts), preferences, sessions and photo, then
+   * emits 'accounts.user.deleted'. Answers false when the user does not exist.
+   */
+  deleteUser(userId: number): Promise<boolean>;
 }
 
 export const AccountsService = serviceRef<AccountsApi>('accounts.api');
+
+// ---- extension points other plugins fill (all optional: accounts answers without them) ----
+
+/** A badge a user earned, as shown on profiles (spec part 1 §3 "User badge"). */
+export interface UserBadge {
+  id: number;
+  earnedAt: string;
+  badge: { id?: number; name: string; description: string; icon: string; color: string };
+}
+
+/**
+ * Provided by the badges plugin: `ctx.services.provide(UserBadgesProvider, { listUserBadges })`.
+ * `GET /api/user/{id}/badges` answers `listUserBadges(id)`, newest first, or [] when no plugin provides it.
+ */
+export interface UserBadgesProviderApi {
+  listUserBadges(userId: number): Promise<UserBadge[]>;
+}
+export const UserBadgesProvider = serviceRef<UserBadgesProviderApi>('accounts.userBadgesProvider');
+
+/**
+ * Provided by the insights plugin: `ctx.services.provide(UserStatsProvider, { insightsCounts })`.
+ * Profiles show `insightsCount` from it (0 when no plugin provides it). Ids without posts may be absent.
+ */
+export interface UserStatsProviderApi {
+  insightsCounts(userIds: number[]): Promise<Map<number, number>>;
+}
+export const UserStatsProvider = serviceRef<UserStatsProviderApi>('accounts.userStatsProvider');
 
 declare module '../../core/events.ts' {
   interface CurioEvents {
@@ -43,5 +117,7 @@ declare module '../../core/events.ts' {
     /** before the row goes: plugins fix their counters and remove personal data */
     'accounts.user.deleting': { userId: number };
     'accounts.user.deleted': { userId: number };
+    /** profile fields changed (username, names, bio, email, photo) */
+    'accounts.user.updated': { userId: number; fields: string[] };
   }
 }

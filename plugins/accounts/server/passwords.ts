@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { hash, verify } from '@node-rs/argon2';
 
 /** argon2id at OWASP's recommended parameters: m = 19 MiB, t = 2, p = 1. */
@@ -20,4 +23,39 @@ let dummy: Promise<string> | null = null;
 export function dummyHash(): Promise<string> {
   dummy ??= hashPassword('curio-timing-equaliser-not-a-password');
   return dummy;
+}
+
+// ---- common passwords ----
+
+let common: Set<string> | null = null;
+function commonPasswords(): Set<string> {
+  if (!common) {
+    const file = path.join(path.dirname(fileURLToPath(import.meta.url)), 'common-passwords.txt');
+    common = new Set(
+      fs
+        .readFileSync(file, 'utf8')
+        .split('\n')
+        .map((l) => l.trim().toLowerCase())
+        .filter((l) => l && !l.startsWith('#')),
+    );
+  }
+  return common;
+}
+
+export const COMMON_PASSWORD_MESSAGE = 'This password is too common. Please choose a less common password.';
+export const PASSWORD_MIN_MESSAGE = 'Password must be at least 6 characters long.';
+
+export function isCommonPassword(password: string): boolean {
+  return commonPasswords().has(password.trim().toLowerCase());
+}
+
+/** The rules a new password must meet beyond the schema's length: null when acceptable. */
+export function passwordProblem(password: string, ctx: { username?: string; email?: string } = {}): string | null {
+  if (password.length < 6) return PASSWORD_MIN_MESSAGE;
+  if (isCommonPassword(password)) return COMMON_PASSWORD_MESSAGE;
+  const p = password.trim().toLowerCase();
+  if ((ctx.username && p === ctx.username.toLowerCase()) || (ctx.email && (p === ctx.email.toLowerCase() || p === ctx.email.split('@')[0].toLowerCase()))) {
+    return 'Your password must not be your username or email.';
+  }
+  return null;
 }

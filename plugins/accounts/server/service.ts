@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { AccountsApi, LoginGuard, UserSummary } from '../public.ts';
+import type { AccountsApi, LoginGuard, UserPreferences, UserSummary } from '../public.ts';
+import { canonicalRole } from './roles.ts';
 
 export const SUMMARY_COLUMNS = {
   id: 'users.id',
@@ -23,16 +24,135 @@ export function toSummary(row: any): UserSummary {
   };
 }
 
+export const iso = (d: unknown): string => (d instanceof Date ? d.toISOString() : new Date(String(d)).toISOString());
+
 export function toOwnUser(row: any) {
   return {
     ...toSummary(row),
     email: row.email,
     bio: row.bio ?? '',
-    createdAt: row.created_at instanceof Date ? row.created_at.toISOString() : row.created_at,
+    createdAt: iso(row.created_at),
   };
 }
 
-export function createAccountsApi(knex: Knex, getPreferences: (id: number) => Promise<Record<string, unknown>>): AccountsApi {
+// ---- preferences ----
+
+export const DEFAULT_PREFERENCES: UserPreferences = {
+  profileVisibility: 'public',
+  showEmail: false,
+  showFollowers: true,
+  showFollowing: true,
+  allowMessages: true,
+  allowTagging: true,
+  emailNotifications: true,
+  pushNotifications: true,
+  followNotifications: true,
+  likeNotifications: true,
+  commentNotifications: true,
+  museumUpdates: true,
+  eventReminders: true,
+  weeklyDigest: false,
+};
+
+/** API field → column */
+export const PREFERENCE_COLUMNS: Record<keyof UserPreferences, string> = {
+  profileVisibility: 'profile_visibility',
+  showEmail: 'show_email',
+  showFollowers: 'show_followers',
+  showFollowing: 'show_following',
+  allowMessages: 'allow_messages',
+  allowTagging: 'allow_tagging',
+  emailNotifications: 'email_notifications',
+  pushNotifications: 'push_notifications',
+  followNotifications: 'follow_notifications',
+  likeNotifications: 'like_notifications',
+  commentNotifications: 'comment_notifications',
+  museumUpdates: 'museum_updates',
+  eventReminders: 'event_reminders',
+  weeklyDigest: 'weekly_digest',
+};
+
+export function rowToPreferences(row: any | undefined): UserPreferences {
+  if (!row) return { ...DEFAULT_PREFERENCES };
+  const out: any = {};
+  for (const [k, col] of Object.entries(PREFERENCE_COLUMNS)) out[k] = row[col] ?? (DEFAULT_PREFERENCES as any)[k];
+  return out;
+}
+
+export async function readPreferences(knex: Knex, userId: number): Promise<UserPreferences> {
+  return rowToPreferences(await knex('user_preferences').where({ user_id: userId }).first());
+}
+
+export async function readPreferencesMany(knex: Knex, ids: number[]): Promise<Map<number, UserPreferences>> {
+  const unique = [...new Set(ids.filter((i) => Number.isInteger(i)))];
+  const map = new Map<number, UserPreferences>();
+  if (!unique.length) return map;
+  const rows = await knex('users').leftJoin('user_preferences', 'user_preferences.user_id', 'users.id').whereIn('users.id', unique).select('users.id as uid', 'user_preferences.*');
+  for (const r of rows) map.set(r.uid, rowToPreferences(r.user_id ? r : undefined));
+  return map;
+}
+
+export async function writePreferences(knex: Knex, userId: number, changes: Partial<UserPreferences>): Promise<UserPreferences> {
+  const row: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(changes)) {
+    const col = PREFERENCE_COLUMNS[k as keyof UserPreferences];
+    if (col && v !== undefined) row[col] = v;
+  }
+  if (Object.keys(row).length) {
+    await knex('user_preferences')
+      .insert({ user_id: userId, ...row, updated_at: knex.fn.now() })
+      .onConflict('user_id')
+      .merge([...Object.keys(row), 'updated_at']);
+  }
+  return readPreferences(knex, userId);
+}
+
+// ---- follows and privacy ----
+
+export async function isFollowing(knex: Knex, followerId: number, followingId: number): Promise<boolean> {
+  if (followerId === followingId) return false;
+  return Boolean(await knex('user_follows').where({ follower_id: followerId, following_id: followingId }).first('follower_id'));
+}
+
+export interface Relation {
+  /** viewer follows the owner */
+  isFollowing: boolean;
+  /** the owner follows the viewer */
+  followsYou: boolean;
+}
+
+export async function relation(knex: Knex, viewerId: number | undefined, ownerId: number): Promise<Relation> {
+  if (!viewerId || viewerId === ownerId) return { isFollowing: false, followsYou: false };
+  const rows = await knex('user_follows')
+    .where({ follower_id: viewerId, following_id: ownerId })
+    .orWhere({ follower_id: ownerId, following_id: viewerId })
+    .select('follower_id');
+  return { isFollowing: rows.some((r) => r.follower_id === viewerId), followsYou: rows.some((r) => r.follower_id === ownerId) };
+}
+
+/** The visibility rule of spec §3 profileVisibility, documented on AccountsApi.canViewProfile. */
+export function visible(visibility: string, viewer: { id: number; role: string } | undefined | null, ownerId: number, rel: Relation): boolean {
+  if (viewer && (viewer.id === ownerId || viewer.role === 'Admin')) return true;
+  if (visibility === 'public') return true;
+  if (!viewer) return false;
+  if (visibility === 'friends') return rel.isFollowing || rel.followsYou;
+  return rel.isFollowing; // private: followers only
+}
+
+export async function canViewProfile(knex: Knex, viewer: { id: number; role: string } | undefined | null, ownerId: number): Promise<boolean> {
+  if (viewer && (viewer.id === ownerId || viewer.role === 'Admin')) return true;
+  const prefs = await knex('user_preferences').where({ user_id: ownerId }).first('profile_visibility');
+  const visibility = prefs?.profile_visibility ?? 'public';
+  if (visibility === 'public') return true;
+  if (!viewer) return false;
+  return visible(visibility, viewer, ownerId, await relation(knex, viewer.id, ownerId));
+}
+
+export interface AccountsApiDeps {
+  deleteUser(userId: number): Promise<boolean>;
+}
+
+export function createAccountsApi(knex: Knex, deps: AccountsApiDeps): AccountsApi {
   const guards: LoginGuard[] = [];
   return {
     summaryColumns: SUMMARY_COLUMNS,
@@ -45,21 +165,27 @@ export function createAccountsApi(knex: Knex, getPreferences: (id: number) => Pr
       return map;
     },
     async getUserSummary(id) {
+      if (!Number.isInteger(id)) return null;
       const row = await knex('users').where({ id }).first(SUMMARY_COLUMNS);
       return row ? toSummary(row) : null;
     },
     async findUser(key) {
       const q = knex('users').select({ ...SUMMARY_COLUMNS, email: 'users.email' });
-      const s = String(key);
+      const s = String(key).trim();
+      if (!s) return null;
+      // An id first, then a slug, then a username (citext: case-insensitive).
       if (/^\d+$/.test(s) && Number(s) < 2147483648) q.where('id', Number(s)).orWhere('slug', s).orWhere('username', s);
-      else q.where('slug', s).orWhere('username', s);
-      const row = await q.first();
+      else q.where('slug', s.toLowerCase()).orWhere('username', s);
+      const rows = await q.limit(3);
+      const row =
+        rows.find((r) => /^\d+$/.test(s) && r.id === Number(s)) ?? rows.find((r) => r.slug === s.toLowerCase()) ?? rows[0];
       return row ? { ...toSummary(row), email: row.email } : null;
     },
     async endSessions(userId, exceptSessionId) {
       const q = knex('user_sessions').where({ user_id: userId });
       if (exceptSessionId) q.whereNot('id', exceptSessionId);
-      return Number(await q.del());
+      // Counted from the rows returned: PGlite's driver reports no row count for a delete.
+      return (await q.del().returning('id')).length;
     },
     addLoginGuard(g) {
       guards.push(g);
@@ -71,6 +197,23 @@ export function createAccountsApi(knex: Knex, getPreferences: (id: number) => Pr
       }
       return null;
     },
-    getPreferences,
+    getPreferences: (id) => readPreferences(knex, id),
+    getPreferencesMany: (ids) => readPreferencesMany(knex, ids),
+    async followingIds(userId) {
+      return knex('user_follows').where({ follower_id: userId }).pluck('following_id');
+    },
+    async followerIds(userId) {
+      return knex('user_follows').where({ following_id: userId }).pluck('follower_id');
+    },
+    isFollowing: (a, b) => isFollowing(knex, a, b),
+    canViewProfile: (viewer, ownerId) => canViewProfile(knex, viewer, ownerId),
+    canonicalRole: (r) => canonicalRole(r),
+    async setRole(userId, role) {
+      const r = canonicalRole(role);
+      if (!r) throw new Error(`Unknown role '${role}': use Traveler, Ambassador, Museum Manager or Admin`);
+      const rows = await knex('users').where({ id: userId }).update({ role: r, updated_at: knex.fn.now() }).returning('id');
+      return rows.length > 0;
+    },
+    deleteUser: (id) => deps.deleteUser(id),
   };
 }

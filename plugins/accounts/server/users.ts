@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { hashPassword } from './passwords.ts';
+import { hashPassword, passwordProblem } from './passwords.ts';
 import { canonicalRole } from './roles.ts';
 
 export class DuplicateUserError extends Error {
@@ -36,6 +36,8 @@ export async function uniqueSlug(knex: Knex, table: string, base: string, except
   for (let i = 2; ; i++) if (!taken.has(`${root}-${i}`)) return `${root}-${i}`;
 }
 
+export class PasswordRejectedError extends Error {}
+
 export interface NewUser {
   email: string;
   username: string;
@@ -48,6 +50,8 @@ export interface NewUser {
 export async function createUser(knex: Knex, u: NewUser) {
   const role = u.role ? canonicalRole(u.role) : 'Traveler';
   if (!role) throw new Error(`Unknown role '${u.role}': use Traveler, Ambassador, Museum Manager or Admin`);
+  const problem = passwordProblem(u.password, { username: u.username, email: u.email });
+  if (problem) throw new PasswordRejectedError(problem);
   const clash = await knex('users').where('email', u.email).orWhere('username', u.username).first('email', 'username');
   if (clash) throw new DuplicateUserError(String(clash.email).toLowerCase() === u.email.toLowerCase() ? 'email' : 'username');
   const password_hash = await hashPassword(u.password);

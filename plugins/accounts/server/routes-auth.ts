@@ -1,0 +1,144 @@
+import { HttpError } from '../../../core/errors.ts';
+import { verifyPassword, dummyHash } from './passwords.ts';
+import { createUser, DuplicateUserError, PasswordRejectedError } from './users.ts';
+import { toOwnUser, iso } from './service.ts';
+import { startSession, sessionId, sessionHandle } from './sessions.ts';
+import { LoginThrottle } from './throttle.ts';
+import { trustDevice, trustedUserIds, type RouteDeps } from './deps.ts';
+
+export const INVALID_LOGIN = 'Invalid email or password';
+
+export function addAuthRoutes({ ctx, knex, api, throttle }: RouteDeps): void {
+  ctx.routes.add({
+    method: 'GET',
+    path: '/api/auth/user',
+    operationId: 'getAuthUser',
+    summary: 'The signed-in user; 401 when signed out',
+    auth: 'required',
+    schema: { response: { $ref: 'accounts/User' } },
+    async handler(c) {
+      const row = await knex('users').where({ id: c.user!.id }).first();
+      if (!row) throw new HttpError(401, 'Authentication required');
+      return toOwnUser(row);
+    },
+  });
+
+  ctx.routes.add<unknown, unknown, { email: string; password: string; firstName: string; lastName: string; username: string; rememberMe: boolean }>({
+    method: 'POST',
+    path: '/api/auth/register',
+    operationId: 'register',
+    summary: 'Create an account and sign in',
+    auth: 'optional',
+    status: 201,
+    schema: { body: { $ref: 'accounts/RegisterBody' }, response: { 201: { $ref: 'accounts/User' } } },
+    async handler(c) {
+      const b = c.input.body;
+      let user;
+      try {
+        user = await createUser(knex, {
+          email: b.email.trim(),
+          username: b.username.trim(),
+          firstName: b.firstName.trim(),
+          lastName: b.lastName.trim(),
+          password: b.password,
+        });
+      } catch (e) {
+        if (e instanceof DuplicateUserError) throw new HttpError(409, e.message, { errors: [{ path: `/${e.field}`, message: e.message }] });
+        if (e instanceof PasswordRejectedError) throw new HttpError(400, e.message, { errors: [{ path: '/password', message: e.message }] });
+        throw e;
+      }
+      await startSession(c, user.id, Boolean(b.rememberMe));
+      trustDevice(c, user.id);
+      await ctx.events.emit('accounts.user.registered', { userId: user.id });
+      return toOwnUser(user);
+    },
+  });
+
+  ctx.routes.add<unknown, unknown, { email: string; password: string; rememberMe: boolean }>({
+    method: 'POST',
+    path: '/api/auth/login',
+    operationId: 'login',
+    summary: 'Sign in with email and password (failures are throttled: 429 with Retry-After)',
+    auth: 'optional',
+    schema: { body: { $ref: 'accounts/LoginBody' }, response: { $ref: 'accounts/User' } },
+    async handler(c) {
+      const { password, rememberMe } = c.input.body;
+      const email = c.input.body.email.trim();
+      const key = LoginThrottle.accountKey(email);
+      const ip = c.ip || 'unknown';
+      const row = await knex('users').where('email', email).first();
+      const trusted = row ? trustedUserIds(c).includes(row.id) : false;
+      await throttle.check(c, key, ip, trusted);
+      // The same work and the same answer for an unknown email and a wrong password.
+      const ok = row ? await verifyPassword(row.password_hash, password) : (await verifyPassword(await dummyHash(), password), false);
+      if (!row || !ok) {
+        await throttle.fail(key, ip, trusted);
+        throw new HttpError(401, INVALID_LOGIN);
+      }
+      const refusal = await api.checkGuards(row);
+      if (refusal) throw new HttpError(403, refusal);
+      await throttle.succeed(key, ip);
+      // A new session id at sign-in (no fixation).
+      await startSession(c, row.id, Boolean(rememberMe));
+      trustDevice(c, row.id);
+      await knex('users').where({ id: row.id }).update({ last_active_at: knex.fn.now() });
+      return toOwnUser(row);
+    },
+  });
+
+  ctx.routes.add({
+    method: 'POST',
+    path: '/api/logout',
+    operationId: 'logout',
+    summary: 'Sign out of this session',
+    auth: 'optional',
+    schema: { response: { $ref: 'shared/Ok' } },
+    async handler(c) {
+      c.session = null;
+      return { success: true };
+    },
+  });
+
+  ctx.routes.add({
+    method: 'GET',
+    path: '/api/auth/my-sessions',
+    operationId: 'getMySessions',
+    summary: "The signed-in user's active sessions, the current one first",
+    auth: 'required',
+    schema: { response: { $ref: 'accounts/SessionList' } },
+    async handler(c) {
+      const current = sessionId(c);
+      const rows = await knex('user_sessions')
+        .where({ user_id: c.user!.id })
+        .where('expires_at', '>', knex.fn.now())
+        .orderBy([{ column: 'last_activity', order: 'desc' }, { column: 'created_at', order: 'desc' }])
+        .limit(200)
+        .select('id', 'remember_me', 'created_at', 'last_activity', 'expires_at', 'user_agent', 'ip');
+      const sessions = rows.map((r) => ({
+        sessionId: sessionHandle(r.id),
+        isCurrent: r.id === current,
+        expiresAt: iso(r.expires_at),
+        lastActivity: iso(r.last_activity),
+        rememberMe: Boolean(r.remember_me),
+        createdAt: iso(r.created_at),
+        userAgent: r.user_agent ?? null,
+        ip: r.ip ?? null,
+      }));
+      sessions.sort((a, b) => Number(b.isCurrent) - Number(a.isCurrent));
+      return { sessions };
+    },
+  });
+
+  ctx.routes.add({
+    method: 'POST',
+    path: '/api/auth/logout-all-sessions',
+    operationId: 'logoutAllSessions',
+    summary: 'Ends every session of the signed-in user except this one',
+    auth: 'required',
+    schema: { response: { $ref: 'accounts/LogoutAllResult' } },
+    async handler(c) {
+      const deletedCount = await api.endSessions(c.user!.id, sessionId(c));
+      return { deletedCount, message: `Successfully logged out from ${deletedCount} other sessions` };
+    },
+  });
+}
