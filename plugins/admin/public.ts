@@ -1,0 +1,49 @@
+/**
+ * What the admin plugin offers other plugins. Import only this file from admin.
+ *
+ * Content restriction (admin moderation type `content_restriction`) refuses posting, commenting
+ * and uploads. Two ways to check it, both kept exact by the admin plugin:
+ *   - `ctx.user.restricted` (core AuthUser): the admin plugin's middleware fills it on every request
+ *     of a signed-in member, after the accounts middleware and before any route;
+ *   - `ctx.services.maybe(ModerationService)?.isRestricted(userId)` for work outside a request
+ *     (jobs, event handlers) or for another member than the signed-in one.
+ * Bans need nothing from other plugins: a login guard registered with accounts refuses sign-in and
+ * ends the banned member's session on their next request (their stored sessions are also deleted at once).
+ */
+import { serviceRef } from '../../core/services.ts';
+
+export type ModerationType = 'warning' | 'temporary_ban' | 'permanent_ban' | 'content_restriction';
+
+export interface ActiveModeration {
+  id: number;
+  userId: number;
+  type: ModerationType;
+  reason: string;
+  expiresAt: string | null;
+  createdAt: string;
+}
+
+export interface ModerationApi {
+  /** An active, unexpired content restriction or ban stops this member from posting, commenting and uploading. */
+  isRestricted(userId: number): Promise<boolean>;
+  /** The same for many members in one query (ids without restriction are absent). */
+  restrictedIds(userIds: number[]): Promise<Set<number>>;
+  /** The member's currently effective moderations, most severe first. */
+  activeModerations(userId: number): Promise<ActiveModeration[]>;
+  /** The message that refuses sign-in for a banned member, or null. */
+  banMessage(userId: number): Promise<string | null>;
+}
+
+export const ModerationService = serviceRef<ModerationApi>('admin.moderation');
+
+/** Message other plugins may show when a restricted member tries to post (403). */
+export const RESTRICTED_MESSAGE = 'Your account is restricted from posting, commenting and uploading.';
+
+declare module '../../core/events.ts' {
+  interface CurioEvents {
+    /** A moderation was applied (after its transaction committed). */
+    'admin.user.moderated': { userId: number; moderationId: number; type: ModerationType; expiresAt: string | null; adminId: number };
+    /** A moderation was lifted early. */
+    'admin.moderation.lifted': { userId: number; moderationId: number; type: ModerationType; adminId: number };
+  }
+}

@@ -1,0 +1,100 @@
+import type Koa from 'koa';
+import { definePluginServer, type PluginContext } from '../../../core/plugin-api.ts';
+import { HttpError } from '../../../core/errors.ts';
+import { AccountsService } from '../../accounts/public.ts';
+import '../../museums/public.ts';
+import '../../badges/public.ts';
+import '../../notifications/public.ts';
+import { ModerationService } from '../public.ts';
+import { AuditLog } from './audit.ts';
+import { Deps } from './deps.ts';
+import { createModerationApi } from './moderation.ts';
+import { registerUserRoutes } from './routes-users.ts';
+import { registerMuseumRoutes } from './routes-museums.ts';
+import { registerContentRoutes } from './routes-content.ts';
+import { registerMoneyRoutes } from './routes-money.ts';
+import { registerOverviewRoutes } from './routes-overview.ts';
+
+/** A member's activity is written at most this often (per member and process). */
+const ACTIVITY_EVERY_MS = 5 * 60 * 1000;
+const MAX_JSON_BYTES = 64 * 1024;
+
+/**
+ * The core body parser reads JSON for POST, PUT and PATCH only; DELETE /api/admin/delete-user
+ * carries { userId, reason } in a JSON body (spec part 2 §7), so admin DELETE bodies are read here.
+ */
+async function readDeleteBody(k: Koa.Context): Promise<void> {
+  if (k.method !== 'DELETE' || !k.path.startsWith('/api/admin/') || (k.request as any).body !== undefined) return;
+  if (!k.is('application/json')) return;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of k.req) {
+    size += chunk.length;
+    if (size > MAX_JSON_BYTES) throw new HttpError(413, 'Request body too large');
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text.trim()) return;
+  try {
+    (k.request as any).body = JSON.parse(text);
+    (k.request as any).rawBody = text;
+  } catch {
+    throw new HttpError(400, 'Malformed JSON body');
+  }
+}
+
+export default definePluginServer({
+  register(ctx: PluginContext) {
+    const knex = ctx.db;
+    const moderation = createModerationApi(knex);
+    ctx.services.provide(ModerationService, moderation);
+    const audit = new AuditLog(knex, ctx.log);
+    const d = new Deps(ctx, audit, moderation);
+
+    // Bans: sign-in is refused with a message until the ban expires, and because accounts asks the
+    // guards on every request of a signed-in member, a live session stops at its next request.
+    ctx.services.get(AccountsService).addLoginGuard((user) => moderation.banMessage(user.id));
+
+    const lastWrite = new Map<number, number>();
+    ctx.middleware.use(async (k, next) => {
+      await readDeleteBody(k);
+      const user = k.state.user as { id: number; restricted?: boolean } | undefined;
+      if (user) {
+        // core AuthUser.restricted: content restriction in effect (posting, commenting, uploads refused by their plugins).
+        user.restricted = await moderation.isRestricted(user.id);
+        // Daily active users: our own activity signal (the accounts tables are not ours to read).
+        const now = Date.now();
+        if ((lastWrite.get(user.id) ?? 0) < now - ACTIVITY_EVERY_MS) {
+          if (lastWrite.size > 100_000) lastWrite.clear();
+          lastWrite.set(user.id, now);
+          try {
+            await knex.raw(
+              'insert into admin_user_activity (user_id, last_seen_at) values (?, now()) on conflict (user_id) do update set last_seen_at = excluded.last_seen_at',
+              [user.id],
+            );
+          } catch (err) {
+            lastWrite.delete(user.id);
+            ctx.log.warn({ err, userId: user.id }, 'could not record member activity');
+          }
+        }
+      }
+      await next();
+    });
+
+    // A deleted member's moderations, activity and plan links go with them; the audit log keeps its entries.
+    ctx.events.on('accounts.user.deleting', async ({ userId }) => {
+      await knex.transaction(async (trx) => {
+        await trx('admin_moderations').where({ user_id: userId }).del();
+        await trx('admin_user_activity').where({ user_id: userId }).del();
+        await trx('admin_monetization_plans').where({ user_id: userId }).update({ user_id: null, updated_at: trx.fn.now() });
+      });
+      lastWrite.delete(userId);
+    });
+
+    registerOverviewRoutes(d);
+    registerUserRoutes(d);
+    registerMuseumRoutes(d);
+    registerContentRoutes(d);
+    registerMoneyRoutes(d);
+  },
+});

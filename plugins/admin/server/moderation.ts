@@ -1,0 +1,75 @@
+import type { Knex } from 'knex';
+import type { ActiveModeration, ModerationApi, ModerationType } from '../public.ts';
+
+export const MODERATION_TYPES: ModerationType[] = ['warning', 'temporary_ban', 'permanent_ban', 'content_restriction'];
+export const BAN_TYPES: ModerationType[] = ['temporary_ban', 'permanent_ban'];
+/** Types that stop posting, commenting and uploading (a ban too: for checks about other members and jobs). */
+export const RESTRICTING_TYPES: ModerationType[] = ['content_restriction', 'temporary_ban', 'permanent_ban'];
+export const SEVERITY: Record<ModerationType, number> = { permanent_ban: 4, temporary_ban: 3, content_restriction: 2, warning: 1 };
+/** A temporary ban sent without an expiry lasts this long. */
+export const DEFAULT_TEMPORARY_BAN_MS = 7 * 24 * 3600 * 1000;
+
+export const iso = (d: unknown): string => (d instanceof Date ? d.toISOString() : new Date(String(d)).toISOString());
+export const isoOrNull = (d: unknown): string | null => (d == null ? null : iso(d));
+
+/** Rows in effect now: active and not expired (the database clock decides, the same for every process). */
+export function effective(db: Knex | Knex.Transaction, table = 'admin_moderations') {
+  return db(table)
+    .where(`${table}.status`, 'active')
+    .where((w) => w.whereNull(`${table}.expires_at`).orWhere(`${table}.expires_at`, '>', db.fn.now()));
+}
+
+export function toActive(r: any): ActiveModeration {
+  return { id: Number(r.id), userId: r.user_id, type: r.type, reason: r.reason, expiresAt: isoOrNull(r.expires_at), createdAt: iso(r.created_at) };
+}
+
+/** 'active' | 'expired' | 'revoked' as of `now`. */
+export function statusOf(r: any, now = Date.now()): 'active' | 'expired' | 'revoked' {
+  if (r.status === 'revoked') return 'revoked';
+  if (r.expires_at && new Date(r.expires_at).getTime() <= now) return 'expired';
+  return 'active';
+}
+
+/** A human date for refusal messages: "1 December 2026, 14:00 UTC". */
+export function humanDate(d: Date): string {
+  const date = d.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  const time = d.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+  return `${date}, ${time} UTC`;
+}
+
+export function banMessageFor(r: { type: string; expires_at: Date | string | null; reason: string }): string {
+  const reason = r.reason ? ` Reason: ${r.reason}` : '';
+  if (r.type === 'permanent_ban' || !r.expires_at) return `Your account has been permanently banned.${reason}`;
+  return `Your account is suspended until ${humanDate(new Date(r.expires_at))}.${reason}`;
+}
+
+export function createModerationApi(knex: Knex): ModerationApi {
+  return {
+    async isRestricted(userId) {
+      if (!Number.isInteger(userId)) return false;
+      const r = await effective(knex).where('user_id', userId).whereIn('type', RESTRICTING_TYPES).first('id');
+      return Boolean(r);
+    },
+    async restrictedIds(userIds) {
+      const ids = [...new Set(userIds.filter((i) => Number.isInteger(i)))];
+      if (!ids.length) return new Set();
+      const rows = await effective(knex).whereIn('user_id', ids).whereIn('type', RESTRICTING_TYPES).distinct('user_id');
+      return new Set(rows.map((r: any) => r.user_id));
+    },
+    async activeModerations(userId) {
+      const rows = await effective(knex).where('user_id', userId).orderBy('created_at', 'desc');
+      return rows.map(toActive).sort((a, b) => SEVERITY[b.type] - SEVERITY[a.type]);
+    },
+    async banMessage(userId) {
+      const rows = await effective(knex).where('user_id', userId).whereIn('type', BAN_TYPES).select('type', 'expires_at', 'reason', 'created_at');
+      if (!rows.length) return null;
+      // The ban that lasts longest speaks: permanent first, then the latest expiry.
+      rows.sort((a: any, b: any) => {
+        const ea = a.type === 'permanent_ban' || !a.expires_at ? Infinity : new Date(a.expires_at).getTime();
+        const eb = b.type === 'permanent_ban' || !b.expires_at ? Infinity : new Date(b.expires_at).getTime();
+        return eb - ea;
+      });
+      return banMessageFor(rows[0]);
+    },
+  };
+}
