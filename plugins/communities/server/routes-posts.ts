@@ -1,0 +1,533 @@
+/** Community posts: feed, create (with restrictions and the review queue), like, pin, poll votes, comments, reports. */
+import type { Knex } from 'knex';
+import { HttpError } from '../../../core/errors.ts';
+import type { AuthUser } from '../../../core/plugin-api.ts';
+import type { Deps } from './deps.ts';
+import { idParams, okResponse, reasonBody } from './deps.ts';
+import { RANK, assertMember, assertModerator, assertRead, commentRefusal, loadAccess, postRefusal, type Access } from './access.ts';
+import { pollResults, posts as presentPosts, users, type PostRow } from './present.ts';
+import { blankToNull, decodeCursor, encodeCursor, httpUrl, iso } from './util.ts';
+
+const POST_NOT_FOUND = 'Post not found';
+const COMMENT_NOT_FOUND = 'Comment not found';
+
+export async function loadPost(knex: Knex, id: number): Promise<PostRow> {
+  const p = await knex('community_posts').where({ id }).first();
+  if (!p) throw new HttpError(404, POST_NOT_FOUND);
+  return p;
+}
+
+/** A post as the viewer may see it: published, or their own pending post, or any for moderators. */
+function assertPostVisible(a: Access, p: PostRow) {
+  assertRead(a);
+  if (p.status === 'published') return;
+  if (a.user && p.user_id === a.user.id && p.status === 'pending') return;
+  if (a.rank >= RANK.moderator) return;
+  throw new HttpError(404, POST_NOT_FOUND);
+}
+
+async function touch(knex: Knex, communityId: number, userId: number) {
+  await knex('community_members').where({ community_id: communityId, user_id: userId }).update({ last_active_at: knex.fn.now() });
+}
+
+export function postRoutes(d: Deps) {
+  const { ctx, knex } = d;
+
+  async function postAccess(postId: number, user: AuthUser | undefined) {
+    const post = await loadPost(knex, postId);
+    const a = await loadAccess(knex, post.community_id, user);
+    return { post, a };
+  }
+
+  ctx.routes.add<{ id: number }, { cursor?: string; limit: number }>({
+    method: 'GET',
+    path: '/api/communities/:id/posts',
+    operationId: 'listCommunityPosts',
+    summary: "The community's discussion: pinned first, then newest (the viewer's own posts awaiting review included)",
+    auth: 'required',
+    schema: { params: idParams, query: { $ref: 'shared/CursorQuery' }, response: { $ref: 'communities/PostFeed' } },
+    async handler(c) {
+      const a = await loadAccess(knex, c.input.params.id, c.user);
+      assertRead(a);
+      const { limit } = c.input.query;
+      const cur = decodeCursor<{ p: boolean; id: number }>(c.input.query.cursor, (v) => typeof v.p === 'boolean' && Number.isInteger(v.id));
+      const q = knex('community_posts')
+        .where({ community_id: a.community.id })
+        .where((w) => {
+          w.where('status', 'published').orWhere((x) => x.where('status', 'pending').where('user_id', c.user!.id));
+        })
+        .orderBy('is_pinned', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit + 1);
+      if (cur) q.whereRaw('(is_pinned, id) < (?::boolean, ?::int)', [cur.p, cur.id]);
+      const rows: PostRow[] = await q;
+      const more = rows.length > limit;
+      const page = rows.slice(0, limit);
+      const last = page[page.length - 1];
+      return { items: await presentPosts(knex, d.accounts, page, a), nextCursor: more && last ? encodeCursor({ p: last.is_pinned, id: last.id }) : null };
+    },
+  });
+
+  ctx.routes.add<{ id: number }, unknown, any>({
+    method: 'POST',
+    path: '/api/communities/:id/posts',
+    operationId: 'createCommunityPost',
+    summary: 'Post in the community (members; restrictions enforced; posts of members who require approval wait for review)',
+    auth: 'required',
+    status: 201,
+    schema: { params: idParams, body: { $ref: 'communities/CreatePostBody' }, response: { 201: { $ref: 'communities/Post' } } },
+    async handler(c) {
+      const a = await loadAccess(knex, c.input.params.id, c.user);
+      if (!a.member) throw new HttpError(403, 'Only members of this community can post');
+      const refusal = postRefusal(a);
+      if (refusal) throw new HttpError(403, refusal);
+      const b = c.input.body;
+      const type: PostRow['type'] = b.type ?? 'text';
+      const row: Record<string, unknown> = {
+        community_id: a.community.id,
+        user_id: c.user!.id,
+        type,
+        content: b.content.trim(),
+        title: blankToNull(b.title),
+        status: a.member.requires_approval && a.rank < RANK.moderator ? 'pending' : 'published',
+      };
+      if (type === 'poll') {
+        const options = (Array.isArray(b.pollOptions) ? b.pollOptions : []).map((o: string) => String(o).trim()).filter(Boolean);
+        if (options.length < 2) throw new HttpError(400, 'A poll needs at least 2 options', { errors: [{ path: '/body/pollOptions', message: 'A poll needs at least 2 options' }] });
+        row.poll_options = JSON.stringify(options);
+      } else if (type === 'event') {
+        const title = blankToNull(b.eventTitle);
+        if (!title) throw new HttpError(400, 'Event title is required', { errors: [{ path: '/body/eventTitle', message: 'Event title is required' }] });
+        const when = blankToNull(b.eventDateTime);
+        if (!when) throw new HttpError(400, 'Event date and time are required', { errors: [{ path: '/body/eventDateTime', message: 'Event date and time are required' }] });
+        const date = new Date(when);
+        if (Number.isNaN(date.getTime())) throw new HttpError(400, 'Event date and time are not valid', { errors: [{ path: '/body/eventDateTime', message: 'Event date and time are not valid' }] });
+        Object.assign(row, { event_title: title, event_date_time: date, event_location: blankToNull(b.eventLocation), event_description: blankToNull(b.eventDescription) });
+      } else if (type === 'video') {
+        row.video_url = httpUrl(b.videoUrl, 'A valid video URL is required');
+      } else if (type === 'link') {
+        row.link_url = httpUrl(b.linkUrl, 'A valid link URL is required');
+      }
+      const [post] = await knex('community_posts').insert(row).returning('*');
+      await touch(knex, a.community.id, c.user!.id);
+      if (post.status === 'published') await ctx.events.emit('communities.post.created', { communityId: a.community.id, postId: post.id, userId: c.user!.id });
+      const [out] = await presentPosts(knex, d.accounts, [post], a);
+      return out;
+    },
+  });
+
+  ctx.routes.add<{ id: number }>({
+    method: 'DELETE',
+    path: '/api/community-posts/:id',
+    operationId: 'deleteCommunityPost',
+    summary: 'Delete a post (its author, or a community admin, moderator or the creator)',
+    auth: 'required',
+    schema: { params: idParams, response: okResponse },
+    async handler(c) {
+      const { post, a } = await postAccess(c.input.params.id, c.user);
+      if (post.user_id !== c.user!.id && a.rank < RANK.moderator) throw new HttpError(403, 'You can only delete your own posts');
+      await knex('community_posts').where({ id: post.id }).del();
+      return { success: true, message: 'Post deleted' };
+    },
+  });
+
+  // ---- review queue ----
+
+  ctx.routes.add<{ id: number }>({
+    method: 'GET',
+    path: '/api/communities/:id/posts/pending',
+    operationId: 'listPendingCommunityPosts',
+    summary: 'Posts waiting for review, oldest first (community admins, moderators, creator)',
+    auth: 'required',
+    schema: { params: idParams, response: { type: 'array', items: { $ref: 'communities/Post' } } },
+    async handler(c) {
+      const a = await loadAccess(knex, c.input.params.id, c.user);
+      assertModerator(a);
+      const rows: PostRow[] = await knex('community_posts').where({ community_id: a.community.id, status: 'pending' }).orderBy('id').limit(500);
+      return presentPosts(knex, d.accounts, rows, a);
+    },
+  });
+
+  for (const decision of ['approve', 'reject'] as const) {
+    ctx.routes.add<{ id: number }>({
+      method: 'POST',
+      path: `/api/community-posts/:id/${decision}`,
+      operationId: decision === 'approve' ? 'approveCommunityPost' : 'rejectCommunityPost',
+      summary: `${decision === 'approve' ? 'Publish' : 'Reject'} a post waiting for review (community admins, moderators, creator)`,
+      auth: 'required',
+      schema: { params: idParams, response: okResponse },
+      async handler(c) {
+        const { post, a } = await postAccess(c.input.params.id, c.user);
+        assertModerator(a);
+        const [done] = await knex('community_posts')
+          .where({ id: post.id, status: 'pending' })
+          .update({ status: decision === 'approve' ? 'published' : 'rejected', reviewed_by: c.user!.id, reviewed_at: knex.fn.now(), updated_at: knex.fn.now() })
+          .returning('id');
+        if (!done) throw new HttpError(409, 'This post is not waiting for review');
+        if (decision === 'approve') {
+          await ctx.events.emit('communities.post.created', { communityId: a.community.id, postId: post.id, userId: post.user_id });
+          await d.notify([post.user_id], { title: 'Post approved', message: `Your post in ${a.community.name} is now published.`, link: `/communities/${a.community.id}` });
+          return { success: true, message: 'Post approved' };
+        }
+        await d.notify([post.user_id], { title: 'Post not approved', message: `A moderator of ${a.community.name} did not approve your post.`, link: `/communities/${a.community.id}` });
+        return { success: true, message: 'Post rejected' };
+      },
+    });
+  }
+
+  // ---- like, pin, vote ----
+
+  ctx.routes.add<{ id: number }>({
+    method: 'POST',
+    path: '/api/community-posts/:id/like',
+    operationId: 'likeCommunityPost',
+    summary: 'Like or unlike a post (toggles; members only)',
+    auth: 'required',
+    schema: {
+      params: idParams,
+      response: { type: 'object', additionalProperties: false, required: ['liked', 'likesCount'], properties: { liked: { type: 'boolean' }, likesCount: { type: 'integer' } } },
+    },
+    async handler(c) {
+      const { post, a } = await postAccess(c.input.params.id, c.user);
+      assertPostVisible(a, post);
+      assertMember(a, 'Only members of this community can like posts');
+      if (post.status !== 'published') throw new HttpError(400, 'This post is waiting for review');
+      const userId = c.user!.id;
+      const result = await knex.transaction(async (trx) => {
+        const ins = await trx('community_post_likes').insert({ post_id: post.id, user_id: userId }).onConflict(['post_id', 'user_id']).ignore().returning('post_id');
+        if (ins.length) {
+          const [r] = await trx('community_posts').where({ id: post.id }).increment('likes_count', 1).returning('likes_count');
+          return { liked: true, likesCount: r.likes_count as number };
+        }
+        const del = await trx('community_post_likes').where({ post_id: post.id, user_id: userId }).del().returning('post_id');
+        const [r] = del.length
+          ? await trx('community_posts').where({ id: post.id }).decrement('likes_count', 1).returning('likes_count')
+          : await trx('community_posts').where({ id: post.id }).select('likes_count');
+        return { liked: false, likesCount: r.likes_count as number };
+      });
+      await touch(knex, a.community.id, userId);
+      return result;
+    },
+  });
+
+  ctx.routes.add<{ id: number }, unknown, { pin?: boolean }>({
+    method: 'POST',
+    path: '/api/community-posts/:id/pin',
+    operationId: 'pinCommunityPost',
+    summary: 'Pin (pin: true, the default) or unpin a post (community admins, moderators, creator)',
+    auth: 'required',
+    schema: {
+      params: idParams,
+      body: { type: 'object', additionalProperties: false, properties: { pin: { type: 'boolean', default: true } } },
+      response: { type: 'object', additionalProperties: false, required: ['isPinned'], properties: { isPinned: { type: 'boolean' } } },
+    },
+    async handler(c) {
+      const { post, a } = await postAccess(c.input.params.id, c.user);
+      assertModerator(a);
+      if (post.status !== 'published') throw new HttpError(400, 'Only published posts can be pinned');
+      const pin = c.input.body.pin ?? true;
+      await knex('community_posts').where({ id: post.id }).update({ is_pinned: pin, pinned_at: pin ? knex.fn.now() : null });
+      return { isPinned: pin };
+    },
+  });
+
+  ctx.routes.add<{ id: number }, unknown, { optionIndex: number }>({
+    method: 'POST',
+    path: '/api/community-posts/:id/vote',
+    operationId: 'voteCommunityPoll',
+    summary: 'Vote in a poll (members, one vote each); answers the results',
+    auth: 'required',
+    schema: {
+      params: idParams,
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['optionIndex'],
+        properties: { optionIndex: { type: 'integer', minimum: 0, maximum: 100, 'x-messages': { required: 'Please choose an option' } } },
+      },
+      response: { $ref: 'communities/Poll' },
+    },
+    async handler(c) {
+      const { post, a } = await postAccess(c.input.params.id, c.user);
+      assertPostVisible(a, post);
+      assertMember(a, 'Only members of this community can vote');
+      if (post.type !== 'poll' || !Array.isArray(post.poll_options)) throw new HttpError(400, 'This post is not a poll');
+      if (post.status !== 'published') throw new HttpError(400, 'This post is waiting for review');
+      const idx = c.input.body.optionIndex;
+      if (idx >= post.poll_options.length) throw new HttpError(400, 'Unknown poll option');
+      const ins = await knex('community_poll_votes').insert({ post_id: post.id, user_id: c.user!.id, option_index: idx }).onConflict(['post_id', 'user_id']).ignore().returning('post_id');
+      if (!ins.length) throw new HttpError(409, 'You have already voted in this poll');
+      await touch(knex, a.community.id, c.user!.id);
+      return (await pollResults(knex, [post], c.user!.id)).get(post.id)!;
+    },
+  });
+
+  // ---- comments ----
+
+  async function presentComments(rows: any[], a: Access) {
+    const u = await users(d.accounts, rows.map((r) => r.user_id));
+    const one = (r: any) => ({
+      id: r.id,
+      postId: r.post_id,
+      parentId: r.parent_id,
+      content: r.content,
+      createdAt: iso(r.created_at)!,
+      user: u.get(r.user_id) ?? null,
+      canDelete: a.user?.id === r.user_id || a.rank >= RANK.moderator,
+    });
+    const top = rows.filter((r) => !r.parent_id).map((r) => ({ ...one(r), replies: [] as ReturnType<typeof one>[] }));
+    const byId = new Map(top.map((t) => [t.id, t]));
+    for (const r of rows) if (r.parent_id) byId.get(r.parent_id)?.replies.push(one(r));
+    return top;
+  }
+
+  ctx.routes.add<{ id: number }>({
+    method: 'GET',
+    path: '/api/community-posts/:id/comments',
+    operationId: 'listCommunityPostComments',
+    summary: 'Comments of a post, oldest first, each with its replies',
+    auth: 'required',
+    schema: { params: idParams, response: { type: 'array', items: { $ref: 'communities/Comment' } } },
+    async handler(c) {
+      const { post, a } = await postAccess(c.input.params.id, c.user);
+      assertPostVisible(a, post);
+      const rows = await knex('community_comments').where({ post_id: post.id }).orderBy('id').limit(2000);
+      return presentComments(rows, a);
+    },
+  });
+
+  ctx.routes.add<{ id: number }, unknown, { content: string; parentId?: number | null }>({
+    method: 'POST',
+    path: '/api/community-posts/:id/comments',
+    operationId: 'createCommunityPostComment',
+    summary: 'Comment on a post, or reply to a comment (parentId; replies are one level deep)',
+    auth: 'required',
+    status: 201,
+    schema: {
+      params: idParams,
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['content'],
+        properties: {
+          content: { type: 'string', minLength: 1, maxLength: 5000, pattern: '\\S', 'x-label': 'Comment', 'x-messages': { required: 'Comment cannot be empty', minLength: 'Comment cannot be empty', pattern: 'Comment cannot be empty' } },
+          parentId: { anyOf: [{ $ref: 'shared/Id' }, { type: 'null' }] },
+        },
+      },
+      response: { 201: { $ref: 'communities/Comment' } },
+    },
+    async handler(c) {
+      const { post, a } = await postAccess(c.input.params.id, c.user);
+      assertPostVisible(a, post);
+      if (!a.member) throw new HttpError(403, 'Only members of this community can comment');
+      const refusal = commentRefusal(a);
+      if (refusal) throw new HttpError(403, refusal);
+      if (post.status !== 'published') throw new HttpError(400, 'This post is waiting for review');
+      let parentId: number | null = null;
+      let parentAuthor: number | null = null;
+      if (c.input.body.parentId) {
+        const parent = await knex('community_comments').where({ id: c.input.body.parentId, post_id: post.id }).first();
+        if (!parent) throw new HttpError(404, COMMENT_NOT_FOUND);
+        parentId = parent.parent_id ?? parent.id; // replies stay one level deep
+        parentAuthor = parent.user_id;
+      }
+      const userId = c.user!.id;
+      const row = await knex.transaction(async (trx) => {
+        const [r] = await trx('community_comments').insert({ post_id: post.id, community_id: post.community_id, user_id: userId, parent_id: parentId, content: c.input.body.content.trim() }).returning('*');
+        await trx('community_posts').where({ id: post.id }).increment('comments_count', 1);
+        return r;
+      });
+      await touch(knex, a.community.id, userId);
+      const recipients = new Set<number>([post.user_id, ...(parentAuthor ? [parentAuthor] : [])]);
+      recipients.delete(userId);
+      if (recipients.size) {
+        await d.notify([...recipients], {
+          type: 'comment',
+          title: parentId ? 'New reply' : 'New comment',
+          message: `${c.user!.username} ${parentId ? 'replied in' : 'commented on'} a discussion in ${a.community.name}.`,
+          link: `/communities/${a.community.id}`,
+        });
+      }
+      const [out] = await presentComments([{ ...row, parent_id: null }], a);
+      return { ...out, parentId };
+    },
+  });
+
+  ctx.routes.add<{ id: number }>({
+    method: 'DELETE',
+    path: '/api/community-comments/:id',
+    operationId: 'deleteCommunityComment',
+    summary: 'Delete a comment and its replies (its author, or a community admin, moderator or the creator)',
+    auth: 'required',
+    schema: { params: idParams, response: okResponse },
+    async handler(c) {
+      const comment = await knex('community_comments').where({ id: c.input.params.id }).first();
+      if (!comment) throw new HttpError(404, COMMENT_NOT_FOUND);
+      const a = await loadAccess(knex, comment.community_id, c.user);
+      if (comment.user_id !== c.user!.id && a.rank < RANK.moderator) throw new HttpError(403, 'You can only delete your own comments');
+      await deleteComments(knex, [comment.id]);
+      return { success: true, message: 'Comment deleted' };
+    },
+  });
+
+  // ---- reports ----
+
+  async function report(c: any, target: 'post' | 'comment') {
+    const reason = String(c.input.body.reason).trim();
+    let postId: number;
+    let commentId: number | null = null;
+    let authorId: number;
+    let excerpt: string;
+    let a: Access;
+    if (target === 'post') {
+      const r = await postAccess(c.input.params.id, c.user);
+      assertPostVisible(r.a, r.post);
+      a = r.a;
+      postId = r.post.id;
+      authorId = r.post.user_id;
+      excerpt = r.post.content;
+    } else {
+      const comment = await knex('community_comments').where({ id: c.input.params.id }).first();
+      if (!comment) throw new HttpError(404, COMMENT_NOT_FOUND);
+      a = await loadAccess(knex, comment.community_id, c.user);
+      assertRead(a);
+      postId = comment.post_id;
+      commentId = comment.id;
+      authorId = comment.user_id;
+      excerpt = comment.content;
+    }
+    assertMember(a, 'Only members of this community can report content');
+    if (authorId === c.user.id) throw new HttpError(400, 'You cannot report your own content');
+    const ins = await knex.raw(
+      `insert into community_reports (community_id, target_type, post_id, comment_id, target_post_id, target_user_id, excerpt, reporter_id, reason)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing returning id`,
+      [a.community.id, target, target === 'post' ? postId : null, commentId, postId, authorId, excerpt.slice(0, 2000), c.user.id, reason],
+    );
+    if (!ins.rows.length) throw new HttpError(409, `You have already reported this ${target}`);
+    return { success: true, message: 'Report submitted. The community moderators will review it.' };
+  }
+
+  ctx.routes.add<{ id: number }, unknown, { reason: string }>({
+    method: 'POST',
+    path: '/api/community-posts/:id/report',
+    operationId: 'reportCommunityPost',
+    summary: 'Report a post to the community moderators (members)',
+    auth: 'required',
+    status: 201,
+    schema: { params: idParams, body: reasonBody, response: { 201: okResponse } },
+    handler: (c) => report(c, 'post'),
+  });
+
+  ctx.routes.add<{ id: number }, unknown, { reason: string }>({
+    method: 'POST',
+    path: '/api/community-comments/:id/report',
+    operationId: 'reportCommunityComment',
+    summary: 'Report a comment to the community moderators (members)',
+    auth: 'required',
+    status: 201,
+    schema: { params: idParams, body: reasonBody, response: { 201: okResponse } },
+    handler: (c) => report(c, 'comment'),
+  });
+
+  async function presentReports(rows: any[]) {
+    const postIds = rows.map((r) => r.post_id).filter(Boolean);
+    const commentIds = rows.map((r) => r.comment_id).filter(Boolean);
+    const [ps, cs] = await Promise.all([
+      postIds.length ? knex('community_posts').whereIn('id', postIds).select('id', 'content') : Promise.resolve([]),
+      commentIds.length ? knex('community_comments').whereIn('id', commentIds).select('id', 'content') : Promise.resolve([]),
+    ]);
+    const postText = new Map<number, string>(ps.map((p: any) => [p.id, p.content]));
+    const commentText = new Map<number, string>(cs.map((p: any) => [p.id, p.content]));
+    const u = await users(d.accounts, rows.flatMap((r) => [r.reporter_id, r.target_user_id]));
+    return rows.map((r) => {
+      const live = r.target_type === 'post' ? (r.post_id ? postText.get(r.post_id) : undefined) : r.comment_id ? commentText.get(r.comment_id) : undefined;
+      return {
+        id: r.id,
+        communityId: r.community_id,
+        status: r.status,
+        reason: r.reason,
+        createdAt: iso(r.created_at)!,
+        reporter: u.get(r.reporter_id) ?? null,
+        targetType: r.target_type,
+        postId: r.target_post_id,
+        commentId: r.comment_id,
+        content: live ?? r.excerpt,
+        author: r.target_user_id ? (u.get(r.target_user_id) ?? null) : null,
+        contentRemoved: live === undefined,
+        resolution: r.resolution,
+        resolvedAt: iso(r.resolved_at),
+      };
+    });
+  }
+
+  ctx.routes.add<{ id: number }, { status: 'open' | 'resolved' | 'all' }>({
+    method: 'GET',
+    path: '/api/communities/:id/reports',
+    operationId: 'listCommunityReports',
+    summary: 'Reported content (community admins, moderators, creator); open reports by default',
+    auth: 'required',
+    schema: {
+      params: idParams,
+      query: { type: 'object', additionalProperties: false, properties: { status: { type: 'string', enum: ['open', 'resolved', 'all'], default: 'open' } } },
+      response: { type: 'array', items: { $ref: 'communities/Report' } },
+    },
+    async handler(c) {
+      const a = await loadAccess(knex, c.input.params.id, c.user);
+      assertModerator(a);
+      const q = knex('community_reports').where({ community_id: a.community.id }).orderBy('id', c.input.query.status === 'open' ? 'asc' : 'desc').limit(500);
+      if (c.input.query.status !== 'all') q.where({ status: c.input.query.status });
+      return presentReports(await q);
+    },
+  });
+
+  ctx.routes.add<{ id: number; reportId: number }, unknown, { action: 'dismiss' | 'remove_content' }>({
+    method: 'POST',
+    path: '/api/communities/:id/reports/:reportId/resolve',
+    operationId: 'resolveCommunityReport',
+    summary: 'Resolve a report: dismiss it, or remove the reported content (every open report of that content is resolved with it)',
+    auth: 'required',
+    schema: {
+      params: { type: 'object', additionalProperties: false, required: ['id', 'reportId'], properties: { id: { $ref: 'shared/Id' }, reportId: { $ref: 'shared/Id' } } },
+      body: { type: 'object', additionalProperties: false, required: ['action'], properties: { action: { type: 'string', enum: ['dismiss', 'remove_content'] } } },
+      response: { $ref: 'communities/Report' },
+    },
+    async handler(c) {
+      const a = await loadAccess(knex, c.input.params.id, c.user);
+      assertModerator(a);
+      const r = await knex('community_reports').where({ id: c.input.params.reportId, community_id: a.community.id }).first();
+      if (!r) throw new HttpError(404, 'Report not found');
+      if (r.status !== 'open') throw new HttpError(409, 'This report has already been resolved');
+      const resolution = c.input.body.action === 'remove_content' ? 'content_removed' : 'dismissed';
+      const sameTarget = (q: Knex.QueryBuilder) =>
+        r.target_type === 'post' ? q.where({ target_type: 'post', post_id: r.post_id }) : q.where({ target_type: 'comment', comment_id: r.comment_id });
+      const ids: number[] = r.post_id || r.comment_id ? await sameTarget(knex('community_reports').where({ community_id: a.community.id, status: 'open' })).pluck('id') : [r.id];
+      if (!ids.includes(r.id)) ids.push(r.id);
+      await knex('community_reports').whereIn('id', ids).update({ status: 'resolved', resolution, resolved_by: c.user!.id, resolved_at: knex.fn.now() });
+      if (resolution === 'content_removed') {
+        if (r.target_type === 'post' && r.post_id) await knex('community_posts').where({ id: r.post_id }).del();
+        if (r.target_type === 'comment' && r.comment_id) await deleteComments(knex, [r.comment_id]);
+      }
+      const [out] = await presentReports([await knex('community_reports').where({ id: r.id }).first()]);
+      return out;
+    },
+  });
+}
+
+/** Deletes comments (and their replies) and keeps each post's comments_count exact. */
+export async function deleteComments(knex: Knex, ids: number[]): Promise<number> {
+  if (!ids.length) return 0;
+  return knex.transaction(async (trx) => {
+    const rows: Array<{ id: number; post_id: number }> = await trx('community_comments')
+      .whereIn('id', ids)
+      .orWhereIn('parent_id', ids)
+      .select('id', 'post_id');
+    if (!rows.length) return 0;
+    const perPost = new Map<number, number>();
+    for (const r of rows) perPost.set(r.post_id, (perPost.get(r.post_id) ?? 0) + 1);
+    await trx('community_comments').whereIn('id', rows.map((r) => r.id)).del();
+    for (const [postId, n] of perPost) {
+      await trx('community_posts').where({ id: postId }).update({ comments_count: trx.raw('greatest(comments_count - ?, 0)', [n]) });
+    }
+    return rows.length;
+  });
+}

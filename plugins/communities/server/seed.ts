@@ -1,0 +1,141 @@
+/**
+ * Sample communities from seeds/communities/communities.json. Members must be real users and the
+ * accounts plugin offers no way to create them, so the seed uses the listed usernames when they
+ * exist and otherwise the first existing users; with no users at all it adds nothing (run
+ * `npm run seed` again after creating users). Idempotent: a community whose name exists is skipped.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT } from '../../../core/config.ts';
+import type { PluginContext, SeedProgress } from '../../../core/plugin-api.ts';
+import { AccountsService } from '../../accounts/public.ts';
+import { normalizeTags } from './util.ts';
+
+interface SeedComment {
+  author: number;
+  content: string;
+  replies?: SeedComment[];
+}
+interface SeedPost {
+  author: number;
+  type: string;
+  content: string;
+  title?: string;
+  pollOptions?: string[];
+  votes?: Array<number | null>;
+  eventTitle?: string;
+  eventDateTime?: string;
+  eventLocation?: string;
+  eventDescription?: string;
+  videoUrl?: string;
+  linkUrl?: string;
+  pinned?: boolean;
+  likes?: number[];
+  comments?: SeedComment[];
+}
+interface SeedCommunity {
+  name: string;
+  description: string;
+  location: string;
+  type: string;
+  membershipType: 'open' | 'private';
+  tags: string[];
+  rules: string;
+  members: number;
+  posts: SeedPost[];
+}
+
+/** Real users for sample data: preferred usernames first, then the lowest ids that exist. */
+export async function sampleUserIds(ctx: PluginContext, preferred: string[], want: number): Promise<number[]> {
+  const accounts = ctx.services.get(AccountsService);
+  const ids: number[] = [];
+  for (const name of preferred) {
+    const u = await accounts.findUser(name);
+    if (u && !ids.includes(u.id)) ids.push(u.id);
+  }
+  if (ids.length < want) {
+    const found = await accounts.getUserSummaries(Array.from({ length: 200 }, (_, i) => i + 1));
+    for (const id of [...found.keys()].sort((a, b) => a - b)) {
+      if (ids.length >= want) break;
+      if (!ids.includes(id)) ids.push(id);
+    }
+  }
+  return ids;
+}
+
+export async function seedCommunities(ctx: PluginContext, progress: SeedProgress): Promise<void> {
+  const knex = ctx.db;
+  const file = path.join(ROOT, 'seeds', 'communities', 'communities.json');
+  if (!fs.existsSync(file)) return;
+  const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { preferredUsers: string[]; communities: SeedCommunity[] };
+  progress.start(data.communities.length, 'communities');
+  const people = await sampleUserIds(ctx, data.preferredUsers, 10);
+  if (!people.length) {
+    ctx.log.info('communities seed: no users yet, sample communities skipped');
+    progress.tick(data.communities.length);
+    return;
+  }
+  for (const s of data.communities) {
+    const exists = await knex('communities').where({ name: s.name }).first('id');
+    if (exists) {
+      progress.tick();
+      continue;
+    }
+    const members = people.slice(0, Math.max(1, Math.min(s.members, people.length)));
+    const who = (i: number) => members[i % members.length];
+    await knex.transaction(async (trx) => {
+      const [c] = await trx('communities')
+        .insert({
+          name: s.name,
+          description: s.description,
+          location: s.location,
+          type: s.type,
+          membership_type: s.membershipType,
+          tags: JSON.stringify(normalizeTags(s.tags)),
+          rules: s.rules,
+          creator_id: members[0],
+          member_count: members.length,
+        })
+        .returning('id');
+      await trx('community_members').insert(members.map((u, i) => ({ community_id: c.id, user_id: u, role: i === 0 ? 'admin' : i === 1 && members.length > 2 ? 'moderator' : 'member' })));
+      for (const p of s.posts) {
+        const [post] = await trx('community_posts')
+          .insert({
+            community_id: c.id,
+            user_id: who(p.author),
+            type: p.type,
+            content: p.content,
+            title: p.title ?? null,
+            poll_options: p.pollOptions ? JSON.stringify(p.pollOptions) : null,
+            event_title: p.eventTitle ?? null,
+            event_date_time: p.eventDateTime ?? null,
+            event_location: p.eventLocation ?? null,
+            event_description: p.eventDescription ?? null,
+            video_url: p.videoUrl ?? null,
+            link_url: p.linkUrl ?? null,
+            is_pinned: Boolean(p.pinned),
+            pinned_at: p.pinned ? trx.fn.now() : null,
+          })
+          .returning('id');
+        const likers = [...new Set((p.likes ?? []).filter((i) => i < members.length).map(who))];
+        if (likers.length) await trx('community_post_likes').insert(likers.map((u) => ({ post_id: post.id, user_id: u })));
+        const voters = new Map<number, number>();
+        (p.votes ?? []).forEach((opt, i) => {
+          if (opt !== null && i < members.length) voters.set(members[i], opt);
+        });
+        if (voters.size) await trx('community_poll_votes').insert([...voters].map(([u, o]) => ({ post_id: post.id, user_id: u, option_index: o })));
+        let comments = 0;
+        for (const cm of p.comments ?? []) {
+          const [parent] = await trx('community_comments').insert({ post_id: post.id, community_id: c.id, user_id: who(cm.author), content: cm.content }).returning('id');
+          comments++;
+          for (const r of cm.replies ?? []) {
+            await trx('community_comments').insert({ post_id: post.id, community_id: c.id, user_id: who(r.author), parent_id: parent.id, content: r.content });
+            comments++;
+          }
+        }
+        await trx('community_posts').where({ id: post.id }).update({ likes_count: likers.length, comments_count: comments });
+      }
+    });
+    progress.tick();
+  }
+}
