@@ -1,0 +1,42 @@
+/**
+ * What the events plugin offers other plugins (badges, admin analytics, profiles): a typed
+ * service and the events it emits. Other plugins import only this file from events.
+ */
+import { serviceRef } from '../../core/services.ts';
+
+export type EventKind = 'meetup' | 'museum_event';
+/** A member's place at an event: a seat, interest (museum events only), or a waitlist place. */
+export type RsvpStatus = 'attending' | 'interested' | 'waitlisted';
+
+export interface EventsApi {
+  /** How many events the user holds a seat at (attending), past and future. */
+  attendedCount(userId: number): Promise<number>;
+  /** Upcoming events (ids) the user attends or is interested in, soonest first. */
+  upcomingEventIds(userId: number, limit?: number): Promise<number[]>;
+  /** Totals for dashboards. */
+  stats(): Promise<{ meetups: number; museumEvents: number; upcoming: number; rsvps: number }>;
+}
+
+export const EventsService = serviceRef<EventsApi>('events.api');
+
+declare module '../../core/events.ts' {
+  interface CurioEvents {
+    /**
+     * A member's RSVP changed: joined (status set), switched, promoted from the waitlist, or left
+     * (status null). `previousStatus` null means a new RSVP. Emitted after the change is committed.
+     */
+    'events.rsvp.changed': {
+      eventId: number;
+      kind: EventKind;
+      userId: number;
+      status: RsvpStatus | null;
+      previousStatus: RsvpStatus | null;
+      /** promoted: moved from the waitlist to a seat when someone left or capacity grew */
+      reason: 'joined' | 'left' | 'promoted' | 'removed';
+    };
+    'events.meetup.created': { eventId: number; organizerId: number; communityId: number | null; groupId: number | null };
+    'events.meetup.deleted': { eventId: number; organizerId: number };
+    'events.museumEvent.created': { eventId: number; museumId: number; userId: number };
+    'events.photo.uploaded': { eventId: number; userId: number; photoIds: number[] };
+  }
+}

@@ -1,0 +1,313 @@
+import { expect } from 'chai';
+import { sharedApp, type TestApp, type SignedInClient } from '../../../core/testing/index.ts';
+import { futureDate, makeCommunity, makeMeetup, makeMuseum, meetupBody } from './test-helpers.ts';
+
+describe('events: meetups (create, list, edit, delete, validation)', () => {
+  let app: TestApp;
+  let creator: SignedInClient; // Ambassador who created the community
+  let ambassador: SignedInClient; // Ambassador member
+  let member: SignedInClient; // Traveler member
+  let outsiderAmbassador: SignedInClient;
+  let outsider: SignedInClient;
+  let communityId: number;
+
+  before(async () => {
+    app = await sharedApp();
+    [creator, ambassador, member, outsiderAmbassador, outsider] = await Promise.all([
+      app.user({ role: 'Ambassador' }),
+      app.user({ role: 'Ambassador' }),
+      app.user(),
+      app.user({ role: 'Ambassador' }),
+      app.user(),
+    ]);
+    communityId = await makeCommunity(creator, [ambassador, member]);
+  });
+
+  describe('POST /api/communities/{id}/meetups', () => {
+    it('lets the community creator create a meetup, with the form defaults', async () => {
+      const r = await creator.post(`/api/communities/${communityId}/meetups`, {
+        ...meetupBody({ date: '2031-07-01', startTime: '19:30', endTime: '21:00' }),
+        communityId,
+        organizerId: 999999, // ignored: the organizer is the signed-in member
+      });
+      expect(r.status, r.text).to.equal(201);
+      const m = r.body;
+      expect(m.kind).to.equal('meetup');
+      expect(m.organizerId).to.equal(creator.me.id);
+      expect(m.organizer.username).to.equal(creator.me.username);
+      expect(m.communityId).to.equal(communityId);
+      expect(m.community.id).to.equal(communityId);
+      expect(m).to.include({ cost: 'free', costAmount: null, price: 0, collaborationStatus: 'discussion', whoCanJoin: 'members_only', allowPhotoSharing: true, allowComments: true, enableWaitlist: false, rsvpRequired: false, canMuseumPromote: false, connectToMuseumEvent: false });
+      expect(m.maxAttendees).to.equal(null);
+      expect(m.currentAttendees).to.equal(0);
+      expect(m.attendees).to.deep.equal([]);
+      expect(m.userStatus).to.equal(null);
+      expect(m.canEdit).to.equal(true);
+      // 19:30 in Paris in July is 17:30 UTC; the local form fields come back as entered.
+      expect(m.dateTime).to.equal('2031-07-01T17:30:00.000Z');
+      expect(m.endDateTime).to.equal('2031-07-01T19:00:00.000Z');
+      expect(m).to.include({ date: '2031-07-01', startTime: '19:30', endTime: '21:00', timeZone: 'Europe/Paris', status: 'upcoming', isJoinable: true });
+      const row = await app.knex('events_events').where({ id: m.id }).first();
+      expect(new Date(row.date_time).toISOString()).to.equal('2031-07-01T17:30:00.000Z');
+    });
+
+    it('lets an Ambassador who is a member create one', async () => {
+      const m = await makeMeetup(ambassador, communityId);
+      expect(m.organizerId).to.equal(ambassador.me.id);
+    });
+
+    it('refuses members without the Ambassador role, Ambassadors outside the community, and visitors', async () => {
+      const traveler = await member.post(`/api/communities/${communityId}/meetups`, meetupBody());
+      expect(traveler.status).to.equal(403);
+      expect(traveler.body.message).to.equal('Only community ambassadors can create meetups.');
+      const stranger = await outsiderAmbassador.post(`/api/communities/${communityId}/meetups`, meetupBody());
+      expect(stranger.status).to.equal(403);
+      expect(stranger.body.message).to.equal('Join this community to create meetups in it');
+      const anon = await app.client().post(`/api/communities/${communityId}/meetups`, meetupBody());
+      expect(anon.status).to.equal(401);
+      const missing = await creator.post('/api/communities/987654/meetups', meetupBody());
+      expect(missing.status).to.equal(404);
+      expect(missing.body.message).to.equal('Community not found');
+    });
+
+    it('says which required field is missing, in the spec’s words', async () => {
+      const r = await creator.post(`/api/communities/${communityId}/meetups`, {});
+      expect(r.status).to.equal(400);
+      const messages = r.body.errors.map((e: any) => e.message);
+      expect(messages).to.include.members(['Title is required', 'Description is required', 'Location is required', 'Date is required', 'Start time is required']);
+      const byField = Object.fromEntries(r.body.errors.map((e: any) => [e.path, e.message]));
+      expect(byField['/body/title']).to.equal('Title is required');
+      expect(byField['/body/startTime']).to.equal('Start time is required');
+
+      for (const [field, message] of [
+        ['title', 'Title is required'],
+        ['description', 'Description is required'],
+        ['location', 'Location is required'],
+        ['date', 'Date is required'],
+        ['startTime', 'Start time is required'],
+      ]) {
+        const blank = await creator.post(`/api/communities/${communityId}/meetups`, meetupBody({ [field]: field === 'date' || field === 'startTime' ? '' : '   ' }));
+        expect(blank.status, field).to.equal(400);
+        expect(blank.body.message, field).to.equal(message);
+      }
+    });
+
+    it('requires the end time to be after the start time', async () => {
+      for (const endTime of ['17:00', '18:00']) {
+        const r = await creator.post(`/api/communities/${communityId}/meetups`, meetupBody({ startTime: '18:00', endTime }));
+        expect(r.status).to.equal(400);
+        expect(r.body.message).to.equal('End time must be after start time');
+      }
+      const none = await creator.post(`/api/communities/${communityId}/meetups`, meetupBody({ endTime: '' }));
+      expect(none.status).to.equal(201);
+      expect(none.body.endTime).to.equal(null);
+      expect(none.body.endDateTime).to.equal(null);
+    });
+
+    it('takes costAmount only, and always, when the cost is paid; money is stored in cents', async () => {
+      const missing = await creator.post(`/api/communities/${communityId}/meetups`, meetupBody({ cost: 'paid' }));
+      expect(missing.status).to.equal(400);
+      expect(missing.body.message).to.equal('Cost amount is required when cost is paid');
+      const notPaid = await creator.post(`/api/communities/${communityId}/meetups`, meetupBody({ cost: 'donation', costAmount: 5 }));
+      expect(notPaid.status).to.equal(400);
+      expect(notPaid.body.message).to.equal('Cost amount is only allowed when cost is paid');
+      for (const bad of [0, -3, 1.005, 'abc']) {
+        const r = await creator.post(`/api/communities/${communityId}/meetups`, meetupBody({ cost: 'paid', costAmount: bad }));
+        expect(r.status, String(bad)).to.equal(400);
+        expect(r.body.message).to.equal('Cost amount must be a positive amount with at most 2 decimals');
+      }
+      const ok = await creator.post(`/api/communities/${communityId}/meetups`, meetupBody({ cost: 'paid', costAmount: '12.50' }));
+      expect(ok.status, ok.text).to.equal(201);
+      expect(ok.body.costAmount).to.equal(12.5);
+      expect(ok.body.price).to.equal(12.5);
+      const row = await app.knex('events_events').where({ id: ok.body.id }).first('cost_amount_cents');
+      expect(row.cost_amount_cents).to.equal(1250);
+      const donation = await creator.post(`/api/communities/${communityId}/meetups`, meetupBody({ cost: 'donation', costAmount: '' }));
+      expect(donation.status).to.equal(201);
+      expect(donation.body.price).to.equal(0);
+    });
+
+    it('rejects unknown zones, impossible dates and starts in the past', async () => {
+      const zone = await creator.post(`/api/communities/${communityId}/meetups`, meetupBody({ timeZone: 'Mars/Olympus' }));
+      expect(zone.status).to.equal(400);
+      expect(zone.body.message).to.equal('Unknown time zone');
+      const impossible = await creator.post(`/api/communities/${communityId}/meetups`, meetupBody({ date: '2031-02-30' }));
+      expect(impossible.status).to.equal(400);
+      expect(impossible.body.message).to.equal('Date must be a date (YYYY-MM-DD)');
+      const past = await creator.post(`/api/communities/${communityId}/meetups`, meetupBody({ date: '2020-01-01' }));
+      expect(past.status).to.equal(400);
+      expect(past.body.message).to.equal('The date and start time must be in the future');
+      const badTime = await creator.post(`/api/communities/${communityId}/meetups`, meetupBody({ startTime: '25:00' }));
+      expect(badTime.status).to.equal(400);
+      expect(badTime.body.message).to.equal('Start time must be a time (HH:MM)');
+      const cap = await creator.post(`/api/communities/${communityId}/meetups`, meetupBody({ maxAttendees: 0 }));
+      expect(cap.status).to.equal(400);
+      expect(cap.body.message).to.equal('Maximum attendees must be at least 1');
+    });
+
+    it('reads dates in the museum’s zone when no zone is given, and links museum events', async () => {
+      const museum = await makeMuseum(app, { timezone: 'Asia/Tokyo', city: 'Tokyo', country: 'Japan' });
+      const r = await creator.post(`/api/communities/${communityId}/meetups`, meetupBody({ timeZone: undefined, museumId: museum.id, date: '2031-03-10', startTime: '10:00', endTime: '12:00' }));
+      expect(r.status, r.text).to.equal(201);
+      expect(r.body.timeZone).to.equal('Asia/Tokyo');
+      expect(r.body.dateTime).to.equal('2031-03-10T01:00:00.000Z');
+      expect(r.body.museum).to.include({ id: museum.id, slug: museum.slug });
+
+      const unknownMuseum = await creator.post(`/api/communities/${communityId}/meetups`, meetupBody({ museumId: 99999999 }));
+      expect(unknownMuseum.status).to.equal(400);
+      expect(unknownMuseum.body.message).to.equal('Museum not found');
+
+      const connectWithout = await creator.post(`/api/communities/${communityId}/meetups`, meetupBody({ connectToMuseumEvent: true }));
+      expect(connectWithout.status).to.equal(400);
+      expect(connectWithout.body.message).to.equal('Choose the museum event to connect to');
+    });
+
+    it('splits tags entered as one text and keeps every form field', async () => {
+      const r = await creator.post(
+        `/api/communities/${communityId}/meetups`,
+        meetupBody({
+          tags: ' art, Night , ,art, sketching ',
+          expectedGroupSize: '6-10',
+          rsvpRequired: true,
+          ageRestrictions: '18+',
+          museumContact: 'education@orsay.example',
+          collaborationStatus: 'confirmed',
+          canMuseumPromote: true,
+          allowPhotoSharing: false,
+          whoCanJoin: 'anyone',
+          allowComments: false,
+          enableWaitlist: true,
+          accessibilityNotes: 'Step-free entrance on the river side',
+          rainPlan: 'We stay inside',
+          maxAttendees: 12,
+        }),
+      );
+      expect(r.status, r.text).to.equal(201);
+      expect(r.body.tags).to.deep.equal(['art', 'Night', 'sketching']);
+      expect(r.body).to.include({
+        expectedGroupSize: '6-10',
+        rsvpRequired: true,
+        ageRestrictions: '18+',
+        museumContact: 'education@orsay.example',
+        collaborationStatus: 'confirmed',
+        canMuseumPromote: true,
+        allowPhotoSharing: false,
+        whoCanJoin: 'anyone',
+        allowComments: false,
+        enableWaitlist: true,
+        accessibilityNotes: 'Step-free entrance on the river side',
+        rainPlan: 'We stay inside',
+        maxAttendees: 12,
+        spotsLeft: 12,
+        isFull: false,
+      });
+    });
+  });
+
+  describe('GET lists', () => {
+    it('lists a community’s meetups soonest first, past ones only on request', async () => {
+      const c = await makeCommunity(creator, [member]);
+      const later = await makeMeetup(creator, c, { title: 'Later one', date: futureDate(40) });
+      const sooner = await makeMeetup(creator, c, { title: 'Sooner one', date: futureDate(5) });
+      const old = await makeMeetup(creator, c, { title: 'Old one', date: futureDate(6) });
+      await app.knex('events_events').where({ id: old.id }).update({ date_time: new Date(Date.now() - 10 * 86_400_000), end_date_time: null });
+      const r = await member.get(`/api/communities/${c}/meetups`);
+      expect(r.status).to.equal(200);
+      expect(r.body.map((m: any) => m.id)).to.deep.equal([sooner.id, later.id]);
+      const withPast = await member.get(`/api/communities/${c}/meetups?includePast=true`);
+      expect(withPast.body.map((m: any) => m.id)).to.deep.equal([old.id, sooner.id, later.id]);
+      expect(withPast.body[0].status).to.equal('past');
+      expect(withPast.body[0].isJoinable).to.equal(false);
+      expect((await member.get('/api/communities/987654/meetups')).status).to.equal(404);
+      expect((await app.client().get(`/api/communities/${c}/meetups`)).status).to.equal(401);
+    });
+
+    it('GET /api/meetups lists meetups; scope=mine keeps those of my communities', async () => {
+      const c = await makeCommunity(creator, []);
+      const m = await makeMeetup(creator, c, { title: 'Only for my circle' });
+      const all = await outsider.get('/api/meetups?limit=200');
+      expect(all.status).to.equal(200);
+      expect(all.body.some((x: any) => x.id === m.id)).to.equal(true);
+      const mine = await outsider.get('/api/meetups?scope=mine');
+      expect(mine.body.some((x: any) => x.id === m.id)).to.equal(false);
+      const creatorMine = await creator.get('/api/meetups?scope=mine&limit=200');
+      expect(creatorMine.body.some((x: any) => x.id === m.id)).to.equal(true);
+      expect((await app.client().get('/api/meetups')).status).to.equal(401);
+    });
+
+    it('GET /api/meetups/{id} shows one meetup; unknown ids are 404', async () => {
+      const m = await makeMeetup(creator, communityId);
+      const r = await member.get(`/api/meetups/${m.id}`);
+      expect(r.status).to.equal(200);
+      expect(r.body.id).to.equal(m.id);
+      expect(r.body.canEdit).to.equal(false);
+      expect((await member.get('/api/meetups/99999999')).status).to.equal(404);
+    });
+
+    it('filters by from/to (e.g. a weekend) and by text', async () => {
+      const c = await makeCommunity(creator, []);
+      const a = await makeMeetup(creator, c, { title: 'Zebra sketch walk', date: '2032-05-15', startTime: '10:00', endTime: '11:00', timeZone: 'UTC' });
+      await makeMeetup(creator, c, { title: 'Zebra sketch walk two', date: '2032-05-18', startTime: '10:00', endTime: '11:00', timeZone: 'UTC' });
+      const r = await creator.get('/api/meetups?from=2032-05-15T00:00:00Z&to=2032-05-17T00:00:00Z');
+      expect(r.body.map((x: any) => x.id)).to.include(a.id);
+      expect(r.body.every((x: any) => x.dateTime >= '2032-05-15' && x.dateTime < '2032-05-17')).to.equal(true);
+      const q = await creator.get('/api/meetups?q=zebra%20sketch&limit=200');
+      expect(q.body.length).to.be.at.least(2);
+    });
+  });
+
+  describe('PUT and DELETE /api/meetups/{id}', () => {
+    it('lets only the organizer edit', async () => {
+      const m = await makeMeetup(creator, communityId, { title: 'Before' });
+      const other = await ambassador.put(`/api/meetups/${m.id}`, meetupBody({ title: 'Hijacked' }));
+      expect(other.status).to.equal(403);
+      expect(other.body.message).to.equal('Only the organizer can edit this meetup');
+      const anon = await app.client().put(`/api/meetups/${m.id}`, meetupBody());
+      expect(anon.status).to.equal(401);
+      const r = await creator.put(`/api/meetups/${m.id}`, meetupBody({ title: 'After', cost: 'paid', costAmount: 7, maxAttendees: 3, date: '2031-12-24', startTime: '09:00', endTime: '10:00', timeZone: 'America/New_York' }));
+      expect(r.status, r.text).to.equal(200);
+      expect(r.body).to.include({ title: 'After', cost: 'paid', costAmount: 7, maxAttendees: 3, date: '2031-12-24', startTime: '09:00', timeZone: 'America/New_York' });
+      expect(r.body.dateTime).to.equal('2031-12-24T14:00:00.000Z');
+      const invalid = await creator.put(`/api/meetups/${m.id}`, meetupBody({ title: '' }));
+      expect(invalid.status).to.equal(400);
+      expect(invalid.body.message).to.equal('Title is required');
+      expect((await creator.put('/api/meetups/99999999', meetupBody())).status).to.equal(404);
+    });
+
+    it('lets only the organizer delete; the meetup and its RSVPs are gone', async () => {
+      const m = await makeMeetup(creator, communityId, { maxAttendees: 5 });
+      expect((await member.post(`/api/meetups/${m.id}/join`, { status: 'attending' })).status).to.equal(200);
+      const other = await member.del(`/api/meetups/${m.id}`);
+      expect(other.status).to.equal(403);
+      expect(other.body.message).to.equal('Only the organizer can delete this meetup');
+      const r = await creator.del(`/api/meetups/${m.id}`);
+      expect(r.status).to.equal(200);
+      expect(r.body.success).to.equal(true);
+      expect((await member.get(`/api/meetups/${m.id}`)).status).to.equal(404);
+      expect(await app.knex('events_attendees').where({ event_id: m.id })).to.have.length(0);
+    });
+  });
+
+  describe('clean-ups', () => {
+    it('deleting a community removes its meetups', async () => {
+      const c = await makeCommunity(creator, [member]);
+      const m = await makeMeetup(creator, c);
+      await member.post(`/api/meetups/${m.id}/join`, {});
+      const del = await creator.del(`/api/communities/${c}`);
+      expect(del.status, del.text).to.equal(200);
+      expect(await app.knex('events_events').where({ id: m.id })).to.have.length(0);
+    });
+
+    it('a member leaving the community gives up their seat at its members-only meetups', async () => {
+      const leaver = await app.user();
+      const c = await makeCommunity(creator, [leaver]);
+      const m = await makeMeetup(creator, c, { maxAttendees: 2 });
+      expect((await leaver.post(`/api/meetups/${m.id}/join`, {})).body.currentAttendees).to.equal(1);
+      const left = await leaver.post(`/api/communities/${c}/leave`, {});
+      expect(left.status, left.text).to.equal(200);
+      const after = await creator.get(`/api/meetups/${m.id}`);
+      expect(after.body.currentAttendees).to.equal(0);
+      expect(after.body.attendees).to.deep.equal([]);
+    });
+  });
+});
