@@ -720,4 +720,55 @@ describe('communities API', function () {
       expect((await svc.summaries([w.id])).get(w.id)?.id).to.equal(w.id);
     });
   });
+  describe('accounts and seeds', () => {
+    it('keeps counts exact when a member account is deleted, and hands a community to its admin when its creator goes', async () => {
+      const { AccountsService } = await import('../../accounts/public.ts');
+      const accounts = app.services.get(AccountsService);
+      const w = await world();
+      const p = (await post(w.admin, w.id)).body;
+      await w.member.post(`/api/community-posts/${p.id}/like`);
+      await w.member.post(`/api/community-posts/${p.id}/comments`, { content: 'bye' });
+      expect(await accounts.deleteUser(w.member.me.id)).to.equal(true);
+      let d = (await w.creator.get(`/api/communities/${w.id}`)).body;
+      expect(d.memberCount).to.equal(3);
+      const seen = (await w.creator.get(`/api/communities/${w.id}/posts`)).body.items[0];
+      expect(seen).to.include({ likesCount: 0, commentsCount: 0 });
+      expect(await accounts.deleteUser(w.creator.me.id)).to.equal(true);
+      d = (await w.admin.get(`/api/communities/${w.id}`)).body;
+      expect(d).to.include({ creatorId: w.admin.me.id, isCreator: true, memberCount: 2 });
+      // a community whose last member goes is deleted
+      const lonely = await app.user({ role: 'Ambassador' });
+      const c = (await lonely.post('/api/communities', { name: uniqueName('Lonely ') })).body;
+      await accounts.deleteUser(lonely.me.id);
+      expect((await w.admin.get(`/api/communities/${c.id}`)).status).to.equal(404);
+    });
+
+    it('seeds sample communities with real members once (idempotent)', async () => {
+      await Promise.all([app.user(), app.user(), app.user()]);
+      const server = app.servers.get('communities')!;
+      const ctx = app.contexts.get('communities')!;
+      const progress = { start() {}, tick() {} };
+      const names = ['Impressionism Enthusiasts', 'Natural History Nerds', 'Museum Photographers Collective'];
+      await server.seed!(ctx, progress);
+      const rows = await app.knex('communities').whereIn('name', names).select('*');
+      expect(rows).to.have.length(3);
+      const counts = async () => ({
+        c: Number((await app.knex('communities').count({ n: '*' }))[0].n),
+        p: Number((await app.knex('community_posts').count({ n: '*' }))[0].n),
+        m: Number((await app.knex('community_members').count({ n: '*' }))[0].n),
+      });
+      const before = await counts();
+      await server.seed!(ctx, progress);
+      expect(await counts()).to.deep.equal(before);
+      for (const r of rows) {
+        const [{ n }] = await app.knex('community_members').where({ community_id: r.id }).count({ n: '*' });
+        expect(Number(n)).to.equal(r.member_count);
+      }
+      const seeded = rows.find((r: any) => r.name === 'Impressionism Enthusiasts');
+      const viewer = await app.user();
+      const feed = (await viewer.get(`/api/communities/${seeded.id}/posts`)).body.items;
+      expect(feed[0]).to.include({ type: 'poll', isPinned: true });
+      expect(feed[0].poll.totalVotes).to.be.greaterThan(0);
+    });
+  });
 });

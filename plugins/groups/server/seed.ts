@@ -1,0 +1,87 @@
+/**
+ * Sample groups from seeds/groups/groups.json. Members must be real users (accounts offers no way
+ * to create them): the listed usernames when they exist, else the first existing users; with no
+ * users at all nothing is added. Idempotent: a group whose name exists is skipped.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT } from '../../../core/config.ts';
+import type { PluginContext, SeedProgress } from '../../../core/plugin-api.ts';
+import { AccountsService } from '../../accounts/public.ts';
+import { normalizeTags } from './util.ts';
+
+interface SeedComment {
+  author: number;
+  content: string;
+  replies?: SeedComment[];
+}
+interface SeedGroup {
+  name: string;
+  description: string;
+  location: string;
+  isPrivate: boolean;
+  tags: string[];
+  members: number;
+  posts: Array<{ author: number; content: string; likes?: number[]; comments?: SeedComment[] }>;
+}
+
+async function sampleUserIds(ctx: PluginContext, preferred: string[], want: number): Promise<number[]> {
+  const accounts = ctx.services.get(AccountsService);
+  const ids: number[] = [];
+  for (const name of preferred) {
+    const u = await accounts.findUser(name);
+    if (u && !ids.includes(u.id)) ids.push(u.id);
+  }
+  if (ids.length < want) {
+    const found = await accounts.getUserSummaries(Array.from({ length: 200 }, (_, i) => i + 1));
+    for (const id of [...found.keys()].sort((a, b) => a - b)) {
+      if (ids.length >= want) break;
+      if (!ids.includes(id)) ids.push(id);
+    }
+  }
+  return ids;
+}
+
+export async function seedGroups(ctx: PluginContext, progress: SeedProgress): Promise<void> {
+  const knex = ctx.db;
+  const file = path.join(ROOT, 'seeds', 'groups', 'groups.json');
+  if (!fs.existsSync(file)) return;
+  const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { preferredUsers: string[]; groups: SeedGroup[] };
+  progress.start(data.groups.length, 'groups');
+  const people = await sampleUserIds(ctx, data.preferredUsers, 10);
+  if (!people.length) {
+    ctx.log.info('groups seed: no users yet, sample groups skipped');
+    progress.tick(data.groups.length);
+    return;
+  }
+  for (const s of data.groups) {
+    if (await knex('groups').where({ name: s.name }).first('id')) {
+      progress.tick();
+      continue;
+    }
+    const members = people.slice(0, Math.max(1, Math.min(s.members, people.length)));
+    const who = (i: number) => members[i % members.length];
+    await knex.transaction(async (trx) => {
+      const [g] = await trx('groups')
+        .insert({ name: s.name, description: s.description, location: s.location, is_private: s.isPrivate, tags: JSON.stringify(normalizeTags(s.tags)), creator_id: members[0], member_count: members.length })
+        .returning('id');
+      await trx('group_members').insert(members.map((u, i) => ({ group_id: g.id, user_id: u, role: i === 0 ? 'admin' : 'member' })));
+      for (const p of s.posts) {
+        const [post] = await trx('group_posts').insert({ group_id: g.id, user_id: who(p.author), content: p.content }).returning('id');
+        const likers = [...new Set((p.likes ?? []).filter((i) => i < members.length).map(who))];
+        if (likers.length) await trx('group_post_likes').insert(likers.map((u) => ({ post_id: post.id, user_id: u })));
+        let n = 0;
+        for (const cm of p.comments ?? []) {
+          const [parent] = await trx('group_comments').insert({ post_id: post.id, user_id: who(cm.author), content: cm.content }).returning('id');
+          n++;
+          for (const r of cm.replies ?? []) {
+            await trx('group_comments').insert({ post_id: post.id, user_id: who(r.author), parent_id: parent.id, content: r.content });
+            n++;
+          }
+        }
+        await trx('group_posts').where({ id: post.id }).update({ likes_count: likers.length, comments_count: n });
+      }
+    });
+    progress.tick();
+  }
+}

@@ -1,0 +1,60 @@
+import type { Knex } from 'knex';
+import type { PluginContext } from '../../../core/plugin-api.ts';
+import type { GroupsApi } from '../public.ts';
+import { deleteGroupComments } from './routes.ts';
+
+export function createGroupsApi(knex: Knex): GroupsApi {
+  return {
+    async exists(groupId) {
+      if (!Number.isInteger(groupId) || groupId < 1 || groupId > 2147483647) return false;
+      return Boolean(await knex('groups').where({ id: groupId }).first('id'));
+    },
+    async isMember(groupId, userId) {
+      return Boolean(await knex('group_members').where({ group_id: groupId, user_id: userId }).first('id'));
+    },
+    async creatorId(groupId) {
+      const g = await knex('groups').where({ id: groupId }).first('creator_id');
+      return g?.creator_id ?? null;
+    },
+    async groupIdsOf(userId) {
+      return knex('group_members').where({ user_id: userId }).orderBy('group_id').pluck('group_id');
+    },
+    async summaries(ids) {
+      const map = new Map<number, { id: number; name: string }>();
+      const unique = [...new Set(ids.filter((i) => Number.isInteger(i)))];
+      if (!unique.length) return map;
+      for (const r of await knex('groups').whereIn('id', unique).select('id', 'name')) map.set(r.id, { id: r.id, name: r.name });
+      return map;
+    },
+  };
+}
+
+/**
+ * Before a user account goes: their groups pass to the longest-standing admin (else member), or
+ * are deleted when empty; their memberships, comments and likes go with the counters kept exact.
+ */
+export async function onUserDeleting(ctx: PluginContext, userId: number): Promise<void> {
+  const knex = ctx.db;
+  for (const { id } of await knex('groups').where({ creator_id: userId }).select('id')) {
+    const heir = await knex('group_members').where({ group_id: id }).whereNot({ user_id: userId }).orderByRaw("(role = 'admin') desc").orderBy('joined_at').orderBy('id').first('id', 'user_id');
+    if (heir) {
+      await knex.transaction(async (trx) => {
+        await trx('groups').where({ id }).update({ creator_id: heir.user_id, updated_at: trx.fn.now() });
+        await trx('group_members').where({ id: heir.id }).update({ role: 'admin' });
+      });
+    } else await knex('groups').where({ id }).del();
+  }
+  await deleteGroupComments(knex, await knex('group_comments').where({ user_id: userId }).pluck('id'));
+  await knex.transaction(async (trx) => {
+    const liked: number[] = await trx('group_post_likes').where({ user_id: userId }).pluck('post_id');
+    if (liked.length) {
+      await trx('group_posts').whereIn('id', liked).update({ likes_count: trx.raw('greatest(likes_count - 1, 0)') });
+      await trx('group_post_likes').where({ user_id: userId }).del();
+    }
+    const memberOf: number[] = await trx('group_members').where({ user_id: userId }).pluck('group_id');
+    if (memberOf.length) {
+      await trx('groups').whereIn('id', memberOf).update({ member_count: trx.raw('greatest(member_count - 1, 0)') });
+      await trx('group_members').where({ user_id: userId }).del();
+    }
+  });
+}
