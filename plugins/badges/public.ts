@@ -101,6 +101,14 @@ export interface BadgesApi {
 
 export const BadgesService = serviceRef<BadgesApi>('badges.api');
 
+/**
+ * Web: a page that receives earned badges in an answer (check-in, post) celebrates them with
+ * `window.dispatchEvent(new CustomEvent(BADGES_EARNED_EVENT, { detail: answer.badges }))`;
+ * the badges plugin's web part shows the toast and refreshes the profile's badges. No import of
+ * the badges web code is needed (and nothing happens when the badges plugin is disabled).
+ */
+export const BADGES_EARNED_EVENT = 'curio:badges-earned';
+
 declare module '../../core/events.ts' {
   interface CurioEvents {
     /** A member earned a badge (by activity or retroactively). */

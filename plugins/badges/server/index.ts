@@ -41,7 +41,7 @@ export default definePluginServer({
         const notifications = ctx.services.maybe(NotificationsService);
         if (notifications && ctx.enabled.has('notifications')) {
           for (const { badge, userIds } of byBadge.values()) {
-            const params = { name: badge.name, icon: badge.icon, description: badge.description };
+            const params = { name: badge.name, icon: badge.icon, description: badge.description, color: badge.color, badgeId: badge.id };
             try {
               await notifications.notify(userIds, {
                 type: 'badge',

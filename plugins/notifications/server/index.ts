@@ -81,10 +81,10 @@ export default definePluginServer({
 
     const suggestionDecided = (approved: boolean) => async (p: { suggestionId: number; museumId: number | null; userId: number; kind: 'edit' | 'new' }) => {
       const museum = p.museumId ? ((await ctx.services.maybe(MuseumsService)?.getMuseum(p.museumId)) ?? null) : null;
-      const params = { museum: museum?.name ?? english('templates.newMuseum') };
+      const key = `suggestion${approved ? 'Approved' : 'Rejected'}${museum ? '' : 'New'}`;
       await notify(
         [p.userId],
-        fromTemplate(approved ? 'suggestionApproved' : 'suggestionRejected', params, {
+        fromTemplate(key, museum ? { museum: museum.name } : {}, {
           type: 'museum_update',
           link: museum ? `/museum/${encodeURIComponent(museum.slug || String(museum.id))}` : null,
           dedupeKey: `suggestion:${p.suggestionId}:${approved ? 'approved' : 'rejected'}`,

@@ -178,7 +178,8 @@ describe('notifications', function () {
       await app.events.emit('museums.suggestion.rejected', { suggestionId: nextId(), museumId: null, userId: user.me.id, reviewerId: user.me.id, kind: 'new' });
       const got = await inbox(user);
       expect(got.map((n) => n.title)).to.deep.equal(['Suggestion not accepted', 'Suggestion approved']);
-      expect(got[0].message).to.equal('Your suggestion for the new museum was reviewed and not accepted.');
+      expect(got[0].message).to.equal('Your suggested museum was reviewed and not accepted.');
+      if (museumId) expect(got[1].message).to.match(/^Your suggestion for .+ was approved\. Thank you!$/);
       expect(got.every((n) => n.type === 'museum_update')).to.equal(true);
       if (museumId) expect(got[1].link).to.match(/^\/museum\//);
       await setPrefs(app, off, { museumUpdates: false });

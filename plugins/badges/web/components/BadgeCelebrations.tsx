@@ -1,0 +1,54 @@
+import { useEffect } from 'react';
+import { mutate, toast, useTranslation, type WebUser } from '../../../../web/src/index.ts';
+import { BADGES_EARNED_EVENT, type CelebratedBadge } from '../celebrate.ts';
+
+const SEEN_KEY = 'curio.badges.celebrated';
+
+function seenKeys(): Set<string> {
+  try {
+    return new Set(JSON.parse(sessionStorage.getItem(SEEN_KEY) ?? '[]') as string[]);
+  } catch {
+    return new Set();
+  }
+}
+
+function remember(keys: string[]) {
+  try {
+    const all = JSON.parse(sessionStorage.getItem(SEEN_KEY) ?? '[]') as string[];
+    sessionStorage.setItem(SEEN_KEY, JSON.stringify([...new Set([...all, ...keys])].slice(-200)));
+  } catch {
+    // storage can be blocked: then a badge may be celebrated twice, no harm
+  }
+}
+
+/** Listens for earned badges (BADGES_EARNED_EVENT) and celebrates each one once. Renders nothing. */
+export default function BadgeCelebrations({ user }: { user?: WebUser | null }) {
+  const { t } = useTranslation('badges');
+  useEffect(() => {
+    if (!user) return;
+    const onEarned = (e: Event) => {
+      const list = ((e as CustomEvent).detail ?? []) as CelebratedBadge[];
+      const seen = seenKeys();
+      const fresh = list.filter((b) => b && typeof b.id === 'number' && !seen.has(`${user.id}:${b.id}`));
+      if (!fresh.length) return;
+      remember(fresh.map((b) => `${user.id}:${b.id}`));
+      for (const b of fresh) {
+        toast({
+          variant: 'success',
+          title: t('celebrate.title'),
+          description: t('celebrate.description', { icon: b.icon ?? '🏆', name: b.name, description: b.description ?? '' }).trim(),
+          duration: 8000,
+        });
+      }
+      // the profile strip, BADGES tab and progress show the new badge at once
+      void mutate((key) => {
+        const k = Array.isArray(key) ? String(key[0]) : String(key ?? '');
+        return /^\/api\/user\/[^/]+\/badges/.test(k) || k.startsWith('/api/badges');
+      });
+      void mutate('/api/notifications/unread-count');
+    };
+    window.addEventListener(BADGES_EARNED_EVENT, onEarned);
+    return () => window.removeEventListener(BADGES_EARNED_EVENT, onEarned);
+  }, [user, t]);
+  return null;
+}

@@ -1,0 +1,12 @@
+import { lazy } from 'react';
+import { defineWebPlugin } from '../../../web/src/index.ts';
+
+/** The inbox page, the bell with the unread count in the top bar, and a link in the account menu. */
+export default defineWebPlugin({
+  id: 'notifications',
+  pages: [{ path: '/notifications', audience: 'signedIn', component: lazy(() => import('./pages/NotificationsPage.tsx')) }],
+  slots: {
+    'shell.topbarEnd': [{ order: 10, component: lazy(() => import('./components/NotificationBell.tsx')) }],
+    'shell.userMenu': [{ order: 20, component: lazy(() => import('./components/UserMenuLink.tsx')) }],
+  },
+});
