@@ -4,5 +4,5 @@ export default definePlugin({
   id: 'events',
   description: 'Meetups and museum events, RSVP, photos, calendars.',
   dependsOn: ['accounts', 'museums', 'communities'],
-  optionalDependsOn: ['groups'],
+  optionalDependsOn: ['groups', 'notifications'],
 });

@@ -204,6 +204,18 @@ describe('events: meetups (create, list, edit, delete, validation)', () => {
     });
   });
 
+  describe('GET /api/meetup-hosts', () => {
+    it('lists where I may create meetups: my communities as their creator, or any of mine as an Ambassador', async () => {
+      const mine = await creator.get('/api/meetup-hosts');
+      expect(mine.status).to.equal(200);
+      expect(mine.body).to.deep.include({ kind: 'community', id: communityId, name: mine.body.find((h: any) => h.id === communityId)?.name });
+      expect((await ambassador.get('/api/meetup-hosts')).body.map((h: any) => h.id)).to.include(communityId);
+      expect((await member.get('/api/meetup-hosts')).body).to.deep.equal([]);
+      expect((await outsiderAmbassador.get('/api/meetup-hosts')).body.map((h: any) => h.id)).not.to.include(communityId);
+      expect((await app.client().get('/api/meetup-hosts')).status).to.equal(401);
+    });
+  });
+
   describe('GET lists', () => {
     it('lists a community’s meetups soonest first, past ones only on request', async () => {
       const c = await makeCommunity(creator, [member]);

@@ -140,6 +140,43 @@ export function registerMeetupRoutes(store: EventsStore): void {
     },
   });
 
+  ctx.routes.add({
+    method: 'GET',
+    path: '/api/meetup-hosts',
+    operationId: 'listMeetupHosts',
+    summary: 'The communities and groups where I may create meetups (as their creator, or as an Ambassador member)',
+    auth: 'required',
+    schema: {
+      response: {
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['kind', 'id', 'name'],
+          properties: { kind: { type: 'string', enum: ['community', 'group'] }, id: { type: 'integer' }, name: { type: 'string' } },
+        },
+      },
+    },
+    async handler(c) {
+      const user = c.user!;
+      const ambassador = user.role === 'Ambassador';
+      const out: Array<{ kind: 'community' | 'group'; id: number; name: string }> = [];
+      const communities = deps.communities();
+      const cIds = await communities.communityIdsOf(user.id);
+      const allowedC = ambassador ? cIds : (await Promise.all(cIds.map(async (id) => ((await communities.roleOf(id, user.id)) === 'creator' ? id : null)))).filter((x): x is number => x !== null);
+      const cNames = await communities.summaries(allowedC);
+      for (const id of allowedC) if (cNames.has(id)) out.push({ kind: 'community', id, name: cNames.get(id)!.name });
+      const groups = deps.groups();
+      if (groups) {
+        const gIds = await groups.groupIdsOf(user.id);
+        const allowedG = ambassador ? gIds : (await Promise.all(gIds.map(async (id) => ((await groups.creatorId(id)) === user.id ? id : null)))).filter((x): x is number => x !== null);
+        const gNames = await groups.summaries(allowedG);
+        for (const id of allowedG) if (gNames.has(id)) out.push({ kind: 'group', id, name: gNames.get(id)!.name });
+      }
+      return out.sort((a, b) => a.name.localeCompare(b.name));
+    },
+  });
+
   ctx.routes.add<unknown, any>({
     method: 'GET',
     path: '/api/meetups',

@@ -26,6 +26,15 @@ export type ListGroupMeetupsResponse = Event[]
 export type ListMeetupCommentsResponse = EventsComment[]
 /**
  * This interface was referenced by `EventsApi`'s JSON-Schema
+ * via the `definition` "ListMeetupHostsResponse".
+ */
+export type ListMeetupHostsResponse = {
+kind: ("community" | "group")
+id: number
+name: string
+}[]
+/**
+ * This interface was referenced by `EventsApi`'s JSON-Schema
  * via the `definition` "ListMeetupPhotosResponse".
  */
 export type ListMeetupPhotosResponse = Photo[]
@@ -2208,6 +2217,14 @@ export function listMeetupCommentsUrl(params: ListMeetupCommentsParams): string 
 /** GET /api/meetups/:id/comments — The meetup's discussion, oldest first (the latest 500) (sign-in required) */
 export function listMeetupComments(args: { params: ListMeetupCommentsParams }): Promise<ListMeetupCommentsResponse> {
   return apiRequest('GET', listMeetupCommentsUrl(args.params));
+}
+/** GET /api/meetup-hosts — The communities and groups where I may create meetups (as their creator, or as an Ambassador member) (sign-in required) */
+export function listMeetupHostsUrl(): string {
+  return `/api/meetup-hosts`;
+}
+/** GET /api/meetup-hosts — The communities and groups where I may create meetups (as their creator, or as an Ambassador member) (sign-in required) */
+export function listMeetupHosts(): Promise<ListMeetupHostsResponse> {
+  return apiRequest('GET', listMeetupHostsUrl());
 }
 /** GET /api/meetups/:meetupId/photos — Photos of the meetup, newest first (sign-in required) */
 export function listMeetupPhotosUrl(params: ListMeetupPhotosParams): string {
