@@ -44,7 +44,8 @@ export const idMemberParams = {
   properties: { id: { $ref: 'shared/Id' }, memberId: { $ref: 'shared/Id' } },
 } as const;
 
-export const okResponse = { $ref: 'shared/Ok' } as const;
+/** Bare $ref responses are wrapped in allOf so the client generator names each response type. */
+export const okResponse = { allOf: [{ $ref: 'shared/Ok' }] } as const;
 
 export const reasonBody = {
   type: 'object',

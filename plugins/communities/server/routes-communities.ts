@@ -89,7 +89,7 @@ export function communityRoutes(d: Deps) {
     summary: 'Create a community (roles Admin and Ambassador); the creator becomes its first member',
     auth: 'required',
     status: 201,
-    schema: { body: { $ref: 'communities/CreateCommunityBody' }, response: { 201: { $ref: 'communities/Community' } } },
+    schema: { body: { $ref: 'communities/CreateCommunityBody' }, response: { 201: { allOf: [{ $ref: 'communities/Community' }] } } },
     async handler(c) {
       const user = c.user!;
       if (!CREATOR_ROLES.includes(user.role)) throw new HttpError(403, 'Only ambassadors and admins can create communities');
@@ -122,7 +122,7 @@ export function communityRoutes(d: Deps) {
     operationId: 'getCommunity',
     summary: "A community with the viewer's membership, role and permissions",
     auth: 'optional',
-    schema: { params: idParams, response: { $ref: 'communities/Community' } },
+    schema: { params: idParams, response: { allOf: [{ $ref: 'communities/Community' }] } },
     async handler(c) {
       return detail(knex, d.accounts, await loadAccess(knex, c.input.params.id, c.user));
     },
@@ -134,7 +134,7 @@ export function communityRoutes(d: Deps) {
     operationId: 'updateCommunity',
     summary: 'Edit community info, privacy and rules (creator only)',
     auth: 'required',
-    schema: { params: idParams, body: { $ref: 'communities/UpdateCommunityBody' }, response: { $ref: 'communities/Community' } },
+    schema: { params: idParams, body: { $ref: 'communities/UpdateCommunityBody' }, response: { allOf: [{ $ref: 'communities/Community' }] } },
     async handler(c) {
       const a = await loadAccess(knex, c.input.params.id, c.user);
       assertCreator(a, 'Only the community creator can edit the community');
@@ -160,7 +160,7 @@ export function communityRoutes(d: Deps) {
     summary: 'Replace the community image (creator only): JPG, PNG or GIF up to 5 MB, re-encoded',
     auth: 'required',
     bodyType: 'multipart',
-    schema: { params: idParams, response: { $ref: 'communities/Community' } },
+    schema: { params: idParams, response: { allOf: [{ $ref: 'communities/Community' }] } },
     async handler(c) {
       const a = await loadAccess(knex, c.input.params.id, c.user);
       assertCreator(a, 'Only the community creator can edit the community');

@@ -93,7 +93,7 @@ export function memberRoutes(d: Deps) {
     schema: {
       params: idMemberParams,
       body: { type: 'object', additionalProperties: false, required: ['role'], properties: { role: { type: 'string', enum: ['member', 'moderator', 'admin'] } } },
-      response: { $ref: 'communities/Member' },
+      response: { allOf: [{ $ref: 'communities/Member' }] },
     },
     async handler(c) {
       const a = await loadAccess(knex, c.input.params.id, c.user);
@@ -172,7 +172,7 @@ export function memberRoutes(d: Deps) {
         'x-messages': { minProperties: 'Send exactly one of canPost, canComment, isMuted, requiresApproval', maxProperties: 'Send exactly one of canPost, canComment, isMuted, requiresApproval' },
         properties: { canPost: { type: 'boolean' }, canComment: { type: 'boolean' }, isMuted: { type: 'boolean' }, requiresApproval: { type: 'boolean' } },
       },
-      response: { $ref: 'communities/Member' },
+      response: { allOf: [{ $ref: 'communities/Member' }] },
     },
     async handler(c) {
       const a = await loadAccess(knex, c.input.params.id, c.user);

@@ -45,7 +45,7 @@ export function postRoutes(d: Deps) {
     operationId: 'listCommunityPosts',
     summary: "The community's discussion: pinned first, then newest (the viewer's own posts awaiting review included)",
     auth: 'required',
-    schema: { params: idParams, query: { $ref: 'shared/CursorQuery' }, response: { $ref: 'communities/PostFeed' } },
+    schema: { params: idParams, query: { $ref: 'shared/CursorQuery' }, response: { allOf: [{ $ref: 'communities/PostFeed' }] } },
     async handler(c) {
       const a = await loadAccess(knex, c.input.params.id, c.user);
       assertRead(a);
@@ -75,7 +75,7 @@ export function postRoutes(d: Deps) {
     summary: 'Post in the community (members; restrictions enforced; posts of members who require approval wait for review)',
     auth: 'required',
     status: 201,
-    schema: { params: idParams, body: { $ref: 'communities/CreatePostBody' }, response: { 201: { $ref: 'communities/Post' } } },
+    schema: { params: idParams, body: { $ref: 'communities/CreatePostBody' }, response: { 201: { allOf: [{ $ref: 'communities/Post' }] } } },
     async handler(c) {
       const a = await loadAccess(knex, c.input.params.id, c.user);
       if (!a.member) throw new HttpError(403, 'Only members of this community can post');
@@ -245,7 +245,7 @@ export function postRoutes(d: Deps) {
         required: ['optionIndex'],
         properties: { optionIndex: { type: 'integer', minimum: 0, maximum: 100, 'x-messages': { required: 'Please choose an option' } } },
       },
-      response: { $ref: 'communities/Poll' },
+      response: { allOf: [{ $ref: 'communities/Poll' }] },
     },
     async handler(c) {
       const { post, a } = await postAccess(c.input.params.id, c.user);
@@ -314,7 +314,7 @@ export function postRoutes(d: Deps) {
           parentId: { anyOf: [{ $ref: 'shared/Id' }, { type: 'null' }] },
         },
       },
-      response: { 201: { $ref: 'communities/Comment' } },
+      response: { 201: { allOf: [{ $ref: 'communities/Comment' }] } },
     },
     async handler(c) {
       const { post, a } = await postAccess(c.input.params.id, c.user);
@@ -489,7 +489,7 @@ export function postRoutes(d: Deps) {
     schema: {
       params: { type: 'object', additionalProperties: false, required: ['id', 'reportId'], properties: { id: { $ref: 'shared/Id' }, reportId: { $ref: 'shared/Id' } } },
       body: { type: 'object', additionalProperties: false, required: ['action'], properties: { action: { type: 'string', enum: ['dismiss', 'remove_content'] } } },
-      response: { $ref: 'communities/Report' },
+      response: { allOf: [{ $ref: 'communities/Report' }] },
     },
     async handler(c) {
       const a = await loadAccess(knex, c.input.params.id, c.user);

@@ -51,7 +51,7 @@ interface Access {
 }
 
 const idParams = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { $ref: 'shared/Id' } } } as const;
-const ok = { $ref: 'shared/Ok' } as const;
+const ok = { allOf: [{ $ref: 'shared/Ok' }] } as const;
 const contentBody = {
   type: 'object',
   additionalProperties: false,
@@ -232,7 +232,7 @@ export function groupRoutes(ctx: PluginContext) {
     summary: 'Create a group; the creator becomes its first member and admin',
     auth: 'required',
     status: 201,
-    schema: { body: { $ref: 'groups/CreateGroupBody' }, response: { 201: { $ref: 'groups/Group' } } },
+    schema: { body: { $ref: 'groups/CreateGroupBody' }, response: { 201: { allOf: [{ $ref: 'groups/Group' }] } } },
     async handler(c) {
       const b = c.input.body;
       const id = await knex.transaction(async (trx) => {
@@ -260,7 +260,7 @@ export function groupRoutes(ctx: PluginContext) {
     operationId: 'getGroup',
     summary: "A group with its members and the viewer's membership (private groups: members only)",
     auth: 'required',
-    schema: { params: idParams, response: { $ref: 'groups/Group' } },
+    schema: { params: idParams, response: { allOf: [{ $ref: 'groups/Group' }] } },
     async handler(c) {
       return detail(await loadAccess(c.input.params.id, c.user!));
     },
@@ -345,7 +345,7 @@ export function groupRoutes(ctx: PluginContext) {
     schema: {
       params: idParams,
       body: { type: 'object', additionalProperties: false, required: ['username'], properties: { username: { type: 'string', minLength: 1, maxLength: 100, 'x-messages': { required: 'Username is required', minLength: 'Username is required' } } } },
-      response: { 201: { $ref: 'groups/Member' } },
+      response: { 201: { allOf: [{ $ref: 'groups/Member' }] } },
     },
     async handler(c) {
       const a = await loadAccess(c.input.params.id, c.user!);
@@ -394,7 +394,7 @@ export function groupRoutes(ctx: PluginContext) {
     operationId: 'listGroupPosts',
     summary: "The group's posts, newest first (members only)",
     auth: 'required',
-    schema: { params: idParams, query: { $ref: 'shared/CursorQuery' }, response: { $ref: 'groups/PostFeed' } },
+    schema: { params: idParams, query: { $ref: 'shared/CursorQuery' }, response: { allOf: [{ $ref: 'groups/PostFeed' }] } },
     async handler(c) {
       const a = await loadAccess(c.input.params.id, c.user!);
       assertMember(a, 'Join this group to participate in discussions.');
@@ -418,7 +418,7 @@ export function groupRoutes(ctx: PluginContext) {
     schema: {
       params: idParams,
       body: { ...contentBody, properties: { ...contentBody.properties, type: { type: 'string', enum: ['text'], default: 'text' } } },
-      response: { 201: { $ref: 'groups/Post' } },
+      response: { 201: { allOf: [{ $ref: 'groups/Post' }] } },
     },
     async handler(c) {
       const a = await loadAccess(c.input.params.id, c.user!);
@@ -532,7 +532,7 @@ export function groupRoutes(ctx: PluginContext) {
           parentId: { anyOf: [{ $ref: 'shared/Id' }, { type: 'null' }] },
         },
       },
-      response: { 201: { $ref: 'groups/Comment' } },
+      response: { 201: { allOf: [{ $ref: 'groups/Comment' }] } },
     },
     async handler(c) {
       const { post, a } = await postAccess(c.input.params.id, c.user!);

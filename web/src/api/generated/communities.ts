@@ -11,6 +11,61 @@ import { qs } from '../qs.ts';
 export type Id = number
 /**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
+ * via the `definition` "AcceptCommunityJoinRequestResponse".
+ */
+export type AcceptCommunityJoinRequestResponse = Ok
+/**
+ * This interface was referenced by `CommunitiesApi`'s JSON-Schema
+ * via the `definition` "ApproveCommunityPostResponse".
+ */
+export type ApproveCommunityPostResponse = Ok
+/**
+ * This interface was referenced by `CommunitiesApi`'s JSON-Schema
+ * via the `definition` "BanCommunityMemberResponse".
+ */
+export type BanCommunityMemberResponse = Ok
+/**
+ * This interface was referenced by `CommunitiesApi`'s JSON-Schema
+ * via the `definition` "CreateCommunityResponse".
+ */
+export type CreateCommunityResponse = Community
+/**
+ * This interface was referenced by `CommunitiesApi`'s JSON-Schema
+ * via the `definition` "CreateCommunityPostResponse".
+ */
+export type CreateCommunityPostResponse = CommunitiesPost
+/**
+ * This interface was referenced by `CommunitiesApi`'s JSON-Schema
+ * via the `definition` "CreateCommunityPostCommentResponse".
+ */
+export type CreateCommunityPostCommentResponse = CommunitiesComment
+/**
+ * This interface was referenced by `CommunitiesApi`'s JSON-Schema
+ * via the `definition` "DeclineCommunityJoinRequestResponse".
+ */
+export type DeclineCommunityJoinRequestResponse = Ok
+/**
+ * This interface was referenced by `CommunitiesApi`'s JSON-Schema
+ * via the `definition` "DeleteCommunityResponse".
+ */
+export type DeleteCommunityResponse = Ok
+/**
+ * This interface was referenced by `CommunitiesApi`'s JSON-Schema
+ * via the `definition` "DeleteCommunityCommentResponse".
+ */
+export type DeleteCommunityCommentResponse = Ok
+/**
+ * This interface was referenced by `CommunitiesApi`'s JSON-Schema
+ * via the `definition` "DeleteCommunityPostResponse".
+ */
+export type DeleteCommunityPostResponse = Ok
+/**
+ * This interface was referenced by `CommunitiesApi`'s JSON-Schema
+ * via the `definition` "GetCommunityResponse".
+ */
+export type GetCommunityResponse = Community
+/**
+ * This interface was referenced by `CommunitiesApi`'s JSON-Schema
  * via the `definition` "ListCommunitiesResponse".
  */
 export type ListCommunitiesResponse = CommunityCard[]
@@ -46,6 +101,11 @@ export type ListCommunityMembersResponse = CommunitiesMember[]
 export type ListCommunityPostCommentsResponse = CommunitiesComment[]
 /**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
+ * via the `definition` "ListCommunityPostsResponse".
+ */
+export type ListCommunityPostsResponse = CommunitiesPostFeed
+/**
+ * This interface was referenced by `CommunitiesApi`'s JSON-Schema
  * via the `definition` "ListCommunityReportsResponse".
  */
 export type ListCommunityReportsResponse = Report[]
@@ -56,9 +116,69 @@ export type ListCommunityReportsResponse = Report[]
 export type ListPendingCommunityPostsResponse = CommunitiesPost[]
 /**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
+ * via the `definition` "RejectCommunityPostResponse".
+ */
+export type RejectCommunityPostResponse = Ok
+/**
+ * This interface was referenced by `CommunitiesApi`'s JSON-Schema
+ * via the `definition` "RemoveCommunityMemberResponse".
+ */
+export type RemoveCommunityMemberResponse = Ok
+/**
+ * This interface was referenced by `CommunitiesApi`'s JSON-Schema
+ * via the `definition` "ReportCommunityCommentResponse".
+ */
+export type ReportCommunityCommentResponse = Ok
+/**
+ * This interface was referenced by `CommunitiesApi`'s JSON-Schema
+ * via the `definition` "ReportCommunityPostResponse".
+ */
+export type ReportCommunityPostResponse = Ok
+/**
+ * This interface was referenced by `CommunitiesApi`'s JSON-Schema
+ * via the `definition` "ResolveCommunityReportResponse".
+ */
+export type ResolveCommunityReportResponse = Report
+/**
+ * This interface was referenced by `CommunitiesApi`'s JSON-Schema
  * via the `definition` "SearchCommunitiesResponse".
  */
 export type SearchCommunitiesResponse = CommunityCard[]
+/**
+ * This interface was referenced by `CommunitiesApi`'s JSON-Schema
+ * via the `definition` "UnbanCommunityUserResponse".
+ */
+export type UnbanCommunityUserResponse = Ok
+/**
+ * This interface was referenced by `CommunitiesApi`'s JSON-Schema
+ * via the `definition` "UpdateCommunityResponse".
+ */
+export type UpdateCommunityResponse = Community
+/**
+ * This interface was referenced by `CommunitiesApi`'s JSON-Schema
+ * via the `definition` "UpdateCommunityMemberPermissionsResponse".
+ */
+export type UpdateCommunityMemberPermissionsResponse = CommunitiesMember
+/**
+ * This interface was referenced by `CommunitiesApi`'s JSON-Schema
+ * via the `definition` "UpdateCommunityMemberRoleResponse".
+ */
+export type UpdateCommunityMemberRoleResponse = CommunitiesMember
+/**
+ * This interface was referenced by `CommunitiesApi`'s JSON-Schema
+ * via the `definition` "UploadCommunityImageResponse".
+ */
+export type UploadCommunityImageResponse = Community
+/**
+ * This interface was referenced by `CommunitiesApi`'s JSON-Schema
+ * via the `definition` "VoteCommunityPollResponse".
+ */
+export type VoteCommunityPollResponse = Poll
+/**
+ * This interface was referenced by `CommunitiesApi`'s JSON-Schema
+ * via the `definition` "WarnCommunityMemberResponse".
+ */
+export type WarnCommunityMemberResponse = Ok
 
 /**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
@@ -70,9 +190,9 @@ requestId: Id
 }
 /**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "AcceptCommunityJoinRequestResponse".
+ * via the `definition` "Ok".
  */
-export interface AcceptCommunityJoinRequestResponse {
+export interface Ok {
 success: boolean
 message?: string
 }
@@ -82,14 +202,6 @@ message?: string
  */
 export interface ApproveCommunityPostParams {
 id: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ApproveCommunityPostResponse".
- */
-export interface ApproveCommunityPostResponse {
-success: boolean
-message?: string
 }
 /**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
@@ -105,14 +217,6 @@ memberId: Id
  */
 export interface BanCommunityMemberBody {
 reason?: string
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "BanCommunityMemberResponse".
- */
-export interface BanCommunityMemberResponse {
-success: boolean
-message?: string
 }
 /**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
@@ -166,9 +270,9 @@ rules?: string
  * A community as its detail page shows it, with the viewer's membership. The creator is always a member and carries the role admin.
  * 
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "CreateCommunityResponse".
+ * via the `definition` "Community".
  */
-export interface CreateCommunityResponse {
+export interface Community {
 id: number
 name: string
 description: string
@@ -280,9 +384,9 @@ linkUrl?: (string | null)
 }
 /**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "CreateCommunityPostResponse".
+ * via the `definition` "CommunitiesPost".
  */
-export interface CreateCommunityPostResponse {
+export interface CommunitiesPost {
 id: number
 communityId: number
 type: ("text" | "discussion" | "poll" | "event" | "video" | "link")
@@ -345,9 +449,9 @@ parentId?: (Id | null)
  * A comment with its replies (one level).
  * 
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "CreateCommunityPostCommentResponse".
+ * via the `definition` "CommunitiesComment".
  */
-export interface CreateCommunityPostCommentResponse {
+export interface CommunitiesComment {
 id: number
 postId: number
 parentId: (number | null)
@@ -380,14 +484,6 @@ requestId: Id
 }
 /**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "DeclineCommunityJoinRequestResponse".
- */
-export interface DeclineCommunityJoinRequestResponse {
-success: boolean
-message?: string
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
  * via the `definition` "DeleteCommunityParams".
  */
 export interface DeleteCommunityParams {
@@ -395,26 +491,10 @@ id: Id
 }
 /**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "DeleteCommunityResponse".
- */
-export interface DeleteCommunityResponse {
-success: boolean
-message?: string
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
  * via the `definition` "DeleteCommunityCommentParams".
  */
 export interface DeleteCommunityCommentParams {
 id: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "DeleteCommunityCommentResponse".
- */
-export interface DeleteCommunityCommentResponse {
-success: boolean
-message?: string
 }
 /**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
@@ -457,79 +537,10 @@ id: Id
 }
 /**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "DeleteCommunityPostResponse".
- */
-export interface DeleteCommunityPostResponse {
-success: boolean
-message?: string
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
  * via the `definition` "GetCommunityParams".
  */
 export interface GetCommunityParams {
 id: Id
-}
-/**
- * A community as its detail page shows it, with the viewer's membership. The creator is always a member and carries the role admin.
- * 
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "GetCommunityResponse".
- */
-export interface GetCommunityResponse {
-id: number
-name: string
-description: string
-imageUrl: (string | null)
-location: string
-type: string
-membershipType: ("open" | "private")
-tags: string[]
-/**
- * Community rules and guidelines, edited by the creator.
- */
-rules: string
-memberCount: number
-postsCount: number
-creatorId: number
-creator: (UserSummary | null)
-isMember: boolean
-isCreator: boolean
-role: ("admin" | "moderator" | "member" | null)
-joinRequestStatus: ("pending" | null)
-isBanned: boolean
-restrictions: (Restrictions | null)
-/**
- * What the viewer may do here.
- */
-permissions: {
-canPost: boolean
-canComment: boolean
-/**
- * pin, member stats, reports, review queue (admin, moderator, creator)
- */
-canModerate: boolean
-/**
- * member actions, join requests, bans (admin, creator)
- */
-canManageMembers: boolean
-/**
- * creator only
- */
-canChangeRoles: boolean
-/**
- * community info, privacy and rules (creator only)
- */
-canEdit: boolean
-/**
- * creator only
- */
-canDelete: boolean
-}
-pendingRequestsCount: number
-openReportsCount: number
-pendingPostsCount: number
-createdAt: string
 }
 /**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
@@ -673,36 +684,6 @@ memberId: Id
 }
 /**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "CommunitiesPost".
- */
-export interface CommunitiesPost {
-id: number
-communityId: number
-type: ("text" | "discussion" | "poll" | "event" | "video" | "link")
-content: string
-title: (string | null)
-pollOptions: (string[] | null)
-poll: (Poll | null)
-eventTitle: (string | null)
-eventDateTime: (string | null)
-eventLocation: (string | null)
-eventDescription: (string | null)
-videoUrl: (string | null)
-linkUrl: (string | null)
-isPinned: boolean
-likesCount: number
-commentsCount: number
-isLiked: boolean
-/**
- * pending: waiting in the review queue
- */
-status: ("published" | "pending" | "rejected")
-createdAt: string
-user: (UserSummary | null)
-canDelete: boolean
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
  * via the `definition` "ListCommunityMembersParams".
  */
 export interface ListCommunityMembersParams {
@@ -748,22 +729,6 @@ export interface ListCommunityPostCommentsParams {
 id: Id
 }
 /**
- * A comment with its replies (one level).
- * 
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "CommunitiesComment".
- */
-export interface CommunitiesComment {
-id: number
-postId: number
-parentId: (number | null)
-content: string
-createdAt: string
-user: (UserSummary | null)
-canDelete: boolean
-replies: CommunitiesCommentReply[]
-}
-/**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
  * via the `definition` "ListCommunityPostsParams".
  */
@@ -782,9 +747,9 @@ limit?: number
  * Pinned posts first, then newest first.
  * 
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ListCommunityPostsResponse".
+ * via the `definition` "CommunitiesPostFeed".
  */
-export interface ListCommunityPostsResponse {
+export interface CommunitiesPostFeed {
 items: CommunitiesPost[]
 nextCursor: (string | null)
 }
@@ -864,27 +829,11 @@ id: Id
 }
 /**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "RejectCommunityPostResponse".
- */
-export interface RejectCommunityPostResponse {
-success: boolean
-message?: string
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
  * via the `definition` "RemoveCommunityMemberParams".
  */
 export interface RemoveCommunityMemberParams {
 id: Id
 memberId: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "RemoveCommunityMemberResponse".
- */
-export interface RemoveCommunityMemberResponse {
-success: boolean
-message?: string
 }
 /**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
@@ -902,14 +851,6 @@ reason: string
 }
 /**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ReportCommunityCommentResponse".
- */
-export interface ReportCommunityCommentResponse {
-success: boolean
-message?: string
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
  * via the `definition` "ReportCommunityPostParams".
  */
 export interface ReportCommunityPostParams {
@@ -921,14 +862,6 @@ id: Id
  */
 export interface ReportCommunityPostBody {
 reason: string
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ReportCommunityPostResponse".
- */
-export interface ReportCommunityPostResponse {
-success: boolean
-message?: string
 }
 /**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
@@ -946,31 +879,6 @@ export interface ResolveCommunityReportBody {
 action: ("dismiss" | "remove_content")
 }
 /**
- * A member's report of a post or a comment. content is what was reported (kept after removal).
- * 
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ResolveCommunityReportResponse".
- */
-export interface Report1 {
-id: number
-communityId: number
-status: ("open" | "resolved")
-reason: string
-createdAt: string
-reporter: (UserSummary | null)
-targetType: ("post" | "comment")
-/**
- * the reported post, or the post of the reported comment
- */
-postId: (number | null)
-commentId: (number | null)
-content: string
-author: (UserSummary | null)
-contentRemoved: boolean
-resolution: ("dismissed" | "content_removed" | null)
-resolvedAt: (string | null)
-}
-/**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
  * via the `definition` "SearchCommunitiesQuery".
  */
@@ -985,14 +893,6 @@ limit?: number
 export interface UnbanCommunityUserParams {
 id: Id
 userId: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "UnbanCommunityUserResponse".
- */
-export interface UnbanCommunityUserResponse {
-success: boolean
-message?: string
 }
 /**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
@@ -1018,67 +918,6 @@ imageUrl?: (string | null)
 rules?: string
 }
 /**
- * A community as its detail page shows it, with the viewer's membership. The creator is always a member and carries the role admin.
- * 
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "UpdateCommunityResponse".
- */
-export interface UpdateCommunityResponse {
-id: number
-name: string
-description: string
-imageUrl: (string | null)
-location: string
-type: string
-membershipType: ("open" | "private")
-tags: string[]
-/**
- * Community rules and guidelines, edited by the creator.
- */
-rules: string
-memberCount: number
-postsCount: number
-creatorId: number
-creator: (UserSummary | null)
-isMember: boolean
-isCreator: boolean
-role: ("admin" | "moderator" | "member" | null)
-joinRequestStatus: ("pending" | null)
-isBanned: boolean
-restrictions: (Restrictions | null)
-/**
- * What the viewer may do here.
- */
-permissions: {
-canPost: boolean
-canComment: boolean
-/**
- * pin, member stats, reports, review queue (admin, moderator, creator)
- */
-canModerate: boolean
-/**
- * member actions, join requests, bans (admin, creator)
- */
-canManageMembers: boolean
-/**
- * creator only
- */
-canChangeRoles: boolean
-/**
- * community info, privacy and rules (creator only)
- */
-canEdit: boolean
-/**
- * creator only
- */
-canDelete: boolean
-}
-pendingRequestsCount: number
-openReportsCount: number
-pendingPostsCount: number
-createdAt: string
-}
-/**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
  * via the `definition` "UpdateCommunityMemberPermissionsParams".
  */
@@ -1097,38 +936,6 @@ isMuted?: boolean
 requiresApproval?: boolean
 }
 /**
- * A community member. restrictions and stats are shown to the community's admins, moderators and creator (and to the member themself).
- * 
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "UpdateCommunityMemberPermissionsResponse".
- */
-export interface CommunitiesMember1 {
-/**
- * the member id used by the member routes
- */
-id: number
-userId: number
-role: ("admin" | "moderator" | "member")
-isCreator: boolean
-joinedAt: string
-user: {
-id: number
-username: string
-slug?: (string | null)
-firstName?: (string | null)
-lastName?: (string | null)
-bio?: (string | null)
-profileImageUrl?: (string | null)
-}
-restrictions?: Restrictions
-stats?: {
-postsCount: number
-commentsCount: number
-lastActive: (string | null)
-warningsCount: number
-}
-}
-/**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
  * via the `definition` "UpdateCommunityMemberRoleParams".
  */
@@ -1144,104 +951,11 @@ export interface UpdateCommunityMemberRoleBody {
 role: ("member" | "moderator" | "admin")
 }
 /**
- * A community member. restrictions and stats are shown to the community's admins, moderators and creator (and to the member themself).
- * 
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "UpdateCommunityMemberRoleResponse".
- */
-export interface CommunitiesMember2 {
-/**
- * the member id used by the member routes
- */
-id: number
-userId: number
-role: ("admin" | "moderator" | "member")
-isCreator: boolean
-joinedAt: string
-user: {
-id: number
-username: string
-slug?: (string | null)
-firstName?: (string | null)
-lastName?: (string | null)
-bio?: (string | null)
-profileImageUrl?: (string | null)
-}
-restrictions?: Restrictions
-stats?: {
-postsCount: number
-commentsCount: number
-lastActive: (string | null)
-warningsCount: number
-}
-}
-/**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
  * via the `definition` "UploadCommunityImageParams".
  */
 export interface UploadCommunityImageParams {
 id: Id
-}
-/**
- * A community as its detail page shows it, with the viewer's membership. The creator is always a member and carries the role admin.
- * 
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "UploadCommunityImageResponse".
- */
-export interface UploadCommunityImageResponse {
-id: number
-name: string
-description: string
-imageUrl: (string | null)
-location: string
-type: string
-membershipType: ("open" | "private")
-tags: string[]
-/**
- * Community rules and guidelines, edited by the creator.
- */
-rules: string
-memberCount: number
-postsCount: number
-creatorId: number
-creator: (UserSummary | null)
-isMember: boolean
-isCreator: boolean
-role: ("admin" | "moderator" | "member" | null)
-joinRequestStatus: ("pending" | null)
-isBanned: boolean
-restrictions: (Restrictions | null)
-/**
- * What the viewer may do here.
- */
-permissions: {
-canPost: boolean
-canComment: boolean
-/**
- * pin, member stats, reports, review queue (admin, moderator, creator)
- */
-canModerate: boolean
-/**
- * member actions, join requests, bans (admin, creator)
- */
-canManageMembers: boolean
-/**
- * creator only
- */
-canChangeRoles: boolean
-/**
- * community info, privacy and rules (creator only)
- */
-canEdit: boolean
-/**
- * creator only
- */
-canDelete: boolean
-}
-pendingRequestsCount: number
-openReportsCount: number
-pendingPostsCount: number
-createdAt: string
 }
 /**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
@@ -1258,24 +972,6 @@ export interface VoteCommunityPollBody {
 optionIndex: number
 }
 /**
- * Poll results: one vote per member.
- * 
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "VoteCommunityPollResponse".
- */
-export interface Poll1 {
-options: {
-index: number
-text: string
-votes: number
-}[]
-totalVotes: number
-/**
- * the option index the viewer chose, or null
- */
-userVote: (number | null)
-}
-/**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
  * via the `definition` "WarnCommunityMemberParams".
  */
@@ -1289,75 +985,6 @@ memberId: Id
  */
 export interface WarnCommunityMemberBody {
 reason: string
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "WarnCommunityMemberResponse".
- */
-export interface WarnCommunityMemberResponse {
-success: boolean
-message?: string
-}
-/**
- * A community as its detail page shows it, with the viewer's membership. The creator is always a member and carries the role admin.
- * 
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "Community".
- */
-export interface Community {
-id: number
-name: string
-description: string
-imageUrl: (string | null)
-location: string
-type: string
-membershipType: ("open" | "private")
-tags: string[]
-/**
- * Community rules and guidelines, edited by the creator.
- */
-rules: string
-memberCount: number
-postsCount: number
-creatorId: number
-creator: (UserSummary | null)
-isMember: boolean
-isCreator: boolean
-role: ("admin" | "moderator" | "member" | null)
-joinRequestStatus: ("pending" | null)
-isBanned: boolean
-restrictions: (Restrictions | null)
-/**
- * What the viewer may do here.
- */
-permissions: {
-canPost: boolean
-canComment: boolean
-/**
- * pin, member stats, reports, review queue (admin, moderator, creator)
- */
-canModerate: boolean
-/**
- * member actions, join requests, bans (admin, creator)
- */
-canManageMembers: boolean
-/**
- * creator only
- */
-canChangeRoles: boolean
-/**
- * community info, privacy and rules (creator only)
- */
-canEdit: boolean
-/**
- * creator only
- */
-canDelete: boolean
-}
-pendingRequestsCount: number
-openReportsCount: number
-pendingPostsCount: number
-createdAt: string
 }
 /**
  * A post of one of six types. Blank content is refused. Polls: options are trimmed, blank ones dropped, at least 2 must remain. Events need eventTitle and eventDateTime; video posts a videoUrl; link posts a linkUrl.
@@ -1381,30 +1008,12 @@ videoUrl?: (string | null)
 linkUrl?: (string | null)
 }
 /**
- * Pinned posts first, then newest first.
- * 
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "CommunitiesPostFeed".
- */
-export interface CommunitiesPostFeed {
-items: CommunitiesPost[]
-nextCursor: (string | null)
-}
-/**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
  * via the `definition` "CursorQuery".
  */
 export interface CursorQuery {
 cursor?: string
 limit?: number
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "Ok".
- */
-export interface Ok {
-success: boolean
-message?: string
 }
 
 /** POST /api/communities/:id/join-requests/:requestId/accept — Accept a join request (creator and community admins); the requester is notified (sign-in required) */

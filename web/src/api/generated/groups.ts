@@ -11,6 +11,46 @@ import { qs } from '../qs.ts';
 export type Id = number
 /**
  * This interface was referenced by `GroupsApi`'s JSON-Schema
+ * via the `definition` "AddGroupMemberResponse".
+ */
+export type AddGroupMemberResponse = GroupsMember
+/**
+ * This interface was referenced by `GroupsApi`'s JSON-Schema
+ * via the `definition` "CreateGroupResponse".
+ */
+export type CreateGroupResponse = Group
+/**
+ * This interface was referenced by `GroupsApi`'s JSON-Schema
+ * via the `definition` "CreateGroupPostResponse".
+ */
+export type CreateGroupPostResponse = GroupsPost
+/**
+ * This interface was referenced by `GroupsApi`'s JSON-Schema
+ * via the `definition` "CreateGroupPostCommentResponse".
+ */
+export type CreateGroupPostCommentResponse = GroupsComment
+/**
+ * This interface was referenced by `GroupsApi`'s JSON-Schema
+ * via the `definition` "DeleteGroupResponse".
+ */
+export type DeleteGroupResponse = Ok
+/**
+ * This interface was referenced by `GroupsApi`'s JSON-Schema
+ * via the `definition` "DeleteGroupCommentResponse".
+ */
+export type DeleteGroupCommentResponse = Ok
+/**
+ * This interface was referenced by `GroupsApi`'s JSON-Schema
+ * via the `definition` "DeleteGroupPostResponse".
+ */
+export type DeleteGroupPostResponse = Ok
+/**
+ * This interface was referenced by `GroupsApi`'s JSON-Schema
+ * via the `definition` "GetGroupResponse".
+ */
+export type GetGroupResponse = Group
+/**
+ * This interface was referenced by `GroupsApi`'s JSON-Schema
  * via the `definition` "ListGroupMembersResponse".
  */
 export type ListGroupMembersResponse = GroupsMember[]
@@ -21,6 +61,11 @@ export type ListGroupMembersResponse = GroupsMember[]
 export type ListGroupPostCommentsResponse = GroupsComment[]
 /**
  * This interface was referenced by `GroupsApi`'s JSON-Schema
+ * via the `definition` "ListGroupPostsResponse".
+ */
+export type ListGroupPostsResponse = GroupsPostFeed
+/**
+ * This interface was referenced by `GroupsApi`'s JSON-Schema
  * via the `definition` "ListGroupsResponse".
  */
 export type ListGroupsResponse = GroupCard[]
@@ -29,6 +74,11 @@ export type ListGroupsResponse = GroupCard[]
  * via the `definition` "ListMyGroupsResponse".
  */
 export type ListMyGroupsResponse = GroupCard[]
+/**
+ * This interface was referenced by `GroupsApi`'s JSON-Schema
+ * via the `definition` "RemoveGroupMemberResponse".
+ */
+export type RemoveGroupMemberResponse = Ok
 
 /**
  * This interface was referenced by `GroupsApi`'s JSON-Schema
@@ -46,9 +96,9 @@ username: string
 }
 /**
  * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "AddGroupMemberResponse".
+ * via the `definition` "GroupsMember".
  */
-export interface AddGroupMemberResponse {
+export interface GroupsMember {
 userId: number
 role: ("admin" | "member")
 isCreator?: boolean
@@ -87,9 +137,9 @@ tags?: ([]|[string]|[string, string]|[string, string, string]|[string, string, s
  * A group with the viewer's membership. members: the first 100 (creator and admins first); GET /api/groups/{id}/members lists them all.
  * 
  * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "CreateGroupResponse".
+ * via the `definition` "Group".
  */
-export interface CreateGroupResponse {
+export interface Group {
 id: number
 name: string
 description: string
@@ -109,17 +159,6 @@ createdAt: string
 }
 /**
  * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "GroupsMember".
- */
-export interface GroupsMember {
-userId: number
-role: ("admin" | "member")
-isCreator?: boolean
-joinedAt: string
-user: (UserSummary | null)
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
  * via the `definition` "CreateGroupPostParams".
  */
 export interface CreateGroupPostParams {
@@ -135,9 +174,9 @@ type?: "text"
 }
 /**
  * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "CreateGroupPostResponse".
+ * via the `definition` "GroupsPost".
  */
-export interface CreateGroupPostResponse {
+export interface GroupsPost {
 id: number
 groupId: number
 type: "text"
@@ -168,9 +207,9 @@ parentId?: (Id | null)
  * A comment with its replies (one level).
  * 
  * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "CreateGroupPostCommentResponse".
+ * via the `definition` "GroupsComment".
  */
-export interface CreateGroupPostCommentResponse {
+export interface GroupsComment {
 id: number
 postId: number
 parentId: (number | null)
@@ -202,9 +241,9 @@ id: Id
 }
 /**
  * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "DeleteGroupResponse".
+ * via the `definition` "Ok".
  */
-export interface DeleteGroupResponse {
+export interface Ok {
 success: boolean
 message?: string
 }
@@ -217,14 +256,6 @@ id: Id
 }
 /**
  * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "DeleteGroupCommentResponse".
- */
-export interface DeleteGroupCommentResponse {
-success: boolean
-message?: string
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
  * via the `definition` "DeleteGroupPostParams".
  */
 export interface DeleteGroupPostParams {
@@ -232,42 +263,10 @@ id: Id
 }
 /**
  * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "DeleteGroupPostResponse".
- */
-export interface DeleteGroupPostResponse {
-success: boolean
-message?: string
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
  * via the `definition` "GetGroupParams".
  */
 export interface GetGroupParams {
 id: Id
-}
-/**
- * A group with the viewer's membership. members: the first 100 (creator and admins first); GET /api/groups/{id}/members lists them all.
- * 
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "GetGroupResponse".
- */
-export interface GetGroupResponse {
-id: number
-name: string
-description: string
-isPrivate: boolean
-location: string
-tags: string[]
-imageUrl: (string | null)
-memberCount: number
-postsCount: number
-creatorId: number
-creator: (UserSummary | null)
-members: GroupsMember[]
-isMember: boolean
-isCreator: boolean
-role: ("admin" | "member" | null)
-createdAt: string
 }
 /**
  * This interface was referenced by `GroupsApi`'s JSON-Schema
@@ -331,22 +330,6 @@ export interface ListGroupPostCommentsParams {
 id: Id
 }
 /**
- * A comment with its replies (one level).
- * 
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "GroupsComment".
- */
-export interface GroupsComment {
-id: number
-postId: number
-parentId: (number | null)
-content: string
-createdAt: string
-user: (UserSummary | null)
-canDelete: boolean
-replies: GroupsCommentReply[]
-}
-/**
  * This interface was referenced by `GroupsApi`'s JSON-Schema
  * via the `definition` "ListGroupPostsParams".
  */
@@ -365,27 +348,11 @@ limit?: number
  * Newest first.
  * 
  * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "ListGroupPostsResponse".
+ * via the `definition` "GroupsPostFeed".
  */
-export interface ListGroupPostsResponse {
+export interface GroupsPostFeed {
 items: GroupsPost[]
 nextCursor: (string | null)
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "GroupsPost".
- */
-export interface GroupsPost {
-id: number
-groupId: number
-type: "text"
-content: string
-likesCount: number
-commentsCount: number
-isLiked: boolean
-createdAt: string
-user: (UserSummary | null)
-canDelete: boolean
 }
 /**
  * This interface was referenced by `GroupsApi`'s JSON-Schema
@@ -425,61 +392,11 @@ userId: Id
 }
 /**
  * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "RemoveGroupMemberResponse".
- */
-export interface RemoveGroupMemberResponse {
-success: boolean
-message?: string
-}
-/**
- * A group with the viewer's membership. members: the first 100 (creator and admins first); GET /api/groups/{id}/members lists them all.
- * 
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "Group".
- */
-export interface Group {
-id: number
-name: string
-description: string
-isPrivate: boolean
-location: string
-tags: string[]
-imageUrl: (string | null)
-memberCount: number
-postsCount: number
-creatorId: number
-creator: (UserSummary | null)
-members: GroupsMember[]
-isMember: boolean
-isCreator: boolean
-role: ("admin" | "member" | null)
-createdAt: string
-}
-/**
- * Newest first.
- * 
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "GroupsPostFeed".
- */
-export interface GroupsPostFeed {
-items: GroupsPost[]
-nextCursor: (string | null)
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
  * via the `definition` "CursorQuery".
  */
 export interface CursorQuery {
 cursor?: string
 limit?: number
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "Ok".
- */
-export interface Ok {
-success: boolean
-message?: string
 }
 
 /** POST /api/groups/:id/members — Add a user to the group by username (group admins; the way into a private group) (sign-in required) */
