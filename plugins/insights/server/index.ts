@@ -2,8 +2,7 @@ import fsp from 'node:fs/promises';
 import type { Knex } from 'knex';
 import { definePluginServer, type PluginContext, type ApiContext } from '../../../core/plugin-api.ts';
 import { HttpError } from '../../../core/errors.ts';
-import { serviceRef } from '../../../core/services.ts';
-import { AccountsService, type AccountsApi } from '../../accounts/public.ts';
+import { AccountsService, UserStatsProvider, type AccountsApi } from '../../accounts/public.ts';
 import { MuseumsService, type MuseumsApi } from '../../museums/public.ts';
 import { InsightsService, type InsightsApi } from '../public.ts';
 import { createSocial, type Viewer } from './social.ts';
@@ -21,9 +20,6 @@ import {
 } from './posts.ts';
 import { createRecommendations } from './recommendations.ts';
 import { probeVideo, remux, makePoster, VideoRejected, VideoBusy } from './video.ts';
-
-/** accounts' UserStatsProvider reference (declared in accounts/public.ts by the accounts issue). */
-const UserStatsProvider = serviceRef<{ insightsCounts(userIds: number[]): Promise<Map<number, number>> }>('accounts.userStatsProvider');
 
 export const MAX_VIDEO_BYTES = 100 * 1024 * 1024;
 export const MAX_VIDEO_SECONDS = 60;
@@ -105,7 +101,7 @@ export default definePluginServer({
       },
     };
     ctx.services.provide(InsightsService, api);
-    // Profiles show insightsCount through the accounts extension point (same id as accounts' UserStatsProvider).
+    // Profiles show insightsCount through the accounts extension point.
     ctx.services.provide(UserStatsProvider, { insightsCounts: (ids: number[]) => api.countsByUsers(ids) });
 
     const visibleFilter = (viewer: Viewer, knownVisible?: Set<number>) => async (rows: PostRow[]) => {

@@ -181,6 +181,13 @@ describe('insights: feeds and pages', function () {
     expect(r.body.items.map((p: any) => p.id)).to.include(tagged.id);
     const byMuseum = await app.client().get(`/api/posts/museum/${museum.id}`);
     expect(byMuseum.body.items.map((p: any) => p.id)).to.deep.equal([tagged.id]);
+    // the museum's insight counter follows
+    expect((await app.client().get(`/api/museums/${museum.id}`)).body.totalInsights).to.equal(1);
+    await viewer.post(`/api/posts/${tagged.id}/comments`, { content: 'seen it' });
+    const withComments = await app.client().get(`/api/posts/museum/${museum.id}`);
+    expect(withComments.body.items[0].comments.map((c: any) => c.content)).to.deep.equal(['seen it']);
+    expect((await author.del(`/api/posts/${tagged.id}`)).status).to.equal(200);
+    expect((await app.client().get(`/api/museums/${museum.id}`)).body.totalInsights).to.equal(0);
   });
 
   it('pages the feed without duplicates or gaps while new posts arrive', async () => {
@@ -347,8 +354,9 @@ describe('insights: likes, comments, deletion', function () {
     const own = await leaves.post(`/api/posts/${kept.id}/comments`, { content: 'thread by leaver' });
     await stays.post(`/api/posts/${kept.id}/comments`, { content: 'reply under leaver', parentId: own.body.id });
     expect((await stays.get(`/api/posts/${kept.id}`)).body).to.include({ likesCount: 1, commentsCount: 4 });
-    await app.events.emit('accounts.user.deleting', { userId: leaves.me.id });
+    expect((await leaves.del('/api/user/account')).status).to.equal(200);
     expect((await stays.get(`/api/posts/${kept.id}`)).body).to.include({ likesCount: 0, commentsCount: 1 });
+    expect((await stays.get(`/api/posts/${kept.id}/comments`)).body.map((x: any) => x.content)).to.deep.equal(['top']);
     expect((await stays.get(`/api/posts/${gone.id}`)).status).to.equal(404);
   });
 });
@@ -380,8 +388,7 @@ describe('insights: recommendations', function () {
     expect((await me.get('/api/recommendations/users?limit=1')).body).to.have.length(1);
     expect((await app.client().get('/api/recommendations/users')).body).to.deep.equal([]);
     // a deleted user is never recommended
-    await app.events.emit('accounts.user.deleting', { userId: niche.me.id });
-    await app.knex('users').where({ id: niche.me.id }).del();
+    expect((await niche.del('/api/user/account')).status).to.equal(200);
     expect((await me.get('/api/recommendations/users')).body.map((u: any) => u.id)).to.deep.equal([popular.me.id]);
   });
 

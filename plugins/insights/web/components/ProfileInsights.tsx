@@ -1,0 +1,83 @@
+import { useState } from 'react';
+import { useTranslation, useAuth, useInfiniteApi, useCreateDialog, EmptyState, InfiniteList, Icon, Modal, ApiError } from '../../../../web/src/index.ts';
+import { listUserPostsUrl } from '../../../../web/src/api/generated/insights.ts';
+import { PostCard } from './PostCard.tsx';
+import type { Post } from '../types.ts';
+import './insights.css';
+
+export interface ProfileInsightsProps {
+  userId?: number;
+  user?: { id: number } | null;
+  isOwn?: boolean;
+}
+
+/** Slot `profile.insights`: the INSIGHTS tab, a 3-column grid with like counts; further pages on scroll. */
+export default function ProfileInsights({ userId, user: owner, isOwn }: ProfileInsightsProps) {
+  const { t } = useTranslation('insights');
+  const { user } = useAuth();
+  const { open } = useCreateDialog();
+  const id = userId ?? owner?.id;
+  const own = isOwn ?? (user != null && user.id === id);
+  const list = useInfiniteApi<Post>(id ? listUserPostsUrl({ id }) : null, { limit: 12 });
+  const [opened, setOpened] = useState<Post | null>(null);
+  if (!id) return null;
+  const isPrivate = list.error instanceof ApiError && list.error.status === 403;
+  return (
+    <>
+      <InfiniteList<Post>
+        className="insights-grid"
+        items={list.items}
+        getKey={(p) => p.id}
+        hasMore={list.hasMore}
+        loadMore={list.loadMore}
+        isLoading={list.isLoading}
+        isLoadingMore={list.isLoadingMore}
+        error={list.error}
+        errorState={<EmptyState tone={isPrivate ? 'neutral' : 'error'} icon={isPrivate ? 'shield' : 'alert'} title={isPrivate ? t('profile.private') : t('profile.loadError')} />}
+        empty={
+          <EmptyState
+            icon="image"
+            title={t('profile.empty')}
+            description={own ? t('profile.emptyOwn') : undefined}
+            action={
+              own ? (
+                <button type="button" className="button is-primary" onClick={() => open()}>
+                  {t('profile.share')}
+                </button>
+              ) : undefined
+            }
+          />
+        }
+        renderItem={(p) => (
+          <button type="button" className="insights-tile" onClick={() => setOpened(p)} aria-label={t('profile.open', { text: p.content.slice(0, 60) || t('profile.textInsight') })}>
+            {p.images[0] ? <img src={p.images[0]} alt="" loading="lazy" /> : <span className="insights-tile-text">{p.content.slice(0, 140)}</span>}
+            {p.type === 'video' && (
+              <span className="insights-tile-video" aria-hidden="true">
+                <Icon name="play" size={18} />
+              </span>
+            )}
+            <span className="insights-tile-meta" aria-hidden="true">
+              <span>
+                <Icon name="heart" size={12} /> {p.likesCount}
+              </span>
+              <span>
+                <Icon name="message" size={12} /> {p.commentsCount}
+              </span>
+            </span>
+          </button>
+        )}
+      />
+      {opened && (
+        <Modal open onClose={() => setOpened(null)} title={t('post.by', { name: opened.user.username })} size="medium">
+          <PostCard
+            post={opened}
+            onDeleted={() => {
+              setOpened(null);
+              void list.mutate();
+            }}
+          />
+        </Modal>
+      )}
+    </>
+  );
+}

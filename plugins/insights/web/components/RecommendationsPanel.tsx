@@ -1,0 +1,206 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useTranslation, useApi, useAuth, Avatar, RoleBadge, Icon, Spinner, apiRequest, toast } from '../../../../web/src/index.ts';
+import { recommendUsersUrl, recommendMuseumsUrl, trendingMuseumsUrl, activeUsersUrl } from '../../../../web/src/api/generated/insights.ts';
+import { displayName, museumPath, profilePath, type RecommendedUser, type RecommendedMuseum, type ActiveUser } from '../types.ts';
+import './insights.css';
+
+type Person = RecommendedUser | ActiveUser;
+
+/** Follow is one-way here: once followed the button shows Following, disabled (part 1 §4). */
+function FollowButton({ userId, size = 'is-small' }: { userId: number; size?: string }) {
+  const { t } = useTranslation('insights');
+  const { user } = useAuth();
+  const [state, setState] = useState<'idle' | 'pending' | 'following'>('idle');
+  const follow = async () => {
+    if (!user) {
+      toast({ title: t('recs.signInRequired'), description: t('recs.signInFollow'), variant: 'warning' });
+      return;
+    }
+    setState('pending');
+    try {
+      const r = await apiRequest<{ following: boolean }>('POST', `/api/user/${userId}/follow`);
+      if (r?.following === false) await apiRequest('POST', `/api/user/${userId}/follow`); // it was a toggle back: follow again
+      setState('following');
+    } catch (e) {
+      console.error('follow failed', e); // spec: only logged here
+      setState('idle');
+    }
+  };
+  return (
+    <button type="button" className={`button ${size} ${state === 'following' ? 'is-light' : 'is-link'}`} onClick={follow} disabled={state !== 'idle'}>
+      {state === 'following' ? t('recs.following') : t('recs.follow')}
+    </button>
+  );
+}
+
+function usePeople(limit: number) {
+  const { user } = useAuth();
+  const recs = useApi<RecommendedUser[]>(user ? recommendUsersUrl({ limit }) : null);
+  const noRecs = Boolean(recs.data && recs.data.length === 0) || Boolean(recs.error);
+  const active = useApi<ActiveUser[]>(user && noRecs ? activeUsersUrl({ limit }) : null);
+  const people: Person[] = recs.data?.length ? recs.data : active.data ?? [];
+  return { people, isLoading: recs.isLoading || active.isLoading, fallback: !recs.data?.length, signedIn: Boolean(user) };
+}
+
+export { usePeople };
+
+function PersonRow({ p }: { p: Person }) {
+  const { t } = useTranslation('insights');
+  const name = displayName(p);
+  const mutual = 'mutualFollowersCount' in p ? p.mutualFollowersCount ?? 0 : 0;
+  return (
+    <li className="is-flex is-align-items-center mb-3" style={{ gap: '0.6rem' }}>
+      <Link to={profilePath(p)} aria-label={name}>
+        <Avatar src={p.profileImageUrl} name={name} size={36} decorative />
+      </Link>
+      <div style={{ flex: 1, minWidth: 0 }}>
+        <Link to={profilePath(p)} className="has-text-weight-semibold has-text-dark is-size-7 is-block" style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+          {name}
+        </Link>
+        <p className="is-size-7 has-text-grey">{mutual > 0 ? t('recs.mutual', { count: mutual }) : `@${p.username}`}</p>
+      </div>
+      <FollowButton userId={p.id} />
+    </li>
+  );
+}
+
+function MuseumRow({ m }: { m: RecommendedMuseum }) {
+  const { t } = useTranslation('insights');
+  const score = m.trendingScore ?? (m.recentInsightsCount ?? 0) + (m.recentCheckInsCount ?? 0) + (m.recentFollowsCount ?? 0);
+  return (
+    <li className="is-flex is-align-items-center mb-3" style={{ gap: '0.6rem' }}>
+      {m.featuredImage ? (
+        <img src={m.featuredImage} alt="" width={40} height={40} style={{ borderRadius: 6, objectFit: 'cover', width: 40, height: 40 }} loading="lazy" />
+      ) : (
+        <span className="insights-story-add" style={{ width: 40, height: 40, borderRadius: 6 }} aria-hidden="true">
+          <Icon name="museum" size={18} />
+        </span>
+      )}
+      <div style={{ flex: 1, minWidth: 0 }}>
+        <Link to={museumPath(m)} className="has-text-weight-semibold has-text-dark is-size-7 is-block">
+          {m.name}
+        </Link>
+        <p className="is-size-7 has-text-grey">
+          {[m.city, m.country].filter(Boolean).join(', ')}
+          {score > 0 && ` · ${t('recs.recentActivity', { count: score })}`}
+        </p>
+      </div>
+    </li>
+  );
+}
+
+/** Compact (home sidebar): People to Follow (3), Trending Museums (2), View All → /discover. */
+export function CompactRecommendations() {
+  const { t } = useTranslation('insights');
+  const { people, isLoading, signedIn } = usePeople(3);
+  const trending = useApi<RecommendedMuseum[]>(trendingMuseumsUrl({ limit: 2 }));
+  return (
+    <aside aria-label={t('recs.peopleToFollow')}>
+      {signedIn && (
+        <div className="box">
+          <div className="is-flex is-justify-content-space-between is-align-items-center mb-3">
+            <h2 className="title is-6 mb-0">{t('recs.peopleToFollow')}</h2>
+            <Link to="/discover" className="is-size-7">
+              {t('recs.viewAll')}
+            </Link>
+          </div>
+          {isLoading ? <Spinner size="small" /> : people.length ? <ul>{people.slice(0, 3).map((p) => <PersonRow key={p.id} p={p} />)}</ul> : <p className="is-size-7 has-text-grey">{t('recs.none')}</p>}
+        </div>
+      )}
+      <div className="box">
+        <div className="is-flex is-justify-content-space-between is-align-items-center mb-3">
+          <h2 className="title is-6 mb-0">{t('recs.trendingMuseums')}</h2>
+          <Link to="/discover" className="is-size-7">
+            {t('recs.viewAll')}
+          </Link>
+        </div>
+        {trending.isLoading ? (
+          <Spinner size="small" />
+        ) : trending.data?.length ? (
+          <ul>{trending.data.slice(0, 2).map((m) => <MuseumRow key={m.id} m={m} />)}</ul>
+        ) : (
+          <p className="is-size-7 has-text-grey">{t('recs.noTrending')}</p>
+        )}
+      </div>
+    </aside>
+  );
+}
+
+/** Full variant: People You May Know and Museums For You grids with mutual and common counts. */
+export function FullRecommendations() {
+  const { t } = useTranslation('insights');
+  const { people, isLoading, signedIn, fallback } = usePeople(12);
+  const museums = useApi<RecommendedMuseum[]>(recommendMuseumsUrl({ limit: 8 }));
+  return (
+    <section aria-label={t('recs.peopleYouMayKnow')}>
+      {signedIn && (
+        <div className="mb-5">
+          <h2 className="title is-5">{fallback ? t('recs.activeUsers') : t('recs.peopleYouMayKnow')}</h2>
+          {isLoading ? (
+            <Spinner />
+          ) : people.length ? (
+            <div className="insights-rec-users">
+              {people.map((p) => {
+                const name = displayName(p);
+                const mutual = 'mutualFollowersCount' in p ? p.mutualFollowersCount ?? 0 : 0;
+                const common = 'commonMuseumsCount' in p ? p.commonMuseumsCount ?? 0 : 0;
+                return (
+                  <div key={p.id} className="box has-text-centered p-4 mb-0">
+                    <Link to={profilePath(p)} aria-label={name} className="is-inline-block">
+                      <Avatar src={p.profileImageUrl} name={name} size={64} decorative />
+                    </Link>
+                    <p className="has-text-weight-semibold mt-2">
+                      <Link to={profilePath(p)} className="has-text-dark">
+                        {name}
+                      </Link>
+                    </p>
+                    <RoleBadge role={p.role} hideTraveler />
+                    <p className="is-size-7 has-text-grey mt-1">{t('recs.mutual', { count: mutual })}</p>
+                    <p className="is-size-7 has-text-grey mb-2">{t('recs.commonMuseums', { count: common })}</p>
+                    <FollowButton userId={p.id} />
+                  </div>
+                );
+              })}
+            </div>
+          ) : (
+            <p className="has-text-grey">{t('recs.none')}</p>
+          )}
+        </div>
+      )}
+      <div>
+        <h2 className="title is-5">{t('recs.museumsForYou')}</h2>
+        {museums.isLoading ? (
+          <Spinner />
+        ) : museums.data?.length ? (
+          <div className="columns is-multiline">
+            {museums.data.map((m) => (
+              <div key={m.id} className="column is-half-tablet is-one-quarter-desktop">
+                <div className="card" style={{ height: '100%' }}>
+                  {m.featuredImage ? <img src={m.featuredImage} alt="" className="insights-spotlight-image" style={{ height: 120 }} loading="lazy" /> : <div className="insights-spotlight-fallback" style={{ height: 120 }} />}
+                  <div className="card-content p-3">
+                    <Link to={museumPath(m)} className="has-text-weight-semibold has-text-dark">
+                      {m.name}
+                    </Link>
+                    <p className="is-size-7 has-text-grey">{[m.city, m.country].filter(Boolean).join(', ')}</p>
+                    <p className="is-size-7 mt-1">
+                      {m.reason === 'network'
+                        ? t('recs.networkFollowers', { count: m.networkFollowersCount ?? 0 })
+                        : m.reason === 'category'
+                          ? t('recs.sameCategory')
+                          : t('recs.recentActivity', { count: m.trendingScore ?? 0 })}
+                    </p>
+                  </div>
+                </div>
+              </div>
+            ))}
+          </div>
+        ) : (
+          <p className="has-text-grey">{t('recs.none')}</p>
+        )}
+      </div>
+    </section>
+  );
+}
+
+export default FullRecommendations;

@@ -1,0 +1,17 @@
+import { lazy } from 'react';
+import { defineWebPlugin } from '../../../web/src/index.ts';
+
+export default defineWebPlugin({
+  id: 'insights',
+  pages: [
+    // '/' is the landing page for visitors (another plugin) and home for members
+    { path: '/', audience: 'signedIn', component: lazy(() => import('./pages/HomePage.tsx')) },
+  ],
+  slots: {
+    'shell.createDialog': [{ component: lazy(() => import('./components/CreateInsightDialog.tsx')) }],
+    'museum.insights': [{ component: lazy(() => import('./components/MuseumInsights.tsx')) }],
+    'profile.insights': [{ component: lazy(() => import('./components/ProfileInsights.tsx')) }],
+    // the full recommendations variant (People You May Know, Museums For You), e.g. on Discover
+    'discover.recommendations': [{ component: lazy(() => import('./components/RecommendationsPanel.tsx')) }],
+  },
+});

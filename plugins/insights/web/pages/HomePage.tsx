@@ -1,0 +1,168 @@
+import { Fragment } from 'react';
+import { Link } from 'react-router-dom';
+import {
+  useTranslation,
+  useAuth,
+  useApi,
+  useInfiniteApi,
+  useCreateDialog,
+  useAppConfig,
+  Avatar,
+  Icon,
+  Spinner,
+  EmptyState,
+  InfiniteList,
+  useDocumentTitle,
+} from '../../../../web/src/index.ts';
+import { getPersonalizedFeedUrl, listPostsUrl } from '../../../../web/src/api/generated/insights.ts';
+import { getFeaturedMuseumsUrl, type Museum } from '../../../../web/src/api/generated/museums.ts';
+import { PostCard } from '../components/PostCard.tsx';
+import { CompactRecommendations, usePeople } from '../components/RecommendationsPanel.tsx';
+import { displayName, museumPath, profilePath, type Post } from '../types.ts';
+import '../components/insights.css';
+
+const PAGE = 10;
+
+/** 'Your Story' (opens the dialog), up to 6 suggested people, or a Discover tile when there are none. */
+function StoriesRow() {
+  const { t } = useTranslation('insights');
+  const { user } = useAuth();
+  const { open } = useCreateDialog();
+  const { people, isLoading } = usePeople(6);
+  const me = user ? displayName(user) : '';
+  return (
+    <nav className="insights-stories box mb-4" aria-label={t('stories.label')}>
+      <button type="button" className="insights-story" onClick={() => open()}>
+        <span className="insights-story-add" style={{ position: 'relative' }}>
+          {user?.profileImageUrl ? <Avatar src={user.profileImageUrl} name={me} size={60} decorative /> : <Icon name="plus" size={28} />}
+        </span>
+        <span className="insights-story-label">{t('stories.yourStory')}</span>
+      </button>
+      {!isLoading && people.length === 0 && (
+        <Link to="/discover" className="insights-story">
+          <span className="insights-story-add">
+            <Icon name="compass" size={28} />
+          </span>
+          <span className="insights-story-label">{t('stories.discover')}</span>
+        </Link>
+      )}
+      {people.slice(0, 6).map((p) => {
+        const name = displayName(p);
+        return (
+          <Link key={p.id} to={profilePath(p)} className="insights-story" aria-label={t('stories.profileOf', { name })}>
+            <span className="insights-story-ring">
+              <Avatar src={p.profileImageUrl} name={name} size={56} decorative />
+            </span>
+            <span className="insights-story-label">{p.firstName || p.username}</span>
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}
+
+/** A live museum: the first featured one. */
+function MuseumSpotlight() {
+  const { t } = useTranslation('insights');
+  const { data } = useApi<Museum[]>(getFeaturedMuseumsUrl({ limit: 1 }));
+  const m = Array.isArray(data) ? data[0] : null;
+  if (!m) return null;
+  return (
+    <aside className="card mb-4" aria-label={t('spotlight.label')}>
+      {m.featuredImage ? <img src={m.featuredImage} alt="" className="insights-spotlight-image" loading="lazy" /> : <div className="insights-spotlight-fallback" />}
+      <div className="card-content py-3 px-4">
+        <p className="is-size-7 has-text-grey is-uppercase has-text-weight-semibold">{t('spotlight.title')}</p>
+        <p className="title is-5 mb-1">
+          <Link to={museumPath(m)} className="has-text-dark">
+            {m.name}
+          </Link>
+        </p>
+        <p className="is-size-7 has-text-grey mb-2">{[m.city, m.country].filter(Boolean).join(', ')}</p>
+        <div className="is-flex is-align-items-center" style={{ gap: '0.5rem' }}>
+          <span className={`tag ${m.isOpen ? 'is-success' : 'is-light'}`}>{m.isOpen ? t('spotlight.open') : t('spotlight.closed')}</span>
+          <span className="is-size-7">{t('spotlight.insights', { count: m.totalInsights ?? 0 })}</span>
+          <Link to={museumPath(m)} className="button is-small is-link is-light ml-auto">
+            {t('spotlight.visit')}
+          </Link>
+        </div>
+      </div>
+    </aside>
+  );
+}
+
+function Feed() {
+  const { t } = useTranslation('insights');
+  const { user } = useAuth();
+  const { appName } = useAppConfig();
+  const personal = useInfiniteApi<Post>(user ? getPersonalizedFeedUrl() : null, { limit: PAGE });
+  // falls back to the general list when signed out or when the personalised request fails
+  const useGeneral = !user || Boolean(personal.error);
+  const general = useInfiniteApi<Post>(useGeneral ? listPostsUrl() : null, { limit: PAGE });
+  const feed = useGeneral ? general : personal;
+  const onDeleted = () => void feed.mutate();
+  return (
+    <section aria-label={t('home.feedLabel')}>
+      <InfiniteList<Post>
+        items={feed.items}
+        getKey={(p) => p.id}
+        hasMore={feed.hasMore}
+        loadMore={feed.loadMore}
+        isLoading={feed.isLoading}
+        isLoadingMore={feed.isLoadingMore}
+        error={feed.error}
+        errorState={
+          <EmptyState
+            tone="error"
+            icon="alert"
+            title={t('home.loadError')}
+            action={
+              <button type="button" className="button is-small" onClick={() => void feed.mutate()}>
+                {t('home.retry')}
+              </button>
+            }
+          />
+        }
+        empty={
+          <EmptyState
+            icon="inbox"
+            title={t('home.welcomeTitle', { appName })}
+            description={t('home.welcomeText')}
+            action={
+              <Link to="/discover" className="button is-link is-light">
+                {t('home.discoverCta')}
+              </Link>
+            }
+          />
+        }
+        renderItem={(p, i) => (
+          <Fragment>
+            <PostCard post={p} onDeleted={onDeleted} />
+            {i === 1 && <MuseumSpotlight />}
+          </Fragment>
+        )}
+      />
+    </section>
+  );
+}
+
+export default function HomePage() {
+  const { t } = useTranslation('insights');
+  useDocumentTitle(t('home.title'));
+  const { isLoading } = useAuth();
+  if (isLoading) return <Spinner center />;
+  return (
+    <div className="container px-3 py-4">
+      <div className="columns">
+        <div className="column is-8-desktop is-12-tablet">
+          <StoriesRow />
+          <Feed />
+        </div>
+        <div className="column is-4-desktop is-hidden-touch">
+          <div style={{ position: 'sticky', top: '4.5rem' }}>
+            <CompactRecommendations />
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}
