@@ -8,7 +8,7 @@
  * Exits non-zero with a message on a duplicate email or username, an unknown role or a bad value.
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../core/config.ts';
+import { loadConfig, type CurioConfig } from '../core/config.ts';
 import { openDatabase, type Database } from '../core/db.ts';
 import { discoverPlugins, resolvePlugins } from '../core/plugins.ts';
 import { migrateAll } from '../core/migrate.ts';
@@ -54,7 +54,12 @@ async function main() {
   const role = canonicalRole(String(values.role));
   if (!role) fail(`unknown role '${values.role}': use one of ${ROLES.join(', ')}`);
 
-  const config = loadConfig();
+  let config: CurioConfig;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    fail((e as Error).message);
+  }
   let db: Database;
   try {
     db = await openDatabase(config);

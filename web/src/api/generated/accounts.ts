@@ -5,6 +5,51 @@ import { apiRequest } from '../../lib/api.ts';
 import { qs } from '../qs.ts';
 
 /**
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "Id".
+ */
+export type Id = number
+/**
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "GetProfileBadgesResponse".
+ */
+export type GetProfileBadgesResponse = ProfileBadge[]
+/**
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "GetUserFollowersResponse".
+ */
+export type GetUserFollowersResponse = FollowUser[]
+/**
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "GetUserFollowingResponse".
+ */
+export type GetUserFollowingResponse = FollowUser[]
+
+/**
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "ChangePasswordBody".
+ */
+export interface ChangePasswordBody {
+currentPassword: string
+newPassword: string
+}
+/**
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "ChangePasswordResponse".
+ */
+export interface ChangePasswordResponse {
+success: boolean
+message?: string
+}
+/**
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "DeleteAccountResponse".
+ */
+export interface DeleteAccountResponse {
+success: boolean
+message?: string
+}
+/**
  * The signed-in user's own record.
  * 
  * This interface was referenced by `AccountsApi`'s JSON-Schema
@@ -21,6 +66,274 @@ bio?: string
 profileImageUrl?: (string | null)
 role: string
 createdAt?: string
+}
+/**
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "GetMySessionsResponse".
+ */
+export interface GetMySessionsResponse {
+/**
+ * the current session first, then by last activity
+ */
+sessions: Session[]
+}
+/**
+ * One of the signed-in user's active sessions. sessionId is a public handle, not the secret cookie value.
+ * 
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "Session".
+ */
+export interface Session {
+sessionId: string
+isCurrent: boolean
+expiresAt: string
+lastActivity: string
+rememberMe: boolean
+createdAt: string
+userAgent?: (string | null)
+ip?: (string | null)
+}
+/**
+ * A member's profile as the viewer may see it. When `limited` is true (a private or friends-only profile seen by someone outside it) only the name and avatar fields are present.
+ * 
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "GetOwnProfileResponse".
+ */
+export interface GetOwnProfileResponse {
+id: number
+slug: string
+username: string
+firstName: string
+lastName: string
+profileImageUrl: (string | null)
+role: string
+/**
+ * the owner's, an Admin's view, or when the owner chose showEmail
+ */
+email?: string
+bio?: string
+createdAt?: string
+insightsCount?: number
+/**
+ * null when the owner hides their followers
+ */
+followersCount?: (number | null)
+/**
+ * null when the owner hides who they follow
+ */
+followingCount?: (number | null)
+isOwn: boolean
+/**
+ * the viewer follows this member
+ */
+isFollowing: boolean
+/**
+ * this member follows the viewer
+ */
+followsYou: boolean
+limited: boolean
+/**
+ * only on one's own profile
+ */
+profileVisibility?: ("public" | "friends" | "private")
+}
+/**
+ * Privacy and notification preferences (spec part 1 §3), one flat object.
+ * 
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "GetPreferencesResponse".
+ */
+export interface GetPreferencesResponse {
+profileVisibility: ("public" | "friends" | "private")
+showEmail: boolean
+showFollowers: boolean
+showFollowing: boolean
+allowMessages: boolean
+allowTagging: boolean
+emailNotifications: boolean
+pushNotifications: boolean
+followNotifications: boolean
+likeNotifications: boolean
+commentNotifications: boolean
+museumUpdates: boolean
+eventReminders: boolean
+weeklyDigest: boolean
+}
+/**
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "GetProfileBadgesParams".
+ */
+export interface GetProfileBadgesParams {
+id: Id
+}
+/**
+ * A badge a member earned (spec part 1 §3 User badge), as the badges plugin provides it.
+ * 
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "ProfileBadge".
+ */
+export interface ProfileBadge {
+id: number
+earnedAt: string
+badge: {
+id?: number
+name: string
+description: string
+icon: string
+color: string
+}
+}
+/**
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "GetUserBySlugParams".
+ */
+export interface GetUserBySlugParams {
+slug: string
+}
+/**
+ * A member's profile as the viewer may see it. When `limited` is true (a private or friends-only profile seen by someone outside it) only the name and avatar fields are present.
+ * 
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "GetUserBySlugResponse".
+ */
+export interface GetUserBySlugResponse {
+id: number
+slug: string
+username: string
+firstName: string
+lastName: string
+profileImageUrl: (string | null)
+role: string
+/**
+ * the owner's, an Admin's view, or when the owner chose showEmail
+ */
+email?: string
+bio?: string
+createdAt?: string
+insightsCount?: number
+/**
+ * null when the owner hides their followers
+ */
+followersCount?: (number | null)
+/**
+ * null when the owner hides who they follow
+ */
+followingCount?: (number | null)
+isOwn: boolean
+/**
+ * the viewer follows this member
+ */
+isFollowing: boolean
+/**
+ * this member follows the viewer
+ */
+followsYou: boolean
+limited: boolean
+/**
+ * only on one's own profile
+ */
+profileVisibility?: ("public" | "friends" | "private")
+}
+/**
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "GetUserFollowersParams".
+ */
+export interface GetUserFollowersParams {
+id: Id
+}
+/**
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "GetUserFollowersQuery".
+ */
+export interface GetUserFollowersQuery {
+limit?: number
+offset?: number
+}
+/**
+ * A member in a followers or following list.
+ * 
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "FollowUser".
+ */
+export interface FollowUser {
+id: number
+slug: string
+username: string
+firstName: string
+lastName: string
+profileImageUrl: (string | null)
+role: string
+/**
+ * the viewer follows this member
+ */
+isFollowing: boolean
+followedAt: string
+}
+/**
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "GetUserFollowingParams".
+ */
+export interface GetUserFollowingParams {
+id: Id
+}
+/**
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "GetUserFollowingQuery".
+ */
+export interface GetUserFollowingQuery {
+limit?: number
+offset?: number
+}
+/**
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "GetUserProfileParams".
+ */
+export interface GetUserProfileParams {
+id: Id
+}
+/**
+ * A member's profile as the viewer may see it. When `limited` is true (a private or friends-only profile seen by someone outside it) only the name and avatar fields are present.
+ * 
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "GetUserProfileResponse".
+ */
+export interface GetUserProfileResponse {
+id: number
+slug: string
+username: string
+firstName: string
+lastName: string
+profileImageUrl: (string | null)
+role: string
+/**
+ * the owner's, an Admin's view, or when the owner chose showEmail
+ */
+email?: string
+bio?: string
+createdAt?: string
+insightsCount?: number
+/**
+ * null when the owner hides their followers
+ */
+followersCount?: (number | null)
+/**
+ * null when the owner hides who they follow
+ */
+followingCount?: (number | null)
+isOwn: boolean
+/**
+ * the viewer follows this member
+ */
+isFollowing: boolean
+/**
+ * this member follows the viewer
+ */
+followsYou: boolean
+limited: boolean
+/**
+ * only on one's own profile
+ */
+profileVisibility?: ("public" | "friends" | "private")
 }
 /**
  * This interface was referenced by `AccountsApi`'s JSON-Schema
@@ -59,6 +372,17 @@ message?: string
 }
 /**
  * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "LogoutAllSessionsResponse".
+ */
+export interface LogoutAllSessionsResponse {
+/**
+ * other sessions ended
+ */
+deletedCount: number
+message?: string
+}
+/**
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
  * via the `definition` "RegisterBody".
  */
 export interface RegisterBody {
@@ -88,6 +412,264 @@ role: string
 createdAt?: string
 }
 /**
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "ToggleFollowUserParams".
+ */
+export interface ToggleFollowUserParams {
+id: Id
+}
+/**
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "ToggleFollowUserResponse".
+ */
+export interface ToggleFollowUserResponse {
+/**
+ * the viewer now follows the user
+ */
+following: boolean
+/**
+ * the user's follower count after the change
+ */
+followersCount: number
+}
+/**
+ * Any subset of the preferences; absent fields keep their value.
+ * 
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "UpdatePreferencesBody".
+ */
+export interface UpdatePreferencesBody {
+profileVisibility?: ("public" | "friends" | "private")
+showEmail?: boolean
+showFollowers?: boolean
+showFollowing?: boolean
+allowMessages?: boolean
+allowTagging?: boolean
+emailNotifications?: boolean
+pushNotifications?: boolean
+followNotifications?: boolean
+likeNotifications?: boolean
+commentNotifications?: boolean
+museumUpdates?: boolean
+eventReminders?: boolean
+weeklyDigest?: boolean
+}
+/**
+ * Privacy and notification preferences (spec part 1 §3), one flat object.
+ * 
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "UpdatePreferencesResponse".
+ */
+export interface UpdatePreferencesResponse {
+profileVisibility: ("public" | "friends" | "private")
+showEmail: boolean
+showFollowers: boolean
+showFollowing: boolean
+allowMessages: boolean
+allowTagging: boolean
+emailNotifications: boolean
+pushNotifications: boolean
+followNotifications: boolean
+likeNotifications: boolean
+commentNotifications: boolean
+museumUpdates: boolean
+eventReminders: boolean
+weeklyDigest: boolean
+}
+/**
+ * Fields of one's own profile; absent fields keep their value. Role and id cannot be set here.
+ * 
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "UpdateProfileBody".
+ */
+export interface UpdateProfileBody {
+firstName?: string
+lastName?: string
+username?: string
+bio?: string
+email?: string
+}
+/**
+ * The signed-in user's own record.
+ * 
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "UpdateProfileResponse".
+ */
+export interface UpdateProfileResponse {
+id: number
+slug: string
+username: string
+email: string
+firstName: string
+lastName: string
+bio?: string
+profileImageUrl?: (string | null)
+role: string
+createdAt?: string
+}
+/**
+ * The signed-in user's own record.
+ * 
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "UploadProfileImageResponse".
+ */
+export interface UploadProfileImageResponse {
+id: number
+slug: string
+username: string
+email: string
+firstName: string
+lastName: string
+bio?: string
+profileImageUrl?: (string | null)
+role: string
+createdAt?: string
+}
+/**
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "FollowResult".
+ */
+export interface FollowResult {
+/**
+ * the viewer now follows the user
+ */
+following: boolean
+/**
+ * the user's follower count after the change
+ */
+followersCount: number
+}
+/**
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "LogoutAllResult".
+ */
+export interface LogoutAllResult {
+/**
+ * other sessions ended
+ */
+deletedCount: number
+message?: string
+}
+/**
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "PasswordChangeBody".
+ */
+export interface PasswordChangeBody {
+currentPassword: string
+newPassword: string
+}
+/**
+ * Privacy and notification preferences (spec part 1 §3), one flat object.
+ * 
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "Preferences".
+ */
+export interface Preferences {
+profileVisibility: ("public" | "friends" | "private")
+showEmail: boolean
+showFollowers: boolean
+showFollowing: boolean
+allowMessages: boolean
+allowTagging: boolean
+emailNotifications: boolean
+pushNotifications: boolean
+followNotifications: boolean
+likeNotifications: boolean
+commentNotifications: boolean
+museumUpdates: boolean
+eventReminders: boolean
+weeklyDigest: boolean
+}
+/**
+ * Any subset of the preferences; absent fields keep their value.
+ * 
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "PreferencesUpdateBody".
+ */
+export interface PreferencesUpdateBody {
+profileVisibility?: ("public" | "friends" | "private")
+showEmail?: boolean
+showFollowers?: boolean
+showFollowing?: boolean
+allowMessages?: boolean
+allowTagging?: boolean
+emailNotifications?: boolean
+pushNotifications?: boolean
+followNotifications?: boolean
+likeNotifications?: boolean
+commentNotifications?: boolean
+museumUpdates?: boolean
+eventReminders?: boolean
+weeklyDigest?: boolean
+}
+/**
+ * A member's profile as the viewer may see it. When `limited` is true (a private or friends-only profile seen by someone outside it) only the name and avatar fields are present.
+ * 
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "Profile".
+ */
+export interface Profile {
+id: number
+slug: string
+username: string
+firstName: string
+lastName: string
+profileImageUrl: (string | null)
+role: string
+/**
+ * the owner's, an Admin's view, or when the owner chose showEmail
+ */
+email?: string
+bio?: string
+createdAt?: string
+insightsCount?: number
+/**
+ * null when the owner hides their followers
+ */
+followersCount?: (number | null)
+/**
+ * null when the owner hides who they follow
+ */
+followingCount?: (number | null)
+isOwn: boolean
+/**
+ * the viewer follows this member
+ */
+isFollowing: boolean
+/**
+ * this member follows the viewer
+ */
+followsYou: boolean
+limited: boolean
+/**
+ * only on one's own profile
+ */
+profileVisibility?: ("public" | "friends" | "private")
+}
+/**
+ * Fields of one's own profile; absent fields keep their value. Role and id cannot be set here.
+ * 
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "ProfileUpdateBody".
+ */
+export interface ProfileUpdateBody {
+firstName?: string
+lastName?: string
+username?: string
+bio?: string
+email?: string
+}
+/**
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "SessionList".
+ */
+export interface SessionList {
+/**
+ * the current session first, then by last activity
+ */
+sessions: Session[]
+}
+/**
  * The signed-in user's own record.
  * 
  * This interface was referenced by `AccountsApi`'s JSON-Schema
@@ -107,6 +689,13 @@ createdAt?: string
 }
 /**
  * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "IdParams".
+ */
+export interface IdParams {
+id: Id
+}
+/**
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
  * via the `definition` "Ok".
  */
 export interface Ok {
@@ -114,6 +703,22 @@ success: boolean
 message?: string
 }
 
+/** PUT /api/user/password — Change the password (the current one is required); every other session ends (sign-in required) */
+export function changePasswordUrl(): string {
+  return `/api/user/password`;
+}
+/** PUT /api/user/password — Change the password (the current one is required); every other session ends (sign-in required) */
+export function changePassword(args: { body: ChangePasswordBody }): Promise<ChangePasswordResponse> {
+  return apiRequest('PUT', changePasswordUrl(), args.body);
+}
+/** DELETE /api/user/account — Delete one's own account, personal data and sessions (sign-in required) */
+export function deleteAccountUrl(): string {
+  return `/api/user/account`;
+}
+/** DELETE /api/user/account — Delete one's own account, personal data and sessions (sign-in required) */
+export function deleteAccount(): Promise<DeleteAccountResponse> {
+  return apiRequest('DELETE', deleteAccountUrl());
+}
 /** GET /api/auth/user — The signed-in user; 401 when signed out (sign-in required) */
 export function getAuthUserUrl(): string {
   return `/api/auth/user`;
@@ -122,11 +727,75 @@ export function getAuthUserUrl(): string {
 export function getAuthUser(): Promise<GetAuthUserResponse> {
   return apiRequest('GET', getAuthUserUrl());
 }
-/** POST /api/auth/login — Sign in with email and password */
+/** GET /api/auth/my-sessions — The signed-in user's active sessions, the current one first (sign-in required) */
+export function getMySessionsUrl(): string {
+  return `/api/auth/my-sessions`;
+}
+/** GET /api/auth/my-sessions — The signed-in user's active sessions, the current one first (sign-in required) */
+export function getMySessions(): Promise<GetMySessionsResponse> {
+  return apiRequest('GET', getMySessionsUrl());
+}
+/** GET /api/user — The signed-in user's own profile with counts (sign-in required) */
+export function getOwnProfileUrl(): string {
+  return `/api/user`;
+}
+/** GET /api/user — The signed-in user's own profile with counts (sign-in required) */
+export function getOwnProfile(): Promise<GetOwnProfileResponse> {
+  return apiRequest('GET', getOwnProfileUrl());
+}
+/** GET /api/user/preferences — Privacy and notification preferences of the signed-in user (sign-in required) */
+export function getPreferencesUrl(): string {
+  return `/api/user/preferences`;
+}
+/** GET /api/user/preferences — Privacy and notification preferences of the signed-in user (sign-in required) */
+export function getPreferences(): Promise<GetPreferencesResponse> {
+  return apiRequest('GET', getPreferencesUrl());
+}
+/** GET /api/user/:id/badges — A member's badges, newest first (empty until the badges plugin provides them) */
+export function getProfileBadgesUrl(params: GetProfileBadgesParams): string {
+  return `/api/user/${encodeURIComponent(String(params.id))}/badges`;
+}
+/** GET /api/user/:id/badges — A member's badges, newest first (empty until the badges plugin provides them) */
+export function getProfileBadges(args: { params: GetProfileBadgesParams }): Promise<GetProfileBadgesResponse> {
+  return apiRequest('GET', getProfileBadgesUrl(args.params));
+}
+/** GET /api/user/slug/:slug — A profile by slug or username */
+export function getUserBySlugUrl(params: GetUserBySlugParams): string {
+  return `/api/user/slug/${encodeURIComponent(String(params.slug))}`;
+}
+/** GET /api/user/slug/:slug — A profile by slug or username */
+export function getUserBySlug(args: { params: GetUserBySlugParams }): Promise<GetUserBySlugResponse> {
+  return apiRequest('GET', getUserBySlugUrl(args.params));
+}
+/** GET /api/user/:id/followers — A member's followers, newest first */
+export function getUserFollowersUrl(params: GetUserFollowersParams, query?: GetUserFollowersQuery): string {
+  return `/api/user/${encodeURIComponent(String(params.id))}/followers` + qs(query);
+}
+/** GET /api/user/:id/followers — A member's followers, newest first */
+export function getUserFollowers(args: { params: GetUserFollowersParams; query?: GetUserFollowersQuery }): Promise<GetUserFollowersResponse> {
+  return apiRequest('GET', getUserFollowersUrl(args.params, args.query));
+}
+/** GET /api/user/:id/following — The members a member follows, newest first */
+export function getUserFollowingUrl(params: GetUserFollowingParams, query?: GetUserFollowingQuery): string {
+  return `/api/user/${encodeURIComponent(String(params.id))}/following` + qs(query);
+}
+/** GET /api/user/:id/following — The members a member follows, newest first */
+export function getUserFollowing(args: { params: GetUserFollowingParams; query?: GetUserFollowingQuery }): Promise<GetUserFollowingResponse> {
+  return apiRequest('GET', getUserFollowingUrl(args.params, args.query));
+}
+/** GET /api/user/:id — A profile by id, with counts and isFollowing for the viewer; privacy applied */
+export function getUserProfileUrl(params: GetUserProfileParams): string {
+  return `/api/user/${encodeURIComponent(String(params.id))}`;
+}
+/** GET /api/user/:id — A profile by id, with counts and isFollowing for the viewer; privacy applied */
+export function getUserProfile(args: { params: GetUserProfileParams }): Promise<GetUserProfileResponse> {
+  return apiRequest('GET', getUserProfileUrl(args.params));
+}
+/** POST /api/auth/login — Sign in with email and password (failures are throttled: 429 with Retry-After) */
 export function loginUrl(): string {
   return `/api/auth/login`;
 }
-/** POST /api/auth/login — Sign in with email and password */
+/** POST /api/auth/login — Sign in with email and password (failures are throttled: 429 with Retry-After) */
 export function login(args: { body: LoginBody }): Promise<LoginResponse> {
   return apiRequest('POST', loginUrl(), args.body);
 }
@@ -138,6 +807,14 @@ export function logoutUrl(): string {
 export function logout(): Promise<LogoutResponse> {
   return apiRequest('POST', logoutUrl());
 }
+/** POST /api/auth/logout-all-sessions — Ends every session of the signed-in user except this one (sign-in required) */
+export function logoutAllSessionsUrl(): string {
+  return `/api/auth/logout-all-sessions`;
+}
+/** POST /api/auth/logout-all-sessions — Ends every session of the signed-in user except this one (sign-in required) */
+export function logoutAllSessions(): Promise<LogoutAllSessionsResponse> {
+  return apiRequest('POST', logoutAllSessionsUrl());
+}
 /** POST /api/auth/register — Create an account and sign in */
 export function registerUrl(): string {
   return `/api/auth/register`;
@@ -145,4 +822,32 @@ export function registerUrl(): string {
 /** POST /api/auth/register — Create an account and sign in */
 export function register(args: { body: RegisterBody }): Promise<RegisterResponse> {
   return apiRequest('POST', registerUrl(), args.body);
+}
+/** POST /api/user/:id/follow — Follow or unfollow a member (toggle); answers the new state (sign-in required) */
+export function toggleFollowUserUrl(params: ToggleFollowUserParams): string {
+  return `/api/user/${encodeURIComponent(String(params.id))}/follow`;
+}
+/** POST /api/user/:id/follow — Follow or unfollow a member (toggle); answers the new state (sign-in required) */
+export function toggleFollowUser(args: { params: ToggleFollowUserParams }): Promise<ToggleFollowUserResponse> {
+  return apiRequest('POST', toggleFollowUserUrl(args.params));
+}
+/** PUT /api/user/preferences — Change any of the privacy and notification preferences; answers all of them (sign-in required) */
+export function updatePreferencesUrl(): string {
+  return `/api/user/preferences`;
+}
+/** PUT /api/user/preferences — Change any of the privacy and notification preferences; answers all of them (sign-in required) */
+export function updatePreferences(args: { body: UpdatePreferencesBody }): Promise<UpdatePreferencesResponse> {
+  return apiRequest('PUT', updatePreferencesUrl(), args.body);
+}
+/** PUT /api/user/profile — Update one's own profile (names, username, bio, email); role and id are refused (sign-in required) */
+export function updateProfileUrl(): string {
+  return `/api/user/profile`;
+}
+/** PUT /api/user/profile — Update one's own profile (names, username, bio, email); role and id are refused (sign-in required) */
+export function updateProfile(args: { body: UpdateProfileBody }): Promise<UpdateProfileResponse> {
+  return apiRequest('PUT', updateProfileUrl(), args.body);
+}
+/** POST /api/user/profile-image — Upload a profile photo (multipart field "image": JPG, PNG or GIF up to 5 MB), re-encoded to 400x400 (sign-in required) */
+export function uploadProfileImageUrl(): string {
+  return `/api/user/profile-image`;
 }
