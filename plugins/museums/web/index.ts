@@ -1,0 +1,36 @@
+import { lazy } from 'react';
+import { defineWebPlugin } from '../../../web/src/index.ts';
+
+const MuseumPage = lazy(() => import('./pages/MuseumPage.tsx'));
+const DiscoverPage = lazy(() => import('./pages/DiscoverPage.tsx'));
+
+/**
+ * Museums: profile (/museum/:slug, /museums/:id), Discover (/discover, /search, /map), Create
+ * Museum Profile. Slots this plugin declares: `museum.insights` and `museum.events` (props:
+ * museumId, museum, and emptyText for insights). Slots it fills: `landing.featuredMuseums`
+ * (the landing page's Featured Museums grid).
+ */
+export default defineWebPlugin({
+  id: 'museums',
+  pages: [
+    { path: '/museum/:slug', component: MuseumPage, publicNav: true },
+    { path: '/museums/:id', component: MuseumPage, publicNav: true },
+    { path: '/discover', component: DiscoverPage, publicNav: true },
+    { path: '/search', component: DiscoverPage, publicNav: true },
+    { path: '/map', component: DiscoverPage, publicNav: true },
+    { path: '/create-museum', audience: 'signedIn', component: lazy(() => import('./pages/CreateMuseumPage.tsx')) },
+  ],
+  nav: [
+    {
+      key: 'discover',
+      label: 'museums:nav.discover',
+      to: '/discover',
+      icon: 'compass',
+      order: 20,
+      isActive: (p) => ['/discover', '/search', '/map'].some((x) => p.toLowerCase().startsWith(x)),
+    },
+  ],
+  slots: {
+    'landing.featuredMuseums': [{ component: lazy(() => import('./components/FeaturedMuseums.tsx')) }],
+  },
+});

@@ -1,0 +1,97 @@
+/** Shared helpers of the museums web pages: types, labels, hours text, distances. */
+import type { TFunction } from 'i18next';
+import type { Museum } from '../../../web/src/api/generated/museums.ts';
+import { CATEGORIES, DAY_KEYS, type DayKey } from '../shared/catalog.ts';
+import { formatTime12, mergeDayRanges, openStatusAt, type DayRange } from '../shared/opening-hours.ts';
+
+export type MuseumView = Museum;
+
+export const NEW_YORK = { lat: 40.78, lng: -73.97 };
+export const EARTH_RADIUS_MILES = 3959;
+
+export const catKey = (c: string) => c.toLowerCase().replace(/[^a-z]+/g, '_').replace(/^_|_$/g, '');
+
+/** A directory category in the viewer's language (unknown values as they are). */
+export function categoryLabel(t: TFunction, category: string | null | undefined): string {
+  if (!category) return '';
+  return (CATEGORIES as readonly string[]).includes(category) ? t(`categories.${catKey(category)}`) : category;
+}
+
+/** 'HH:MM' → '1:30 PM' in English, '13:30' elsewhere. */
+export function formatTime(time: string | undefined, lang: string): string {
+  if (!time) return '';
+  return lang.startsWith('en') ? formatTime12(time) : time;
+}
+
+export function dayLabel(t: TFunction, d: DayKey) {
+  return t(`days.${d}`);
+}
+
+/** One merged row of the Hours section, localized. */
+export function rangeText(t: TFunction, r: DayRange, lang: string): { days: string; hours: string } {
+  const days = r.from === r.to ? dayLabel(t, r.from) : t('hours.dayRange', { from: dayLabel(t, r.from), to: dayLabel(t, r.to) });
+  let hours: string;
+  if (r.kind === 'closed') hours = t('hours.closed');
+  else if (r.kind === 'by_appointment') hours = t('hours.byAppointment');
+  else if (r.openTime === r.closeTime && r.openTime === '00:00') hours = t('hours.open24');
+  else hours = t('hours.timeRange', { open: formatTime(r.openTime, lang), close: formatTime(r.closeTime, lang) });
+  return { days, hours };
+}
+
+/** The week shown on the profile: the schedule in force today at the museum (seasons included). */
+export function weekRows(m: Pick<MuseumView, 'openingHours' | 'timezone'>, now = new Date()) {
+  if (!m.openingHours) return { rows: [] as DayRange[], season: undefined as string | undefined };
+  const rows = mergeDayRanges(m.openingHours, now, m.timezone);
+  const status = openStatusAt(m.openingHours, now, m.timezone);
+  return { rows, season: status.season };
+}
+
+/** "Closes at 5:00 PM" / "Opens Tuesday at 10:00 AM", from the shared open-now function. */
+export function statusDetail(t: TFunction, m: Pick<MuseumView, 'openingHours' | 'timezone'>, lang: string, now = new Date()): string | null {
+  if (!m.openingHours) return null;
+  const s = openStatusAt(m.openingHours, now, m.timezone);
+  if (s.status === 'open' && s.closesAt) return t('hours.closesAt', { time: formatTime(s.closesAt, lang) });
+  if (s.status === 'closed' && s.opensAt && s.opensOn) {
+    if (s.opensOn === s.day) return t('hours.opensToday', { time: formatTime(s.opensAt, lang) });
+    return t('hours.opensOn', { day: dayLabel(t, s.opensOn), time: formatTime(s.opensAt, lang) });
+  }
+  return null;
+}
+
+export const WEEK: readonly DayKey[] = DAY_KEYS;
+
+/** Great-circle distance in miles (earth radius 3959). */
+export function distanceMiles(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {
+  const rad = Math.PI / 180;
+  const dLat = (b.lat - a.lat) * rad;
+  const dLng = (b.lng - a.lng) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLng / 2) ** 2;
+  return 2 * EARTH_RADIUS_MILES * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+export const formatMiles = (d: number | null | undefined) => (typeof d === 'number' ? d.toFixed(1) : '');
+
+/** Museum page link: the slug when there is one. */
+export const museumPath = (m: { slug?: string | null; id: number }) => `/museum/${m.slug || m.id}`;
+
+/** The one-line address. */
+export function addressLine(m: Pick<MuseumView, 'address' | 'address2' | 'city' | 'state' | 'zipCode' | 'country'>): string[] {
+  const cityLine = [m.city, [m.state, m.zipCode].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  return [m.address, m.address2 ?? '', cityLine, m.country].filter((s) => !!s && s.trim());
+}
+
+export function directionsUrl(m: Pick<MuseumView, 'latitude' | 'longitude' | 'name' | 'address' | 'city' | 'country'>): string {
+  const dest = m.latitude != null && m.longitude != null ? `${m.latitude},${m.longitude}` : [m.name, m.address, m.city, m.country].filter(Boolean).join(', ');
+  return `https://www.google.com/maps/dir/?api=1&destination=${encodeURIComponent(dest)}`;
+}
+
+/** http(s) links only (never javascript: from data). */
+export function safeUrl(u: string | null | undefined): string | null {
+  if (!u) return null;
+  try {
+    const url = new URL(u);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : null;
+  } catch {
+    return null;
+  }
+}

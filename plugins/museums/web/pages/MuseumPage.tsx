@@ -1,0 +1,361 @@
+import { useMemo, useState } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import {
+  ApiError,
+  canonicalRole,
+  EmptyState,
+  Icon,
+  Slot,
+  Spinner,
+  toast,
+  useApi,
+  useAuth,
+  useDocumentTitle,
+  useMutation,
+  useSlot,
+  useTranslation,
+} from '../../../../web/src/index.ts';
+import { checkInAtMuseum, toggleMuseumFollow } from '../../../../web/src/api/generated/museums.ts';
+import { AMENITY_KEYS } from '../../shared/catalog.ts';
+import { addressLine, categoryLabel, directionsUrl, rangeText, safeUrl, statusDetail, weekRows, type MuseumView } from '../lib.ts';
+import { MuseumImage } from '../components/MuseumImage.tsx';
+import { OpenBadge } from '../components/OpenBadge.tsx';
+import { EditMuseumDialog } from '../components/EditMuseumDialog.tsx';
+import '../museums.css';
+
+const READ_MORE_AT = 200;
+
+/** /museum/:slug (slug or id) and /museums/:id — the same screen. */
+export default function MuseumPage() {
+  const params = useParams();
+  const key = params.slug ?? params.id ?? '';
+  const url = `/api/museums/slug/${encodeURIComponent(key)}`;
+  const { t } = useTranslation('museums');
+  const { data: museum, error, isLoading, mutate } = useApi<MuseumView>(url);
+  useDocumentTitle(museum?.name ?? (error?.status === 404 ? t('museum.notFound') : undefined));
+
+  if (isLoading) return <Spinner center size="large" />;
+  if (error?.status === 404 || (!error && !museum)) {
+    return (
+      <section className="section">
+        <EmptyState
+          icon="museum"
+          title={t('museum.notFound')}
+          description={t('museum.notFoundHelp')}
+          action={
+            <Link className="button is-primary" to="/discover">
+              {t('museum.backToDiscover')}
+            </Link>
+          }
+        />
+      </section>
+    );
+  }
+  if (error || !museum) {
+    return (
+      <section className="section">
+        <EmptyState
+          tone="error"
+          title={t('museum.loadError')}
+          description={error?.message}
+          action={
+            <button type="button" className="button" onClick={() => void mutate()}>
+              {t('museum.retry')}
+            </button>
+          }
+        />
+      </section>
+    );
+  }
+  return <MuseumProfile museum={museum} onChanged={(m) => void mutate(m, { revalidate: false })} refresh={() => void mutate()} />;
+}
+
+function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; onChanged: (m: MuseumView) => void; refresh: () => void }) {
+  const { t, i18n } = useTranslation('museums');
+  const { user } = useAuth();
+  const [expanded, setExpanded] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const role = user ? canonicalRole(user.role) : null;
+  const canEdit = !!user && (role === 'Admin' || (role === 'Museum Manager' && m.managerId === user.id));
+  const eventSlot = useSlot('museum.events');
+  const insightSlot = useSlot('museum.insights');
+
+  const follow = useMutation(() => toggleMuseumFollow({ params: { id: m.id } }));
+  const checkIn = useMutation(() => checkInAtMuseum({ params: { id: m.id } }), { retries: 0 });
+
+  const onFollow = async () => {
+    if (!user) {
+      toast({ title: t('toasts.signInRequired'), description: t('toasts.signInFollow'), variant: 'warning' });
+      return;
+    }
+    try {
+      const r = await follow.trigger();
+      onChanged({ ...m, isFollowing: r.following, followerCount: r.followerCount });
+      toast({
+        title: r.following ? t('toasts.following') : t('toasts.unfollowed'),
+        description: r.following ? t('toasts.followingText', { name: m.name }) : t('toasts.unfollowedText', { name: m.name }),
+        variant: 'success',
+      });
+    } catch (e) {
+      toast({ title: t('toasts.error'), description: (e as ApiError).message || t('toasts.actionFailed'), variant: 'destructive' });
+    }
+  };
+
+  const onCheckIn = async () => {
+    if (!user) {
+      toast({ title: t('toasts.signInRequired'), description: t('toasts.signInCheckIn'), variant: 'warning' });
+      return;
+    }
+    try {
+      const r = await checkIn.trigger();
+      onChanged({ ...m, checkInCount: r.checkInCount, recentCheckInsCount: r.recentCheckInsCount, hasCheckedInToday: true });
+      toast({ title: t('toasts.checkedIn'), description: t('toasts.checkedInText', { name: m.name }), variant: 'success' });
+      for (const b of r.badges) toast({ title: `${b.icon ?? '🏆'} ${t('toasts.badgeEarned', { name: b.name })}`, description: b.description ?? undefined, variant: 'success' });
+    } catch (e) {
+      const err = e as ApiError;
+      if (err.status === 409) {
+        onChanged({ ...m, hasCheckedInToday: true });
+        toast({ title: t('toasts.alreadyCheckedIn'), description: err.message, variant: 'info' });
+      } else toast({ title: t('toasts.error'), description: err.message || t('toasts.actionFailed'), variant: 'destructive' });
+    }
+  };
+
+  const lang = i18n.language || 'en';
+  const { rows, season } = useMemo(() => weekRows(m), [m]);
+  const detail = statusDetail(t, m, lang);
+  const todayKey = useMemo(() => {
+    const wd = new Intl.DateTimeFormat('en-US', { timeZone: m.timezone, weekday: 'long' }).format(new Date()).toLowerCase();
+    return wd;
+  }, [m.timezone]);
+  const description = m.description?.trim() ?? '';
+  const long = description.length > READ_MORE_AT;
+  const shown = long && !expanded ? `${description.slice(0, READ_MORE_AT).trimEnd()}…` : description;
+  const amenities = AMENITY_KEYS.filter((a) => m.amenities.includes(a));
+  const address = addressLine(m);
+  const website = safeUrl(m.website);
+  const donate = safeUrl(m.donateUrl);
+
+  const actions: Array<{ key: string; href: string; icon: string; label: string; external?: boolean }> = [];
+  if (m.phone) actions.push({ key: 'call', href: `tel:${m.phone.replace(/[^\d+]/g, '')}`, icon: 'phone', label: t('museum.call') });
+  if (m.email) actions.push({ key: 'email', href: `mailto:${m.email}`, icon: 'mail', label: t('museum.email') });
+  if (website) actions.push({ key: 'website', href: website, icon: 'globe', label: t('museum.website'), external: true });
+  if (address.length || (m.latitude != null && m.longitude != null)) actions.push({ key: 'directions', href: directionsUrl(m), icon: 'map-pin', label: t('museum.directions'), external: true });
+  if (donate) actions.push({ key: 'donate', href: donate, icon: 'heart', label: t('museum.donate'), external: true });
+
+  return (
+    <div className="mz-profile">
+      <header className="mz-hero">
+        <MuseumImage src={m.featuredImage} name={m.name} className="mz-hero__image" alt={t('museum.heroAlt', { name: m.name })} />
+        <div className="mz-hero__shade" />
+        <div className="container mz-hero__content">
+          <p className="mz-hero__category">{categoryLabel(t, m.category)}</p>
+          <h1 className="title is-2 mz-hero__title">
+            {m.name}
+            {m.isVerified && (
+              <span className="mz-verified" title={t('museum.verified')}>
+                <Icon name="check" size={16} label={t('museum.verified')} />
+              </span>
+            )}
+          </h1>
+          <p className="mz-hero__place">{[m.city, m.country].filter(Boolean).join(', ')}</p>
+          <p className="mz-hero__status">
+            <OpenBadge openStatus={m.openStatus} />
+            {detail && <span className="mz-hero__detail">{detail}</span>}
+          </p>
+        </div>
+      </header>
+
+      <section className="section mz-profile__body">
+        <div className="container">
+          <div className="mz-toolbar">
+            <nav className="mz-actions" aria-label={t('museum.actions')}>
+              {actions.map((a) => (
+                <a key={a.key} className="mz-action" href={a.href} {...(a.external ? { target: '_blank', rel: 'noopener noreferrer' } : {})} data-action={a.key}>
+                  <span className="mz-action__icon">
+                    <Icon name={a.icon} size={20} />
+                  </span>
+                  <span>{a.label}</span>
+                </a>
+              ))}
+            </nav>
+            <div className="buttons mz-toolbar__buttons">
+              <button
+                type="button"
+                className={`button ${m.isFollowing ? 'is-light' : 'is-primary'}`}
+                aria-pressed={!!m.isFollowing}
+                onClick={onFollow}
+                disabled={follow.isPending}
+                data-testid="follow-button"
+              >
+                <Icon name={m.isFollowing ? 'check' : 'plus'} size={16} />
+                <span>{m.isFollowing ? t('museum.following') : t('museum.follow')}</span>
+              </button>
+              <button type="button" className="button is-link is-light" onClick={onCheckIn} disabled={checkIn.isPending || !!m.hasCheckedInToday} data-testid="checkin-button">
+                <Icon name="map-pin" size={16} />
+                <span>{checkIn.isPending ? t('museum.checkingIn') : m.hasCheckedInToday ? t('museum.checkedIn') : t('museum.checkIn')}</span>
+              </button>
+              {user && (
+                <button type="button" className="button is-light" onClick={() => setEditing(true)} data-testid="edit-button">
+                  <Icon name="edit" size={16} />
+                  <span>{canEdit ? t('museum.edit') : t('museum.suggestEdit')}</span>
+                </button>
+              )}
+            </div>
+          </div>
+
+          <dl className="mz-stats" aria-label={t('museum.stats')}>
+            <div>
+              <dt className="is-sr-only">{t('museum.followers', { count: m.followerCount })}</dt>
+              <dd data-testid="follower-count">{t('museum.followers', { count: m.followerCount })}</dd>
+            </div>
+            <div>
+              <dt className="is-sr-only">{t('museum.checkIns', { count: m.checkInCount })}</dt>
+              <dd>
+                {t('museum.checkIns', { count: m.checkInCount })} <span className="has-text-grey">· {t('museum.recentCheckIns', { count: m.recentCheckInsCount })}</span>
+              </dd>
+            </div>
+            <div>
+              <dt className="is-sr-only">{t('museum.insightsCount', { count: m.totalInsights })}</dt>
+              <dd>{t('museum.insightsCount', { count: m.totalInsights })}</dd>
+            </div>
+            {m.totalReviews > 0 && (
+              <div>
+                <dt className="is-sr-only">★</dt>
+                <dd>
+                  <Icon name="star" size={14} /> {t('museum.rating', { rating: m.rating.toFixed(1), count: m.totalReviews })}
+                </dd>
+              </div>
+            )}
+          </dl>
+
+          <div className="columns is-variable is-5">
+            <div className="column is-7">
+              <section className="box mz-section" aria-labelledby="mz-about">
+                <h2 className="title is-5" id="mz-about">
+                  {t('museum.about')}
+                </h2>
+                {m.category && (
+                  <p className="mz-about__category">
+                    <span className="has-text-grey">{t('museum.category')}:</span> {categoryLabel(t, m.category)}
+                  </p>
+                )}
+                {description ? (
+                  <p className="mz-about__text" data-testid="description">
+                    {shown}{' '}
+                    {long && (
+                      <button type="button" className="button is-text is-small mz-readmore" aria-expanded={expanded} onClick={() => setExpanded((v) => !v)}>
+                        {expanded ? t('museum.showLess') : t('museum.readMore')}
+                      </button>
+                    )}
+                  </p>
+                ) : (
+                  <p className="has-text-grey">{t('museum.noDescription')}</p>
+                )}
+              </section>
+
+              {insightSlot.length > 0 ? (
+                // the insights plugin brings its own heading, share button and empty text
+                <section className="box mz-section" data-testid="insights-slot">
+                  <Slot name="museum.insights" museumId={m.id} museum={m} emptyText={t('museum.noInsights')} />
+                </section>
+              ) : (
+                <section className="box mz-section" aria-labelledby="mz-insights">
+                  <h2 className="title is-5" id="mz-insights">
+                    {t('museum.insights')}
+                  </h2>
+                  <EmptyState compact icon="message" title={t('museum.noInsights')} />
+                </section>
+              )}
+
+              {eventSlot.length > 0 && (
+                <section className="box mz-section" aria-labelledby="mz-events">
+                  <h2 className="title is-5" id="mz-events">
+                    {t('museum.events')}
+                  </h2>
+                  <Slot name="museum.events" museumId={m.id} museum={m} />
+                </section>
+              )}
+            </div>
+
+            <div className="column is-5">
+              <section className="box mz-section" aria-labelledby="mz-hours">
+                <h2 className="title is-5" id="mz-hours">
+                  {t('museum.hours')}
+                </h2>
+                {rows.length ? (
+                  <>
+                    {season && <p className="mz-hours__season">{t('hours.season', { name: season })}</p>}
+                    <table className="table is-fullwidth is-narrow mz-hours" data-testid="hours">
+                      <tbody>
+                        {rows.map((r) => {
+                          const { days, hours } = rangeText(t, r, lang);
+                          const today = r.days.includes(todayKey as never);
+                          return (
+                            <tr key={r.from} className={today ? 'is-today' : ''} data-kind={r.kind}>
+                              <th scope="row">{days}</th>
+                              <td>{hours}</td>
+                            </tr>
+                          );
+                        })}
+                      </tbody>
+                    </table>
+                    <p className="help">{t('hours.timezone', { zone: m.timezone.replace(/_/g, ' ') })}</p>
+                  </>
+                ) : (
+                  <p className="has-text-grey">{t('hours.none')}</p>
+                )}
+              </section>
+
+              <section className="box mz-section" aria-labelledby="mz-address">
+                <h2 className="title is-5" id="mz-address">
+                  {t('museum.address')}
+                </h2>
+                {address.length ? (
+                  <address className="mz-address">
+                    {address.map((line, i) => (
+                      <span key={i}>
+                        {line}
+                        <br />
+                      </span>
+                    ))}
+                  </address>
+                ) : (
+                  <p className="has-text-grey">{t('museum.noAddress')}</p>
+                )}
+              </section>
+
+              <section className="box mz-section" aria-labelledby="mz-amenities">
+                <h2 className="title is-5" id="mz-amenities">
+                  {t('museum.amenities')}
+                </h2>
+                {amenities.length ? (
+                  <ul className="mz-amenities" data-testid="amenities">
+                    {amenities.map((a) => (
+                      <li key={a}>
+                        <Icon name="check" size={14} /> {t(`amenities.${a}`)}
+                      </li>
+                    ))}
+                  </ul>
+                ) : (
+                  <p className="has-text-grey">{t('museum.noAmenities')}</p>
+                )}
+              </section>
+            </div>
+          </div>
+        </div>
+      </section>
+
+      {editing && (
+        <EditMuseumDialog
+          museum={m}
+          mode={canEdit ? 'edit' : 'suggest'}
+          onClose={() => setEditing(false)}
+          onSaved={(updated) => {
+            if (updated) onChanged(updated);
+            else refresh();
+          }}
+        />
+      )}
+    </div>
+  );
+}
