@@ -1,0 +1,38 @@
+import { lazy } from 'react';
+import { defineWebPlugin } from '../../../web/src/index.ts';
+
+const EventsPage = lazy(() => import('./pages/EventsPage.tsx'));
+const EventDetailPage = lazy(() => import('./pages/EventDetailPage.tsx'));
+
+/**
+ * Events: the Events screen (/events, open to visitors, and /meetups for members), detail pages,
+ * and sections other pages declare:
+ *   <Slot name="community.meetups" communityId={id} />   the community's Meetups tab
+ *   <Slot name="group.meetups" groupId={id} />           the group's Meetups tab
+ *   <Slot name="museum.events" museumId={id} museum={museum} />
+ * (community/group pages may also pass isMember, isCreator and name to save a request).
+ */
+export default defineWebPlugin({
+  id: 'events',
+  pages: [
+    { path: '/events', audience: 'all', publicNav: true, component: EventsPage },
+    { path: '/meetups', audience: 'signedIn', component: EventsPage },
+    { path: '/events/:id', audience: 'all', publicNav: true, component: EventDetailPage },
+    { path: '/meetups/:id', audience: 'signedIn', component: EventDetailPage },
+  ],
+  nav: [
+    {
+      key: 'events',
+      label: 'events:nav.events',
+      to: '/events',
+      icon: 'calendar',
+      order: 40,
+      isActive: (p) => p === '/events' || p.startsWith('/events/') || p === '/meetups' || p.startsWith('/meetups/'),
+    },
+  ],
+  slots: {
+    'community.meetups': [{ component: lazy(() => import('./components/MeetupsSection.tsx')) }],
+    'group.meetups': [{ component: lazy(() => import('./components/MeetupsSection.tsx')) }],
+    'museum.events': [{ component: lazy(() => import('./components/MuseumEventsSection.tsx')) }],
+  },
+});

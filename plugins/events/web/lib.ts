@@ -1,0 +1,70 @@
+/** Shared helpers of the events pages: types, labels, links, formatting. */
+import type { Event as EventItem, Photo, EventsComment } from '../../../web/src/api/generated/events.ts';
+import { formatDate, formatTime, viewerTimeZone, zoneAbbreviation } from '../shared/time.ts';
+
+export type { EventItem, Photo, EventsComment };
+
+export const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
+export const CARD_TAGS = 3;
+
+/** The detail page of an event: meetups at /meetups/{id}, museum events at /events/{id}. */
+export function eventPath(e: Pick<EventItem, 'id' | 'kind'>): string {
+  return e.kind === 'meetup' ? `/meetups/${e.id}` : `/events/${e.id}`;
+}
+
+/** API prefix of an event's kind. */
+export function apiBase(e: Pick<EventItem, 'id' | 'kind'>): string {
+  return e.kind === 'meetup' ? `/api/meetups/${e.id}` : `/api/museum-events/${e.id}`;
+}
+
+export function locale(lang: string | undefined): string {
+  return lang?.startsWith('fr') ? 'fr-FR' : 'en-US';
+}
+
+/** 'MMM d, yyyy' and 'h:mm a' in the event's own zone (where it takes place). */
+export function when(e: Pick<EventItem, 'dateTime' | 'endDateTime' | 'timeZone'>, lang?: string) {
+  const loc = locale(lang);
+  const date = formatDate(e.dateTime, e.timeZone, loc);
+  const start = formatTime(e.dateTime, e.timeZone, loc);
+  const end = e.endDateTime ? formatTime(e.endDateTime, e.timeZone, loc) : null;
+  const viewerZone = viewerTimeZone();
+  // Name the zone when it differs from the viewer's (a Paris meetup seen from New York).
+  const zone = zoneAbbreviation(e.dateTime, e.timeZone, loc) !== zoneAbbreviation(e.dateTime, viewerZone, loc) ? zoneAbbreviation(e.dateTime, e.timeZone, loc) : null;
+  return { date, start, end, zone, time: end ? `${start} – ${end}` : start };
+}
+
+/** Money: 0 reads Free, otherwise $ and the amount (12.5 → $12.50). */
+export function priceAmount(price: number): string {
+  return Number.isInteger(price) ? String(price) : price.toFixed(2);
+}
+
+/** A file the Upload Photo dialog keeps: an image type, at most 10 MB. */
+export function isAcceptedPhoto(f: File): boolean {
+  return /^image\//.test(f.type) && f.size <= MAX_PHOTO_BYTES && f.size > 0;
+}
+
+/** Display name of a user summary. */
+export function displayName(u: { firstName?: string | null; lastName?: string | null; username: string } | null | undefined): string {
+  if (!u) return '';
+  const full = [u.firstName, u.lastName].filter(Boolean).join(' ').trim();
+  return full || u.username;
+}
+
+/** HH:MM choices every 15 minutes, 00:00 to 23:45. */
+export const TIME_CHOICES: string[] = Array.from({ length: 96 }, (_, i) => `${String(Math.floor(i / 4)).padStart(2, '0')}:${String((i % 4) * 15).padStart(2, '0')}`);
+
+/** '18:30' → '6:30 PM' (the locale's 12-hour form). */
+export function timeLabel(hhmm: string, lang?: string): string {
+  const [h, m] = hhmm.split(':').map(Number);
+  return new Intl.DateTimeFormat(locale(lang), { hour: 'numeric', minute: '2-digit', hour12: true, timeZone: 'UTC' }).format(new Date(Date.UTC(2000, 0, 1, h, m)));
+}
+
+export function timeZones(): string[] {
+  try {
+    const list = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone');
+    if (list?.length) return list.includes('UTC') ? list : ['UTC', ...list];
+  } catch {
+    // older browsers
+  }
+  return ['UTC', viewerTimeZone()];
+}
