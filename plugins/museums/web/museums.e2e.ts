@@ -1,0 +1,188 @@
+/**
+ * Museums in Debian's Chromium against the real app: open a museum and see merged hours and
+ * open-now, follow it, suggest an edit as a member, edit it directly as its manager, search from
+ * Discover (and the map's failure text without a key).
+ */
+import { expect } from 'chai';
+import type { Browser, Page } from 'puppeteer';
+import { clickText, launchBrowser, signInPage, startE2EApp, waitForText } from '../../../core/testing/browser.ts';
+import { uniqueName, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
+import { MuseumsService, type Museum } from '../public.ts';
+import { openStatusAt } from '../shared/opening-hours.ts';
+
+const open = (o: string, c: string) => ({ isOpen: true, isByAppointment: false, openTime: o, closeTime: c });
+const closed = { isOpen: false, isByAppointment: false };
+const HOURS = {
+  defaultHours: { monday: open('10:00', '17:00'), tuesday: open('10:00', '17:00'), wednesday: open('10:00', '17:00'), thursday: open('10:00', '17:00'), friday: open('10:00', '21:00'), saturday: closed, sunday: closed },
+  seasonalHours: [],
+};
+
+describe('museums in the browser', function () {
+  this.timeout(120000);
+  let app: TestApp;
+  let browser: Browser;
+  let page: Page;
+  let museum: Museum;
+  let member: SignedInClient;
+  let manager: SignedInClient;
+  const word = `Zephyrine${uniqueName('').slice(0, 5)}`;
+
+  before(async () => {
+    app = await startE2EApp();
+    browser = await launchBrowser();
+    member = await app.user({ firstName: 'Mia', lastName: 'Member' });
+    manager = await app.user({ role: 'Museum Manager' });
+    const admin = await app.user({ role: 'Admin' });
+    const svc = app.services.get(MuseumsService);
+    museum = await svc.createMuseum(
+      {
+        name: `${word} Museum of Glass`,
+        description: 'A museum of glass. '.repeat(20).trim(),
+        address: '1 Harbor Road',
+        city: 'Tacoma',
+        state: 'WA',
+        zipCode: '98402',
+        country: 'United States',
+        category: 'Art Museums',
+        latitude: 47.2459,
+        longitude: -122.4337,
+        phone: '+1 253 284 4750',
+        website: 'https://www.museumofglass.org',
+        amenities: ['restrooms', 'gift_shop', 'cafe_dining'],
+        openingHours: HOURS,
+      },
+      admin.me.id,
+    );
+    await svc.setManager(museum.id, manager.me.id, admin.me.id);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  beforeEach(async () => {
+    const context = await browser.createBrowserContext();
+    page = await context.newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+  });
+  afterEach(async () => {
+    await page?.browserContext().close();
+  });
+
+  async function openMuseum() {
+    await page.goto(`${app.url}/museum/${museum.slug}`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="hours"]', { timeout: 20000 });
+  }
+
+  it('shows the museum with merged hours, open-now in its zone, Read more and amenities', async () => {
+    await openMuseum();
+    expect(await page.$eval('h1', (h) => h.textContent)).to.include(`${word} Museum of Glass`);
+    const rows = await page.$$eval('[data-testid="hours"] tr', (trs) => trs.map((tr) => [tr.querySelector('th')!.textContent, tr.querySelector('td')!.textContent]));
+    expect(rows).to.deep.equal([
+      ['Monday – Thursday', '10:00 AM – 5:00 PM'],
+      ['Friday', '10:00 AM – 9:00 PM'],
+      ['Saturday – Sunday', 'Closed'],
+    ]);
+    const expected = openStatusAt(HOURS, new Date(), 'America/Los_Angeles').status;
+    const badge = await page.$eval('.mz-hero .mz-open-badge', (b) => [b.getAttribute('data-status'), b.textContent]);
+    expect(badge[0]).to.equal(expected);
+    expect(badge[1]).to.equal(expected === 'open' ? 'Open now' : 'Closed');
+    // description over 200 characters is cut with Read more
+    const before = await page.$eval('[data-testid="description"]', (p) => p.textContent!);
+    expect(before).to.include('Read more');
+    await clickText(page, 'Read more');
+    await waitForText(page, 'Show less');
+    expect(await page.$$eval('[data-testid="amenities"] li', (lis) => lis.map((l) => l.textContent!.trim()))).to.deep.equal(['Restrooms', 'Gift Shop', 'Café & Dining']);
+    const text = await page.evaluate(() => document.body.innerText);
+    expect(text).to.include('Amenities & Services');
+    expect(text).to.include('Community Insights');
+    // visitors see no Edit / Suggest Edit
+    expect(await page.$('[data-testid="edit-button"]')).to.equal(null);
+  });
+
+  it('shows Museum not found for an unknown museum', async () => {
+    await page.goto(`${app.url}/museum/no-such-museum-${word.toLowerCase()}`, { waitUntil: 'load' });
+    await waitForText(page, 'Museum not found');
+  });
+
+  it('a member follows the museum', async () => {
+    await signInPage(page, app, member);
+    await openMuseum();
+    await page.waitForSelector('[data-testid="follow-button"]');
+    expect(await page.$eval('[data-testid="follow-button"]', (b) => b.textContent)).to.equal('Follow');
+    await page.click('[data-testid="follow-button"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="follow-button"]')!.textContent === 'Following');
+    await waitForText(page, '1 follower');
+    const rows = await app.knex('museum_follows').where({ museum_id: museum.id, user_id: member.me.id });
+    expect(rows).to.have.length(1);
+  });
+
+  it('a member suggests an edit: only the changed field is stored, pending', async () => {
+    await signInPage(page, app, member);
+    await openMuseum();
+    await page.waitForSelector('[data-testid="edit-button"]');
+    expect(await page.$eval('[data-testid="edit-button"]', (b) => b.textContent)).to.equal('Suggest Edit');
+    await page.click('[data-testid="edit-button"]');
+    await waitForText(page, 'Suggest Museum Edit');
+    // nothing changed yet
+    await clickText(page, 'Submit Suggestion');
+    await waitForText(page, 'No changes detected');
+    await page.click('#mz-edit-phone', { count: 3 });
+    await page.keyboard.press('Backspace');
+    await page.type('#mz-edit-phone', '+1 253 555 0100');
+    await page.type('#mz-edit-reason', 'New switchboard number');
+    await clickText(page, 'Submit Suggestion');
+    await waitForText(page, 'Suggestion Submitted');
+    const rows = await app.knex('museum_edit_suggestions').where({ museum_id: museum.id, user_id: member.me.id });
+    expect(rows).to.have.length(1);
+    expect(rows[0].status).to.equal('pending');
+    expect(rows[0].reason).to.equal('New switchboard number');
+    expect(typeof rows[0].suggested_changes === 'string' ? JSON.parse(rows[0].suggested_changes) : rows[0].suggested_changes).to.deep.equal({ phone: '+1 253 555 0100' });
+  });
+
+  it('its manager edits directly: Saturday opens, the hours merge again', async () => {
+    await signInPage(page, app, manager);
+    await openMuseum();
+    await page.waitForSelector('[data-testid="edit-button"]');
+    expect(await page.$eval('[data-testid="edit-button"]', (b) => b.textContent)).to.equal('Edit');
+    await page.click('[data-testid="edit-button"]');
+    await waitForText(page, 'Edit Museum Information');
+    await page.select('select[aria-label="Saturday status"]', 'open');
+    await page.select('select[aria-label="Saturday opening time"]', '10:00');
+    await page.select('select[aria-label="Saturday closing time"]', '17:00');
+    await page.select('select[aria-label="Friday closing time"]', '17:00');
+    // the time choices read as 12-hour times
+    expect(await page.$eval('select[aria-label="Saturday closing time"] option[value="13:30"]', (o) => o.textContent)).to.equal('1:30 PM');
+    await clickText(page, 'Save Changes');
+    await waitForText(page, 'Museum Updated');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="hours"] tr').length === 2);
+    const rows = await page.$$eval('[data-testid="hours"] tr', (trs) => trs.map((tr) => [tr.querySelector('th')!.textContent, tr.querySelector('td')!.textContent]));
+    expect(rows).to.deep.equal([
+      ['Monday – Saturday', '10:00 AM – 5:00 PM'],
+      ['Sunday', 'Closed'],
+    ]);
+    const stored = (await app.client().get(`/api/museums/${museum.id}`)).body;
+    expect(stored.openingHours.defaultHours.saturday).to.deep.equal(open('10:00', '17:00'));
+  });
+
+  it('searches from Discover, opens a result; an unknown name offers to create the museum', async () => {
+    await signInPage(page, app, member);
+    await page.goto(`${app.url}/discover`, { waitUntil: 'load' });
+    await page.waitForSelector('#mz-search-input');
+    // no key configured: the map says so
+    await waitForText(page, 'Failed to initialize Google Maps');
+    await page.type('#mz-search-input', word.slice(0, 8));
+    await page.waitForSelector(`[data-testid="search-results"] [data-museum-id="${museum.id}"]`, { timeout: 20000 });
+    await page.click(`[data-testid="search-results"] [data-museum-id="${museum.id}"] a`);
+    await page.waitForSelector('[data-testid="hours"]');
+    expect(new URL(page.url()).pathname).to.equal(`/museum/${museum.slug}`);
+
+    await page.goto(`${app.url}/search?q=qqxxzzwwnothing`, { waitUntil: 'load' });
+    await waitForText(page, 'No results found');
+    await page.waitForSelector('[data-testid="create-museum-hint"] a[href="/create-museum"]');
+    // Discover is the active nav item on /search
+    const active = await page.$$eval('.curio-navlink', (links) => links.filter((l) => l.classList.contains('is-active') || l.getAttribute('aria-current') === 'page').map((l) => l.textContent));
+    expect(active.join(' ')).to.include('Discover');
+  });
+});
