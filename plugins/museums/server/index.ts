@@ -262,6 +262,43 @@ export default definePluginServer({
       handler: (c) => d.checkIn(c.user!.id, c.input.params.id),
     });
 
+    ctx.routes.add<{ userId: number }>({
+      method: 'GET',
+      path: '/api/museums/user/:userId',
+      operationId: 'getUserMuseums',
+      summary: 'Museums a user follows and has checked in at (profile MUSEUMS tab); respects profile privacy',
+      auth: 'optional',
+      schema: {
+        params: { type: 'object', required: ['userId'], additionalProperties: false, properties: { userId: { $ref: 'shared/Id' } } },
+        response: { 200: ref('UserMuseums'), 403: { $ref: 'shared/Error' }, 404: { $ref: 'shared/Error' } },
+      },
+      async handler(c) {
+        const userId = c.input.params.userId;
+        const accounts = ctx.services.get(AccountsService);
+        if (!(await accounts.getUserSummary(userId))) throw new HttpError(404, 'User not found');
+        if (typeof accounts.canViewProfile === 'function' && !(await accounts.canViewProfile(c.user ? { id: c.user.id, role: c.user.role } : null, userId))) {
+          throw new HttpError(403, 'This profile is private');
+        }
+        const followIds: number[] = await knex('museum_follows').where({ user_id: userId }).orderBy('created_at', 'desc').limit(100).pluck('museum_id');
+        const visits = await knex('museum_checkins')
+          .where({ user_id: userId })
+          .groupBy('museum_id')
+          .select('museum_id')
+          .count({ visits: '*' })
+          .max({ last: 'created_at' })
+          .orderBy('last', 'desc')
+          .limit(100);
+        const all = await d.getMany([...followIds, ...visits.map((v: any) => v.museum_id)], viewer(c));
+        const byId = new Map(all.map((m) => [m.id, m]));
+        return {
+          following: followIds.map((id) => byId.get(id)).filter(Boolean),
+          visited: visits
+            .filter((v: any) => byId.has(v.museum_id))
+            .map((v: any) => ({ museum: byId.get(v.museum_id), visits: Number(v.visits), lastVisitAt: new Date(v.last).toISOString() })),
+        };
+      },
+    });
+
     // ---------------------------------------------------------------- search
 
     ctx.routes.add<unknown, { q?: string; limit: number }>({

@@ -526,6 +526,23 @@ describe('museums API', function () {
     });
   });
 
+  describe('profile MUSEUMS tab', () => {
+    it('GET /api/museums/user/{id} lists followed and visited museums; 404 for an unknown user', async () => {
+      const u = await app.user();
+      const a = await makeMuseum();
+      const b = await makeMuseum();
+      await u.post(`/api/museums/${a.id}/follow`);
+      await u.post(`/api/museums/${b.id}/checkin`);
+      const r = await app.client().get(`/api/museums/user/${u.me.id}`);
+      expect(r.status, r.text).to.equal(200);
+      expect(r.body.following.map((m: any) => m.id)).to.deep.equal([a.id]);
+      expect(r.body.visited).to.have.length(1);
+      expect(r.body.visited[0]).to.include({ visits: 1 });
+      expect(r.body.visited[0].museum.id).to.equal(b.id);
+      expect((await app.client().get('/api/museums/user/2147480000')).status).to.equal(404);
+    });
+  });
+
   describe('maps key', () => {
     it('without GOOGLE_MAPS_API_KEY the script and config routes answer a clear 503', async () => {
       const r = await app.client().get('/api/google-maps-script?libraries=places&v=weekly&callback=initMap');

@@ -8,7 +8,8 @@ const DiscoverPage = lazy(() => import('./pages/DiscoverPage.tsx'));
  * Museums: profile (/museum/:slug, /museums/:id), Discover (/discover, /search, /map), Create
  * Museum Profile. Slots this plugin declares: `museum.insights` and `museum.events` (props:
  * museumId, museum, and emptyText for insights). Slots it fills: `landing.featuredMuseums`
- * (the landing page's Featured Museums grid).
+ * (the landing page's Featured Museums grid) and `profile.museums` (a profile's
+ * MUSEUMS tab: museums followed and visited).
  */
 export default defineWebPlugin({
   id: 'museums',
@@ -32,5 +33,6 @@ export default defineWebPlugin({
   ],
   slots: {
     'landing.featuredMuseums': [{ component: lazy(() => import('./components/FeaturedMuseums.tsx')) }],
+    'profile.museums': [{ component: lazy(() => import('./components/ProfileMuseums.tsx')) }],
   },
 });

@@ -692,6 +692,27 @@ updatedAt: string
 }
 /**
  * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "GetUserMuseumsParams".
+ */
+export interface GetUserMuseumsParams {
+userId: Id
+}
+/**
+ * A profile's MUSEUMS tab: museums followed (newest first) and museums checked in at (most recent visit first).
+ * 
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "GetUserMuseumsResponse".
+ */
+export interface GetUserMuseumsResponse {
+following: Museum[]
+visited: {
+museum: Museum
+visits: number
+lastVisitAt: string
+}[]
+}
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
  * via the `definition` "ListMuseumsQuery".
  */
 export interface ListMuseumsQuery {
@@ -984,6 +1005,41 @@ earnedAt?: (string | null)
 }[]
 }
 /**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "MuseumsCreateMuseumBody".
+ */
+export interface MuseumsCreateMuseumBody {
+name: string
+description?: (string | null)
+address: string
+address2?: (string | null)
+city: string
+state?: (string | null)
+zipCode?: (string | null)
+country: string
+latitude?: (number | null)
+longitude?: (number | null)
+/**
+ * IANA time zone, e.g. Europe/Paris; guessed from the country and coordinates when absent.
+ */
+timezone?: string
+website?: (string | null)
+donateUrl?: (string | null)
+phone?: (string | null)
+email?: (string | null)
+/**
+ * A directory category (museums/Catalog#/definitions/Category); the public form's categories (art, history, science, natural_history, technology, archaeology, cultural, specialty, other) are accepted and stored as their directory category.
+ */
+category?: (string | null)
+featuredImage?: (string | null)
+amenities?: Amenities
+openingHours?: (OpeningHours | null)
+/**
+ * Wikidata item the form was auto-populated from.
+ */
+wikidataId?: (string | null)
+}
+/**
  * A suggested museum edit (part 2 §3).
  * 
  * This interface was referenced by `MuseumsApi`'s JSON-Schema
@@ -1180,6 +1236,20 @@ name?: string
 reason?: (string | null)
 }
 /**
+ * A profile's MUSEUMS tab: museums followed (newest first) and museums checked in at (most recent visit first).
+ * 
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "UserMuseums".
+ */
+export interface UserMuseums {
+following: Museum[]
+visited: {
+museum: Museum
+visits: number
+lastVisitAt: string
+}[]
+}
+/**
  * This interface was referenced by `MuseumsApi`'s JSON-Schema
  * via the `definition` "IdParams".
  */
@@ -1258,6 +1328,14 @@ export function getMuseumBySlugUrl(params: GetMuseumBySlugParams): string {
 /** GET /api/museums/slug/:slug — A museum by slug (an id is accepted too) */
 export function getMuseumBySlug(args: { params: GetMuseumBySlugParams }): Promise<GetMuseumBySlugResponse> {
   return apiRequest('GET', getMuseumBySlugUrl(args.params));
+}
+/** GET /api/museums/user/:userId — Museums a user follows and has checked in at (profile MUSEUMS tab); respects profile privacy */
+export function getUserMuseumsUrl(params: GetUserMuseumsParams): string {
+  return `/api/museums/user/${encodeURIComponent(String(params.userId))}`;
+}
+/** GET /api/museums/user/:userId — Museums a user follows and has checked in at (profile MUSEUMS tab); respects profile privacy */
+export function getUserMuseums(args: { params: GetUserMuseumsParams }): Promise<GetUserMuseumsResponse> {
+  return apiRequest('GET', getUserMuseumsUrl(args.params));
 }
 /** GET /api/museums — Museums, page by page; filters category, q (name, city or country), verified; near=lat,lng sorts by distance in miles */
 export function listMuseumsUrl(query?: ListMuseumsQuery): string {
