@@ -10,11 +10,11 @@ import {
   Spinner,
   toast,
   uploadWithProgress,
-  mutate,
   ApiError,
 } from '../../../../web/src/index.ts';
 import { createPost, uploadInsightVideoUrl, type InsightVideoUpload } from '../../../../web/src/api/generated/insights.ts';
 import { searchMuseumsUrl, suggestMuseum, type Museum } from '../../../../web/src/api/generated/museums.ts';
+import { announcePosted } from './events.ts';
 import './insights.css';
 
 export const MAX_VIDEO_BYTES = 100 * 1024 * 1024;
@@ -440,11 +440,8 @@ export default function CreateInsightDialog({ onClose, museum: preset = null, in
         },
       });
       toast({ title: t('create.sharedTitle'), description: t('create.shared'), variant: 'success' });
-      // refetch every post list
-      void mutate((key) => {
-        const k = Array.isArray(key) ? String(key[0]) : String(key ?? '');
-        return /\/api\/(posts|feed|user\/\d+\/posts)|\$inf\$/.test(k);
-      });
+      // refetch the post lists on screen
+      announcePosted();
       onClose();
     } catch (err) {
       const msg = err instanceof ApiError && err.status === 400 ? err.message : t('create.createFailed');

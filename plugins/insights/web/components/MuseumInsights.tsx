@@ -2,23 +2,27 @@ import { useTranslation, useAuth, useInfiniteApi, useCreateDialog, EmptyState, I
 import { listMuseumPostsUrl } from '../../../../web/src/api/generated/insights.ts';
 import { PostCard } from './PostCard.tsx';
 import type { Post } from '../types.ts';
+import { useOnPosted } from './events.ts';
 import './insights.css';
 
 export interface MuseumInsightsProps {
   museumId?: number;
   museum?: { id: number; name: string; city?: string | null; country?: string | null } | null;
+  /** the museum page's own empty text, when it passes one */
+  emptyText?: string;
 }
 
 /** Slot `museum.insights`: the museum page's Community Insights (part 2 §2). */
-export default function MuseumInsights({ museumId, museum }: MuseumInsightsProps) {
+export default function MuseumInsights({ museumId, museum, emptyText }: MuseumInsightsProps) {
   const { t } = useTranslation('insights');
   const { user } = useAuth();
   const { open } = useCreateDialog();
   const id = museumId ?? museum?.id;
   const list = useInfiniteApi<Post>(id ? listMuseumPostsUrl({ museumId: id }) : null, { limit: 10 });
+  useOnPosted(() => void list.mutate());
   if (!id) return null;
   return (
-    <section className="mt-5" aria-labelledby={`museum-insights-${id}`}>
+    <section aria-labelledby={`museum-insights-${id}`}>
       <div className="is-flex is-justify-content-space-between is-align-items-center mb-3">
         <h2 id={`museum-insights-${id}`} className="title is-5 mb-0">
           {t('museum.title')}
@@ -38,7 +42,7 @@ export default function MuseumInsights({ museumId, museum }: MuseumInsightsProps
         isLoadingMore={list.isLoadingMore}
         error={list.error}
         errorState={<EmptyState tone="error" icon="alert" compact title={t('museum.loadError')} />}
-        empty={<EmptyState icon="message" compact title={t('museum.empty')} />}
+        empty={<EmptyState icon="message" compact title={emptyText || t('museum.empty')} />}
         renderItem={(p) => <PostCard post={p} hideMuseum onDeleted={() => void list.mutate()} />}
       />
     </section>

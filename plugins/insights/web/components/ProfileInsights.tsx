@@ -3,6 +3,7 @@ import { useTranslation, useAuth, useInfiniteApi, useCreateDialog, EmptyState, I
 import { listUserPostsUrl } from '../../../../web/src/api/generated/insights.ts';
 import { PostCard } from './PostCard.tsx';
 import type { Post } from '../types.ts';
+import { useOnPosted } from './events.ts';
 import './insights.css';
 
 export interface ProfileInsightsProps {
@@ -20,6 +21,7 @@ export default function ProfileInsights({ userId, user: owner, isOwn }: ProfileI
   const own = isOwn ?? (user != null && user.id === id);
   const list = useInfiniteApi<Post>(id ? listUserPostsUrl({ id }) : null, { limit: 12 });
   const [opened, setOpened] = useState<Post | null>(null);
+  useOnPosted(() => void list.mutate());
   if (!id) return null;
   const isPrivate = list.error instanceof ApiError && list.error.status === 403;
   return (

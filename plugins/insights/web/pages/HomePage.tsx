@@ -19,6 +19,7 @@ import { getFeaturedMuseumsUrl, type Museum } from '../../../../web/src/api/gene
 import { PostCard } from '../components/PostCard.tsx';
 import { CompactRecommendations, usePeople } from '../components/RecommendationsPanel.tsx';
 import { displayName, museumPath, profilePath, type Post } from '../types.ts';
+import { useOnPosted } from '../components/events.ts';
 import '../components/insights.css';
 
 const PAGE = 10;
@@ -100,6 +101,7 @@ function Feed() {
   const general = useInfiniteApi<Post>(useGeneral ? listPostsUrl() : null, { limit: PAGE });
   const feed = useGeneral ? general : personal;
   const onDeleted = () => void feed.mutate();
+  useOnPosted(() => void feed.mutate());
   return (
     <section aria-label={t('home.feedLabel')}>
       <InfiniteList<Post>
