@@ -173,4 +173,12 @@ describe('accounts: profiles and follows', () => {
     expect(r.body).to.deep.equal([]);
     expect((await app.client().get('/api/user/2147483000/badges')).status).to.equal(404);
   });
+
+  it('answers the member count for the landing page, to anyone', async () => {
+    const before = (await app.client().get('/api/users/stats')).body.travelersCount;
+    await app.user();
+    const r = await app.client().get('/api/users/stats');
+    expect(r.status).to.equal(200);
+    expect(r.body).to.deep.equal({ travelersCount: before + 1 });
+  });
 });

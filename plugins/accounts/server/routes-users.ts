@@ -18,8 +18,21 @@ const listQuery = {
 
 export const PRIVATE_PROFILE = 'This profile is private';
 
-export function addUserRoutes({ ctx, knex, api }: RouteDeps): void {
+export function addUserRoutes({ ctx, knex }: RouteDeps): void {
   const stats = () => ctx.services.maybe(UserStatsProvider);
+
+  ctx.routes.add({
+    method: 'GET',
+    path: '/api/users/stats',
+    operationId: 'getUserStats',
+    summary: 'Public member figures for the landing page',
+    auth: 'none',
+    schema: { response: { $ref: 'accounts/UserStats' } },
+    async handler() {
+      const [{ n }] = await knex('users').count<{ n: number }[]>('* as n');
+      return { travelersCount: Number(n) };
+    },
+  });
 
   ctx.routes.add({
     method: 'GET',
@@ -119,7 +132,6 @@ export function addUserRoutes({ ctx, knex, api }: RouteDeps): void {
     });
   }
 
-  void api;
 }
 
 /** GET /api/user/{id}/badges from the UserBadgesProvider extension point ([] without one). */

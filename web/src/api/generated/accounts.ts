@@ -6,11 +6,6 @@ import { qs } from '../qs.ts';
 
 /**
  * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "Id".
- */
-export type Id = number
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
  * via the `definition` "GetProfileBadgesResponse".
  */
 export type GetProfileBadgesResponse = ProfileBadge[]
@@ -24,148 +19,12 @@ export type GetUserFollowersResponse = FollowUser[]
  * via the `definition` "GetUserFollowingResponse".
  */
 export type GetUserFollowingResponse = FollowUser[]
+/**
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "Id".
+ */
+export type Id = number
 
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "ChangePasswordBody".
- */
-export interface ChangePasswordBody {
-currentPassword: string
-newPassword: string
-}
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "ChangePasswordResponse".
- */
-export interface ChangePasswordResponse {
-success: boolean
-message?: string
-}
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "DeleteAccountResponse".
- */
-export interface DeleteAccountResponse {
-success: boolean
-message?: string
-}
-/**
- * The signed-in user's own record.
- * 
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "GetAuthUserResponse".
- */
-export interface GetAuthUserResponse {
-id: number
-slug: string
-username: string
-email: string
-firstName: string
-lastName: string
-bio?: string
-profileImageUrl?: (string | null)
-role: string
-createdAt?: string
-}
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "GetMySessionsResponse".
- */
-export interface GetMySessionsResponse {
-/**
- * the current session first, then by last activity
- */
-sessions: Session[]
-}
-/**
- * One of the signed-in user's active sessions. sessionId is a public handle, not the secret cookie value.
- * 
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "Session".
- */
-export interface Session {
-sessionId: string
-isCurrent: boolean
-expiresAt: string
-lastActivity: string
-rememberMe: boolean
-createdAt: string
-userAgent?: (string | null)
-ip?: (string | null)
-}
-/**
- * A member's profile as the viewer may see it. When `limited` is true (a private or friends-only profile seen by someone outside it) only the name and avatar fields are present.
- * 
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "GetOwnProfileResponse".
- */
-export interface GetOwnProfileResponse {
-id: number
-slug: string
-username: string
-firstName: string
-lastName: string
-profileImageUrl: (string | null)
-role: string
-/**
- * the owner's, an Admin's view, or when the owner chose showEmail
- */
-email?: string
-bio?: string
-createdAt?: string
-insightsCount?: number
-/**
- * null when the owner hides their followers
- */
-followersCount?: (number | null)
-/**
- * null when the owner hides who they follow
- */
-followingCount?: (number | null)
-isOwn: boolean
-/**
- * the viewer follows this member
- */
-isFollowing: boolean
-/**
- * this member follows the viewer
- */
-followsYou: boolean
-limited: boolean
-/**
- * only on one's own profile
- */
-profileVisibility?: ("public" | "friends" | "private")
-}
-/**
- * Privacy and notification preferences (spec part 1 §3), one flat object.
- * 
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "GetPreferencesResponse".
- */
-export interface GetPreferencesResponse {
-profileVisibility: ("public" | "friends" | "private")
-showEmail: boolean
-showFollowers: boolean
-showFollowing: boolean
-allowMessages: boolean
-allowTagging: boolean
-emailNotifications: boolean
-pushNotifications: boolean
-followNotifications: boolean
-likeNotifications: boolean
-commentNotifications: boolean
-museumUpdates: boolean
-eventReminders: boolean
-weeklyDigest: boolean
-}
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "GetProfileBadgesParams".
- */
-export interface GetProfileBadgesParams {
-id: Id
-}
 /**
  * A badge a member earned (spec part 1 §3 User badge), as the badges plugin provides it.
  * 
@@ -189,57 +48,6 @@ color: string
  */
 export interface GetUserBySlugParams {
 slug: string
-}
-/**
- * A member's profile as the viewer may see it. When `limited` is true (a private or friends-only profile seen by someone outside it) only the name and avatar fields are present.
- * 
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "GetUserBySlugResponse".
- */
-export interface GetUserBySlugResponse {
-id: number
-slug: string
-username: string
-firstName: string
-lastName: string
-profileImageUrl: (string | null)
-role: string
-/**
- * the owner's, an Admin's view, or when the owner chose showEmail
- */
-email?: string
-bio?: string
-createdAt?: string
-insightsCount?: number
-/**
- * null when the owner hides their followers
- */
-followersCount?: (number | null)
-/**
- * null when the owner hides who they follow
- */
-followingCount?: (number | null)
-isOwn: boolean
-/**
- * the viewer follows this member
- */
-isFollowing: boolean
-/**
- * this member follows the viewer
- */
-followsYou: boolean
-limited: boolean
-/**
- * only on one's own profile
- */
-profileVisibility?: ("public" | "friends" | "private")
-}
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "GetUserFollowersParams".
- */
-export interface GetUserFollowersParams {
-id: Id
 }
 /**
  * This interface was referenced by `AccountsApi`'s JSON-Schema
@@ -271,259 +79,11 @@ followedAt: string
 }
 /**
  * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "GetUserFollowingParams".
- */
-export interface GetUserFollowingParams {
-id: Id
-}
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
  * via the `definition` "GetUserFollowingQuery".
  */
 export interface GetUserFollowingQuery {
 limit?: number
 offset?: number
-}
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "GetUserProfileParams".
- */
-export interface GetUserProfileParams {
-id: Id
-}
-/**
- * A member's profile as the viewer may see it. When `limited` is true (a private or friends-only profile seen by someone outside it) only the name and avatar fields are present.
- * 
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "GetUserProfileResponse".
- */
-export interface GetUserProfileResponse {
-id: number
-slug: string
-username: string
-firstName: string
-lastName: string
-profileImageUrl: (string | null)
-role: string
-/**
- * the owner's, an Admin's view, or when the owner chose showEmail
- */
-email?: string
-bio?: string
-createdAt?: string
-insightsCount?: number
-/**
- * null when the owner hides their followers
- */
-followersCount?: (number | null)
-/**
- * null when the owner hides who they follow
- */
-followingCount?: (number | null)
-isOwn: boolean
-/**
- * the viewer follows this member
- */
-isFollowing: boolean
-/**
- * this member follows the viewer
- */
-followsYou: boolean
-limited: boolean
-/**
- * only on one's own profile
- */
-profileVisibility?: ("public" | "friends" | "private")
-}
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "LoginBody".
- */
-export interface LoginBody {
-email: string
-password: string
-rememberMe?: boolean
-}
-/**
- * The signed-in user's own record.
- * 
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "LoginResponse".
- */
-export interface LoginResponse {
-id: number
-slug: string
-username: string
-email: string
-firstName: string
-lastName: string
-bio?: string
-profileImageUrl?: (string | null)
-role: string
-createdAt?: string
-}
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "LogoutResponse".
- */
-export interface LogoutResponse {
-success: boolean
-message?: string
-}
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "LogoutAllSessionsResponse".
- */
-export interface LogoutAllSessionsResponse {
-/**
- * other sessions ended
- */
-deletedCount: number
-message?: string
-}
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "RegisterBody".
- */
-export interface RegisterBody {
-email: string
-password: string
-firstName: string
-lastName: string
-username: string
-rememberMe?: boolean
-}
-/**
- * The signed-in user's own record.
- * 
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "RegisterResponse".
- */
-export interface RegisterResponse {
-id: number
-slug: string
-username: string
-email: string
-firstName: string
-lastName: string
-bio?: string
-profileImageUrl?: (string | null)
-role: string
-createdAt?: string
-}
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "ToggleFollowUserParams".
- */
-export interface ToggleFollowUserParams {
-id: Id
-}
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "ToggleFollowUserResponse".
- */
-export interface ToggleFollowUserResponse {
-/**
- * the viewer now follows the user
- */
-following: boolean
-/**
- * the user's follower count after the change
- */
-followersCount: number
-}
-/**
- * Any subset of the preferences; absent fields keep their value.
- * 
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "UpdatePreferencesBody".
- */
-export interface UpdatePreferencesBody {
-profileVisibility?: ("public" | "friends" | "private")
-showEmail?: boolean
-showFollowers?: boolean
-showFollowing?: boolean
-allowMessages?: boolean
-allowTagging?: boolean
-emailNotifications?: boolean
-pushNotifications?: boolean
-followNotifications?: boolean
-likeNotifications?: boolean
-commentNotifications?: boolean
-museumUpdates?: boolean
-eventReminders?: boolean
-weeklyDigest?: boolean
-}
-/**
- * Privacy and notification preferences (spec part 1 §3), one flat object.
- * 
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "UpdatePreferencesResponse".
- */
-export interface UpdatePreferencesResponse {
-profileVisibility: ("public" | "friends" | "private")
-showEmail: boolean
-showFollowers: boolean
-showFollowing: boolean
-allowMessages: boolean
-allowTagging: boolean
-emailNotifications: boolean
-pushNotifications: boolean
-followNotifications: boolean
-likeNotifications: boolean
-commentNotifications: boolean
-museumUpdates: boolean
-eventReminders: boolean
-weeklyDigest: boolean
-}
-/**
- * Fields of one's own profile; absent fields keep their value. Role and id cannot be set here.
- * 
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "UpdateProfileBody".
- */
-export interface UpdateProfileBody {
-firstName?: string
-lastName?: string
-username?: string
-bio?: string
-email?: string
-}
-/**
- * The signed-in user's own record.
- * 
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "UpdateProfileResponse".
- */
-export interface UpdateProfileResponse {
-id: number
-slug: string
-username: string
-email: string
-firstName: string
-lastName: string
-bio?: string
-profileImageUrl?: (string | null)
-role: string
-createdAt?: string
-}
-/**
- * The signed-in user's own record.
- * 
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "UploadProfileImageResponse".
- */
-export interface UploadProfileImageResponse {
-id: number
-slug: string
-username: string
-email: string
-firstName: string
-lastName: string
-bio?: string
-profileImageUrl?: (string | null)
-role: string
-createdAt?: string
 }
 /**
  * This interface was referenced by `AccountsApi`'s JSON-Schema
@@ -538,6 +98,15 @@ following: boolean
  * the user's follower count after the change
  */
 followersCount: number
+}
+/**
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "LoginBody".
+ */
+export interface LoginBody {
+email: string
+password: string
+rememberMe?: boolean
 }
 /**
  * This interface was referenced by `AccountsApi`'s JSON-Schema
@@ -661,6 +230,34 @@ email?: string
 }
 /**
  * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "RegisterBody".
+ */
+export interface RegisterBody {
+email: string
+password: string
+firstName: string
+lastName: string
+username: string
+rememberMe?: boolean
+}
+/**
+ * One of the signed-in user's active sessions. sessionId is a public handle, not the secret cookie value.
+ * 
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "Session".
+ */
+export interface Session {
+sessionId: string
+isCurrent: boolean
+expiresAt: string
+lastActivity: string
+rememberMe: boolean
+createdAt: string
+userAgent?: (string | null)
+ip?: (string | null)
+}
+/**
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
  * via the `definition` "SessionList".
  */
 export interface SessionList {
@@ -688,6 +285,18 @@ role: string
 createdAt?: string
 }
 /**
+ * Public figures for the landing page.
+ * 
+ * This interface was referenced by `AccountsApi`'s JSON-Schema
+ * via the `definition` "UserStats".
+ */
+export interface UserStats {
+/**
+ * members
+ */
+travelersCount: number
+}
+/**
  * This interface was referenced by `AccountsApi`'s JSON-Schema
  * via the `definition` "IdParams".
  */
@@ -702,6 +311,34 @@ export interface Ok {
 success: boolean
 message?: string
 }
+
+export type ChangePasswordBody = PasswordChangeBody;
+export type ChangePasswordResponse = Ok;
+export type DeleteAccountResponse = Ok;
+export type GetAuthUserResponse = User;
+export type GetMySessionsResponse = SessionList;
+export type GetOwnProfileResponse = Profile;
+export type GetPreferencesResponse = Preferences;
+export type GetProfileBadgesParams = IdParams;
+export type GetUserBySlugResponse = Profile;
+export type GetUserFollowersParams = IdParams;
+export type GetUserFollowingParams = IdParams;
+export type GetUserProfileParams = IdParams;
+export type GetUserProfileResponse = Profile;
+export type GetUserStatsResponse = UserStats;
+export type LoginBody = LoginBody;
+export type LoginResponse = User;
+export type LogoutResponse = Ok;
+export type LogoutAllSessionsResponse = LogoutAllResult;
+export type RegisterBody = RegisterBody;
+export type RegisterResponse = User;
+export type ToggleFollowUserParams = IdParams;
+export type ToggleFollowUserResponse = FollowResult;
+export type UpdatePreferencesBody = PreferencesUpdateBody;
+export type UpdatePreferencesResponse = Preferences;
+export type UpdateProfileBody = ProfileUpdateBody;
+export type UpdateProfileResponse = User;
+export type UploadProfileImageResponse = User;
 
 /** PUT /api/user/password — Change the password (the current one is required); every other session ends (sign-in required) */
 export function changePasswordUrl(): string {
@@ -790,6 +427,14 @@ export function getUserProfileUrl(params: GetUserProfileParams): string {
 /** GET /api/user/:id — A profile by id, with counts and isFollowing for the viewer; privacy applied */
 export function getUserProfile(args: { params: GetUserProfileParams }): Promise<GetUserProfileResponse> {
   return apiRequest('GET', getUserProfileUrl(args.params));
+}
+/** GET /api/users/stats — Public member figures for the landing page */
+export function getUserStatsUrl(): string {
+  return `/api/users/stats`;
+}
+/** GET /api/users/stats — Public member figures for the landing page */
+export function getUserStats(): Promise<GetUserStatsResponse> {
+  return apiRequest('GET', getUserStatsUrl());
 }
 /** POST /api/auth/login — Sign in with email and password (failures are throttled: 429 with Retry-After) */
 export function loginUrl(): string {

@@ -1,0 +1,142 @@
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import {
+  ApiError,
+  Icon,
+  SchemaForm,
+  TabPanel,
+  Tabs,
+  toast,
+  useAppConfig,
+  useAuth,
+  useDocumentTitle,
+  useTranslation,
+  withRetry,
+  type WebUser,
+} from '../../../../web/src/index.ts';
+import { login, register, type LoginBody, type RegisterBody } from '../../../../web/src/api/generated/accounts.ts';
+import loginSchema from '../../schemas/login-body.schema.json';
+import registerSchema from '../../schemas/register-body.schema.json';
+import '../accounts.css';
+
+/**
+ * Login and register retry twice, 1 s doubling, capped at 5 s (spec §9) — but only when the failure
+ * can get better: network errors, 408 and 5xx. A wrong password (401) is never resent: each attempt
+ * counts against the sign-in throttle.
+ */
+const AUTH_RETRY = {
+  retries: 2,
+  baseDelay: 1000,
+  maxDelay: 5000,
+  retryIf: (e: unknown) => {
+    const s = e instanceof ApiError ? e.status : 0;
+    return s === 0 || s === 408 || s >= 500;
+  },
+};
+
+type Tab = 'signin' | 'register';
+
+export default function AuthPage() {
+  const { t } = useTranslation('accounts');
+  const { appName } = useAppConfig();
+  const { setUser } = useAuth();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const tab: Tab = params.get('tab') === 'register' ? 'register' : 'signin';
+  useDocumentTitle(tab === 'register' ? t('auth.signUpTab') : t('auth.signInTab'));
+
+  const setTab = (next: string) => {
+    const p = new URLSearchParams(params);
+    if (next === 'register') p.set('tab', 'register');
+    else p.delete('tab');
+    setParams(p, { replace: true });
+  };
+
+  const done = async (user: WebUser) => {
+    await setUser(user);
+    navigate('/', { replace: true });
+  };
+
+  const onSignIn = async (values: LoginBody) => {
+    try {
+      const user = await withRetry(() => login({ body: values }), AUTH_RETRY);
+      toast({ title: t('auth.welcomeBack'), description: t('auth.signedIn'), variant: 'success' });
+      await done(user as WebUser);
+    } catch (e) {
+      toast({ title: t('auth.signInFailed'), description: (e as Error).message, variant: 'destructive' });
+      throw e;
+    }
+  };
+
+  const onRegister = async (values: RegisterBody) => {
+    try {
+      const user = await withRetry(() => register({ body: values }), AUTH_RETRY);
+      toast({ title: t('auth.welcome', { appName }), description: t('auth.accountCreated'), variant: 'success' });
+      await done(user as WebUser);
+    } catch (e) {
+      toast({ title: t('auth.registrationFailed'), description: (e as Error).message, variant: 'destructive' });
+      throw e;
+    }
+  };
+
+  return (
+    <section className="section acc-auth">
+      <div className="acc-auth__card box">
+        <div className="acc-auth__head">
+          <span className="acc-brand__mark" aria-hidden="true">
+            <Icon name="museum" size={22} />
+          </span>
+          <h1 className="title is-4">{t('auth.title', { appName })}</h1>
+          <p className="has-text-grey">{t('auth.subtitle')}</p>
+        </div>
+        <Tabs
+          idPrefix="acc-auth"
+          label={t('auth.tabsLabel')}
+          variant="is-fullwidth"
+          active={tab}
+          onChange={setTab}
+          tabs={[
+            { id: 'signin', label: t('auth.signInTab') },
+            { id: 'register', label: t('auth.signUpTab') },
+          ]}
+        />
+        <TabPanel idPrefix="acc-auth" id="signin" active={tab}>
+          <SchemaForm<LoginBody>
+            id="acc-signin-form"
+            schema={loginSchema}
+            ns="accounts"
+            initialValues={{ rememberMe: false }}
+            onSubmit={onSignIn}
+            submitLabel={t('auth.signIn')}
+            pendingLabel={t('auth.signingIn')}
+            fullWidthSubmit
+          />
+          <p className="acc-auth__switch">
+            {t('auth.noAccount', { appName })}{' '}
+            <button type="button" className="button is-ghost is-small p-0" onClick={() => setTab('register')}>
+              {t('auth.switchToSignUp')}
+            </button>
+          </p>
+        </TabPanel>
+        <TabPanel idPrefix="acc-auth" id="register" active={tab}>
+          <SchemaForm<RegisterBody>
+            id="acc-register-form"
+            schema={registerSchema}
+            ns="accounts"
+            initialValues={{ rememberMe: false }}
+            onSubmit={onRegister}
+            submitLabel={t('auth.createAccount')}
+            pendingLabel={t('auth.creatingAccount')}
+            fullWidthSubmit
+          />
+          <p className="acc-auth__switch">
+            {t('auth.haveAccount')}{' '}
+            <button type="button" className="button is-ghost is-small p-0" onClick={() => setTab('signin')}>
+              {t('auth.switchToSignIn')}
+            </button>
+          </p>
+        </TabPanel>
+        <p className="help has-text-centered mt-3">{t('auth.rememberHint')}</p>
+      </div>
+    </section>
+  );
+}

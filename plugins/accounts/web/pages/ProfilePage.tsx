@@ -1,0 +1,310 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
+import {
+  ApiError,
+  Avatar,
+  EmptyState,
+  Icon,
+  RoleBadge,
+  Slot,
+  Spinner,
+  TabPanel,
+  Tabs,
+  toast,
+  useApi,
+  useAuth,
+  useCreateDialog,
+  useDocumentTitle,
+  useTranslation,
+  formatDateTime,
+} from '../../../../web/src/index.ts';
+import { displayName, profileKey, type Profile } from '../lib.ts';
+import { FollowButton } from '../components/FollowButton.tsx';
+import { FollowListModal } from '../components/FollowListModal.tsx';
+import { BadgeStripFallback, BadgesTabFallback } from '../components/ProfileBadges.tsx';
+import { SettingsDialog, type SettingsTab } from '../components/SettingsDialog.tsx';
+import '../accounts.css';
+
+const TABS = ['insights', 'museums', 'badges'] as const;
+type ProfileTab = (typeof TABS)[number];
+
+function Count({ value, label, onClick }: { value: number | null | undefined; label: string; onClick?: () => void }) {
+  const { t } = useTranslation('accounts');
+  const shown = value === null || value === undefined ? '—' : value.toLocaleString();
+  const inner = (
+    <>
+      <span className="acc-count__value">{shown}</span>
+      <span className="acc-count__label">{label}</span>
+    </>
+  );
+  if (onClick && value !== null && value !== undefined) {
+    return (
+      <button type="button" className="acc-count is-link" onClick={onClick}>
+        {inner}
+      </button>
+    );
+  }
+  return (
+    <div className="acc-count" title={value === null ? t('profile.hidden') : undefined}>
+      {inner}
+    </div>
+  );
+}
+
+function MoreMenu({ profile, onList }: { profile: Profile; onList: (k: 'followers' | 'following') => void }) {
+  const { t } = useTranslation('accounts');
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const onDoc = (e: MouseEvent) => {
+      if (!ref.current?.contains(e.target as Node)) setOpen(false);
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setOpen(false);
+    };
+    document.addEventListener('mousedown', onDoc);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onDoc);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+  const copy = async () => {
+    setOpen(false);
+    const url = `${window.location.origin}/profile/${profile.slug || profile.id}`;
+    try {
+      await navigator.clipboard.writeText(url);
+      toast({ title: t('profile.linkCopied'), description: t('profile.linkCopiedText'), variant: 'success' });
+    } catch {
+      window.prompt(t('profile.copyLink'), url);
+    }
+  };
+  return (
+    <div ref={ref} className={`dropdown is-right${open ? ' is-active' : ''}`}>
+      <div className="dropdown-trigger">
+        <button type="button" className="button is-light" aria-haspopup="menu" aria-expanded={open} aria-label={t('profile.more')} onClick={() => setOpen((o) => !o)}>
+          <Icon name="menu" size={18} />
+        </button>
+      </div>
+      {open && (
+        <div className="dropdown-menu" role="menu">
+          <div className="dropdown-content">
+            <button type="button" role="menuitem" className="dropdown-item" onClick={copy}>
+              {t('profile.copyLink')}
+            </button>
+            {profile.followersCount !== null && profile.followersCount !== undefined && (
+              <button type="button" role="menuitem" className="dropdown-item" onClick={() => (setOpen(false), onList('followers'))}>
+                {t('profile.viewFollowers')}
+              </button>
+            )}
+            {profile.followingCount !== null && profile.followingCount !== undefined && (
+              <button type="button" role="menuitem" className="dropdown-item" onClick={() => (setOpen(false), onList('following'))}>
+                {t('profile.viewFollowing')}
+              </button>
+            )}
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** /profile (own) and /profile/{id, slug or username} (spec part 1 §2 Profile). */
+export default function ProfilePage() {
+  const { t, i18n } = useTranslation('accounts');
+  const { id: param } = useParams();
+  const { user } = useAuth();
+  const [search, setSearch] = useSearchParams();
+  const createDialog = useCreateDialog();
+  // An all-digit parameter is an id first; if no such id, it may still be a username.
+  const [bySlug, setBySlug] = useState(false);
+  useEffect(() => setBySlug(false), [param]);
+  const key = bySlug && param ? `/api/user/slug/${encodeURIComponent(param)}` : profileKey(param);
+  const { data: profile, error, isLoading, mutate } = useApi<Profile>(key);
+  useEffect(() => {
+    if (error instanceof ApiError && error.status === 404 && param && /^\d+$/.test(param) && !bySlug) setBySlug(true);
+  }, [error, param, bySlug]);
+
+  const [settings, setSettings] = useState<SettingsTab | null>(search.get('settings') ? (search.get('settings') as SettingsTab) : null);
+  const [list, setList] = useState<'followers' | 'following' | null>(null);
+  const tabParam = (search.get('tab') ?? '').toLowerCase();
+  const tab: ProfileTab = (TABS as readonly string[]).includes(tabParam) ? (tabParam as ProfileTab) : 'insights';
+  const setTab = (next: string) => {
+    const p = new URLSearchParams(search);
+    if (next === 'insights') p.delete('tab');
+    else p.set('tab', next);
+    setSearch(p, { replace: true });
+  };
+
+  const name = profile ? displayName(profile) : '';
+  useDocumentTitle(profile ? name : t('profile.title'));
+
+  if (isLoading || (error instanceof ApiError && error.status === 404 && param && /^\d+$/.test(param) && !bySlug)) {
+    return <Spinner center size="large" label={t('profile.loading')} className="acc-page-spinner" />;
+  }
+  if (error instanceof ApiError && error.status === 404) {
+    return (
+      <section className="section">
+        <EmptyState
+          icon="user"
+          title={t('profile.notFound')}
+          description={t('profile.notFoundText')}
+          action={
+            <Link to="/" className="button is-primary is-light">
+              {t('profile.backHome')}
+            </Link>
+          }
+        />
+      </section>
+    );
+  }
+  if (error || !profile) {
+    return (
+      <section className="section">
+        <EmptyState
+          tone="error"
+          title={t('profile.loadFailed')}
+          description={error?.message}
+          action={
+            <button type="button" className="button is-light" onClick={() => void mutate()}>
+              {t('profile.retry')}
+            </button>
+          }
+        />
+      </section>
+    );
+  }
+
+  const isOwn = profile.isOwn || (!!user && user.id === profile.id);
+  const onFollow = (following: boolean, followersCount: number) => {
+    void mutate({ ...profile, isFollowing: following, followersCount: profile.followersCount === null ? null : followersCount }, { revalidate: profile.limited || following !== profile.isFollowing });
+  };
+  const slotProps = { userId: profile.id, user: profile, profile, isOwn, onShowAll: () => setTab('badges') };
+  const lng = i18n.resolvedLanguage || 'en';
+
+  return (
+    <section className="section acc-profile">
+      <div className="container">
+        <header className="acc-profile__header box">
+          <Avatar src={profile.profileImageUrl} name={name} size={112} className="acc-profile__avatar" />
+          <div className="acc-profile__info">
+            <div className="acc-profile__titlebar">
+              <h1 className="title is-4 acc-profile__username">{profile.username}</h1>
+              <RoleBadge role={profile.role} hideTraveler size="normal" />
+              {profile.followsYou && !isOwn && <span className="tag is-light">{t('profile.followsYou')}</span>}
+              <div className="acc-profile__actions">
+                {isOwn ? (
+                  <>
+                    <button type="button" className="button is-light" onClick={() => setSettings('profile')}>
+                      <Icon name="edit" size={16} />
+                      <span>{t('profile.editProfile')}</span>
+                    </button>
+                    <button type="button" className="button is-light" aria-label={t('profile.settings')} title={t('profile.settings')} onClick={() => setSettings('privacy')}>
+                      <Icon name="settings" size={18} />
+                    </button>
+                  </>
+                ) : (
+                  <>
+                    <FollowButton userId={profile.id} following={profile.isFollowing} onChange={onFollow} />
+                    <button type="button" className="button is-light" disabled title={t('profile.messageUnavailable')} aria-describedby="acc-message-note">
+                      <Icon name="message" size={16} />
+                      <span>{t('profile.message')}</span>
+                    </button>
+                    <span id="acc-message-note" className="is-sr-only">
+                      {t('profile.messageUnavailable')}
+                    </span>
+                    <MoreMenu profile={profile} onList={setList} />
+                  </>
+                )}
+              </div>
+            </div>
+
+            {!profile.limited && (
+              <div className="acc-profile__counts">
+                <Count value={profile.insightsCount ?? 0} label={t('profile.insights')} onClick={() => setTab('insights')} />
+                <Count value={profile.followersCount} label={t('profile.followers')} onClick={() => setList('followers')} />
+                <Count value={profile.followingCount} label={t('profile.following')} onClick={() => setList('following')} />
+              </div>
+            )}
+
+            {name !== profile.username && <p className="acc-profile__name">{name}</p>}
+            {!profile.limited && profile.bio && <p className="acc-profile__bio">{profile.bio}</p>}
+            {!profile.limited && profile.email && (
+              <p className="acc-profile__email">
+                <Icon name="mail" size={14} /> <a href={`mailto:${profile.email}`}>{profile.email}</a>
+              </p>
+            )}
+            {!profile.limited && profile.createdAt && (
+              <p className="is-size-7 has-text-grey">{t('profile.memberSince', { date: formatDateTime(new Date(profile.createdAt), lng, { month: 'long', year: 'numeric' }) })}</p>
+            )}
+            {!profile.limited && <Slot name="profile.badgeStrip" {...slotProps} fallback={<BadgeStripFallback userId={profile.id} onShowAll={() => setTab('badges')} />} />}
+          </div>
+        </header>
+
+        {profile.limited ? (
+          <EmptyState icon="shield" title={t('profile.privateTitle')} description={t('profile.privateText', { name })} />
+        ) : (
+          <div className="acc-profile__tabs">
+            <Tabs
+              idPrefix="acc-profile"
+              label={t('profile.tabsLabel')}
+              variant="is-centered"
+              active={tab}
+              onChange={setTab}
+              tabs={[
+                { id: 'insights', label: t('profile.tabInsights'), icon: <Icon name="image" size={16} /> },
+                { id: 'museums', label: t('profile.tabMuseums'), icon: <Icon name="museum" size={16} /> },
+                { id: 'badges', label: t('profile.tabBadges'), icon: <Icon name="award" size={16} /> },
+              ]}
+            />
+            <TabPanel idPrefix="acc-profile" id="insights" active={tab}>
+              <Slot
+                name="profile.insights"
+                {...slotProps}
+                fallback={
+                  isOwn ? (
+                    <EmptyState
+                      icon="camera"
+                      title={t('profile.shareInsights')}
+                      description={t('profile.shareInsightsText')}
+                      action={
+                        createDialog.available ? (
+                          <button type="button" className="button is-primary" onClick={() => createDialog.open()}>
+                            {t('profile.shareInsights')}
+                          </button>
+                        ) : undefined
+                      }
+                    />
+                  ) : (
+                    <EmptyState icon="camera" title={t('profile.noInsightsOther')} />
+                  )
+                }
+              />
+            </TabPanel>
+            <TabPanel idPrefix="acc-profile" id="museums" active={tab}>
+              <Slot name="profile.museums" {...slotProps} fallback={<EmptyState icon="museum" title={t('profile.noMuseums')} description={t('profile.noMuseumsText')} />} />
+            </TabPanel>
+            <TabPanel idPrefix="acc-profile" id="badges" active={tab}>
+              <Slot name="profile.badgesTab" {...slotProps} fallback={<BadgesTabFallback userId={profile.id} />} />
+            </TabPanel>
+          </div>
+        )}
+      </div>
+      {list && <FollowListModal userId={profile.id} kind={list} onClose={() => setList(null)} />}
+      {isOwn && settings && (
+        <SettingsDialog
+          initialTab={settings}
+          onClose={() => {
+            setSettings(null);
+            if (search.get('settings')) {
+              const p = new URLSearchParams(search);
+              p.delete('settings');
+              setSearch(p, { replace: true });
+            }
+          }}
+        />
+      )}
+    </section>
+  );
+}
