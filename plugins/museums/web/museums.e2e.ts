@@ -185,4 +185,20 @@ describe('museums in the browser', function () {
     const active = await page.$$eval('.curio-navlink', (links) => links.filter((l) => l.classList.contains('is-active') || l.getAttribute('aria-current') === 'page').map((l) => l.textContent));
     expect(active.join(' ')).to.include('Discover');
   });
+
+  it('with a key but no network to Google, the map says it failed to load', async () => {
+    const keyed = await startE2EApp({ googleMapsApiKey: 'test-browser-key' });
+    try {
+      await page.setRequestInterception(true);
+      page.on('request', (r) => {
+        if (/googleapis\.com|gstatic\.com/.test(r.url())) void r.abort('internetdisconnected');
+        else void r.continue();
+      });
+      await page.goto(`${keyed.url}/discover`, { waitUntil: 'load' });
+      await waitForText(page, 'Failed to load Google Maps. Please check your connection and try again.', 30000);
+      expect(await page.$eval('[data-testid="map-block"]', (b) => b.getAttribute('data-state'))).to.equal('failed');
+    } finally {
+      await keyed.close();
+    }
+  });
 });
