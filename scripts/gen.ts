@@ -75,6 +75,7 @@ async function generate(): Promise<Map<string, string>> {
     const defs: Record<string, unknown> = {};
     const wanted = new Set<string>([...reg.owners].filter(([, o]) => o === plugin).map(([id]) => id));
     const fnLines: string[] = [];
+    const aliases: string[] = [];
     for (const r of routes) {
       const base = pascal(r.operationId);
       const parts: Array<[string, unknown]> = [];
@@ -85,7 +86,13 @@ async function generate(): Promise<Map<string, string>> {
       if (resp) parts.push([`${base}Response`, resp]);
       for (const [n, s] of parts) {
         collectRefs(s, wanted);
-        defs[n] = { ...(s as object), title: n };
+        const keys = Object.keys(s as object);
+        const ref = (s as any).$ref;
+        // A bare $ref to a registered schema becomes a type alias: json-schema-to-typescript would
+        // emit the shared schema under one route's name only and drop the other routes' names.
+        if (typeof ref === 'string' && !ref.startsWith('#') && !ref.includes('#') && keys.every((k) => k === '$ref' || k === 'description')) {
+          if (n !== nameOf(ref)) aliases.push(`export type ${n} = ${nameOf(ref)};`);
+        } else defs[n] = { ...(s as object), title: n };
       }
       const hasParams = Boolean(r.schema?.params);
       const hasQuery = Boolean(r.schema?.query);
@@ -141,6 +148,8 @@ async function generate(): Promise<Map<string, string>> {
       `import { qs } from '../qs.ts';`,
       '',
       types.trim(),
+      '',
+      ...aliases,
       '',
       ...fnLines,
       '',

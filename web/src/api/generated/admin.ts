@@ -10,6 +10,21 @@ import { qs } from '../qs.ts';
  */
 export type AdminAnalyticsOverviewResponse = Metric[]
 /**
+ * This interface was referenced by `AdminApi`'s JSON-Schema
+ * via the `definition` "AdminListBadgesResponse".
+ */
+export type AdminListBadgesResponse = Badge[]
+/**
+ * This interface was referenced by `AdminApi`'s JSON-Schema
+ * via the `definition` "AdminListMuseumManagersResponse".
+ */
+export type AdminListMuseumManagersResponse = ManagerCandidate[]
+/**
+ * This interface was referenced by `AdminApi`'s JSON-Schema
+ * via the `definition` "AdminRecentUserBadgesResponse".
+ */
+export type AdminRecentUserBadgesResponse = UserBadge[]
+/**
  * One amenity of the catalogue; the groups are in the top-level x-amenity-groups annotation.
  * 
  * This interface was referenced by `Catalog`'s JSON-Schema
@@ -80,26 +95,6 @@ export type SeasonDate = ({
  */
 export type DayText = string
 /**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "Id".
- */
-export type Id = number
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminListBadgesResponse".
- */
-export type AdminListBadgesResponse = Badge[]
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminListMuseumManagersResponse".
- */
-export type AdminListMuseumManagersResponse = ManagerCandidate[]
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminRecentUserBadgesResponse".
- */
-export type AdminRecentUserBadgesResponse = UserBadge[]
-/**
  * Directory and admin museum category.
  * 
  * This interface was referenced by `Catalog`'s JSON-Schema
@@ -118,6 +113,11 @@ export type PublicCategory = ("art" | "history" | "science" | "natural_history" 
  * via the `definition` "DayKey".
  */
 export type DayKey = ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday")
+/**
+ * This interface was referenced by `AdminApi`'s JSON-Schema
+ * via the `definition` "Id".
+ */
+export type Id = number
 
 /**
  * This interface was referenced by `AdminApi`'s JSON-Schema
@@ -129,59 +129,219 @@ value: number
 }
 /**
  * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminApproveEditSuggestionBody".
+ * via the `definition` "AdminListActionsQuery".
  */
-export interface AdminApproveEditSuggestionBody {
-suggestionId: number
-note?: (string | null)
+export interface AdminListActionsQuery {
+page?: number
+pageSize?: number
+action?: string
+targetType?: string
+targetId?: number
+adminId?: number
 }
 /**
- * A suggested museum edit (part 2 §3).
+ * This interface was referenced by `AdminApi`'s JSON-Schema
+ * via the `definition` "Badge".
+ */
+export interface Badge {
+id: number
+name: string
+description: string
+/**
+ * an emoji, at most 2 characters (grapheme clusters)
+ */
+icon: string
+/**
+ * #RRGGBB
+ */
+color: string
+requirement: Requirement
+/**
+ * members who hold it
+ */
+earnedCount: number
+createdAt: string
+updatedAt: string
+}
+/**
+ * What a member must do to earn a badge: reach `count` of the activity `type`.
  * 
  * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminApproveEditSuggestionResponse".
+ * via the `definition` "Requirement".
  */
-export interface AdminApproveEditSuggestionResponse {
-id: number
-suggestionId: number
-museumId: number
-status: ("pending" | "approved" | "rejected")
-reason: (string | null)
-suggestedChanges: {
-[k: string]: unknown
+export interface Requirement {
+type: ("check_ins" | "posts" | "likes" | "follows" | "community_joins")
+count: number
 }
-createdAt: string
-reviewedAt: (string | null)
-museum: ({
-id: number
-slug: string
-name: string
-} | null)
-user: ({
+/**
+ * This interface was referenced by `AdminApi`'s JSON-Schema
+ * via the `definition` "AdminListModerationsQuery".
+ */
+export interface AdminListModerationsQuery {
+status?: ("active" | "all")
+userId?: number
+page?: number
+pageSize?: number
+}
+/**
+ * This interface was referenced by `AdminApi`'s JSON-Schema
+ * via the `definition` "AdminListMuseumManagersQuery".
+ */
+export interface AdminListMuseumManagersQuery {
+/**
+ * name, username or email; shorter than 2 characters answers nothing
+ */
+q?: string
+limit?: number
+}
+/**
+ * This interface was referenced by `AdminApi`'s JSON-Schema
+ * via the `definition` "ManagerCandidate".
+ */
+export interface ManagerCandidate {
 id: number
 username: string
 firstName: string
 lastName: string
-email: (string | null)
-} | null)
-reviewer: ({
+email: string
+role: string
+profileImageUrl: (string | null)
+}
+/**
+ * This interface was referenced by `AdminApi`'s JSON-Schema
+ * via the `definition` "AdminListPlansQuery".
+ */
+export interface AdminListPlansQuery {
+page?: number
+pageSize?: number
+status?: ("active" | "inactive" | "expired")
+type?: ("premium_subscription" | "museum_partnership" | "event_promotion" | "advertisement")
+}
+/**
+ * This interface was referenced by `AdminApi`'s JSON-Schema
+ * via the `definition` "AdminRecentUserBadgesQuery".
+ */
+export interface AdminRecentUserBadgesQuery {
+limit?: number
+}
+/**
+ * A badge a member earned, with the badge's details.
+ * 
+ * This interface was referenced by `AdminApi`'s JSON-Schema
+ * via the `definition` "UserBadge".
+ */
+export interface UserBadge {
 id: number
+userId: number
+userName: string
+badgeId: number
+earnedAt: string
+badge: {
+id: number
+name: string
+description: string
+icon: string
+color: string
+requirement: Requirement
+}
+}
+/**
+ * One entry of the audit log (spec part 2 §3 'Admin action').
+ * 
+ * This interface was referenced by `AdminApi`'s JSON-Schema
+ * via the `definition` "AdminAction".
+ */
+export interface AdminAction {
+id: number
+action: string
+targetType: string
+targetId: (number | null)
+reason: (string | null)
+details: {
+[k: string]: unknown
+}
+adminId: (number | null)
+adminName: (string | null)
+adminUsername: (string | null)
+/**
+ * pending: a change delegated to another plugin whose completion was not confirmed
+ */
+outcome: ("pending" | "done")
+createdAt: string
+}
+/**
+ * This interface was referenced by `AdminApi`'s JSON-Schema
+ * via the `definition` "AdminActionPage".
+ */
+export interface AdminActionPage {
+items: AdminAction[]
+total: number
+page: number
+pageSize: number
+}
+/**
+ * This interface was referenced by `AdminApi`'s JSON-Schema
+ * via the `definition` "AdminMuseumQuery".
+ */
+export interface AdminMuseumQuery {
+page?: number
+pageSize?: number
+/**
+ * name, city or country (case-insensitive)
+ */
+q?: string
+/**
+ * same as q
+ */
+search?: string
+status?: ("all" | "verified" | "unverified" | "with_manager" | "without_manager")
+}
+/**
+ * Admin user record (spec part 2 §3) with the member's active moderation, if any.
+ * 
+ * This interface was referenced by `AdminApi`'s JSON-Schema
+ * via the `definition` "AdminUser".
+ */
+export interface AdminUser {
+id: number
+slug: string
 username: string
-} | null)
+firstName: string
+lastName: string
+email: string
+role: string
+profileImageUrl: (string | null)
+moderation: (ModerationSummary | null)
+}
+/**
+ * The most severe moderation in effect for a member.
+ * 
+ * This interface was referenced by `AdminApi`'s JSON-Schema
+ * via the `definition` "ModerationSummary".
+ */
+export interface ModerationSummary {
+id: number
+type: ("warning" | "temporary_ban" | "permanent_ban" | "content_restriction")
+reason: string
+status: "active"
+expiresAt: (string | null)
+createdAt: string
 }
 /**
  * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminApproveMuseumSuggestionBody".
+ * via the `definition` "AdminUserPage".
  */
-export interface AdminApproveMuseumSuggestionBody {
-suggestionId: number
-note?: (string | null)
+export interface AdminUserPage {
+items: AdminUser[]
+total: number
+page: number
+pageSize: number
 }
 /**
  * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminApproveMuseumSuggestionResponse".
+ * via the `definition` "ApprovedMuseumSuggestion".
  */
-export interface AdminApproveMuseumSuggestionResponse {
+export interface ApprovedMuseumSuggestion {
 suggestion: MuseumSuggestion
 museum: (Museum | null)
 }
@@ -314,75 +474,17 @@ closeTime?: string
 }
 /**
  * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminAssignMuseumManagerBody".
+ * via the `definition` "AssignManagerBody".
  */
-export interface AdminAssignMuseumManagerBody {
+export interface AssignManagerBody {
 museumId: number
 managerId: (number | null)
 }
 /**
- * A museum as every museum answer shows it.
- * 
  * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminAssignMuseumManagerResponse".
+ * via the `definition` "BadgeStats".
  */
-export interface Museum1 {
-id: number
-slug: string
-name: string
-description: string
-category: (string | null)
-phone: (string | null)
-email: (string | null)
-website: (string | null)
-donateUrl: (string | null)
-address: string
-address2: (string | null)
-city: string
-state: (string | null)
-zipCode: (string | null)
-country: string
-latitude: (number | null)
-longitude: (number | null)
-timezone: string
-featuredImage: (string | null)
-amenities: string[]
-openingHours: (StoredHours | null)
-managerId: (number | null)
-rating: number
-totalReviews: number
-totalInsights: number
-followerCount: number
-checkInCount: number
-recentCheckInsCount: number
-isVerified: boolean
-isFeatured: boolean
-/**
- * Open now at the museum (its time zone).
- */
-isOpen: boolean
-openStatus: ("open" | "closed" | "by_appointment")
-/**
- * Signed-in viewers only.
- */
-isFollowing?: boolean
-/**
- * Signed-in viewers only.
- */
-hasCheckedInToday?: boolean
-/**
- * Miles from `near`, one decimal (lists asked near=lat,lng).
- */
-distance?: (number | null)
-wikidataId: (string | null)
-createdAt: string
-updatedAt: string
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminBadgeStatsResponse".
- */
-export interface AdminBadgeStatsResponse {
+export interface BadgeStats {
 badgeCount: number
 earnedCount: number
 membersWithBadges: number
@@ -390,96 +492,14 @@ completionRate: number
 }
 /**
  * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminChangeUserRoleBody".
+ * via the `definition` "ChangeRoleBody".
  */
-export interface AdminChangeUserRoleBody {
+export interface ChangeRoleBody {
 userId: number
 /**
  * Traveler, Ambassador, Museum Manager or Admin; other spellings (museum_manager, admin) are accepted
  */
 role: string
-}
-/**
- * Admin user record (spec part 2 §3) with the member's active moderation, if any.
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminChangeUserRoleResponse".
- */
-export interface AdminChangeUserRoleResponse {
-id: number
-slug: string
-username: string
-firstName: string
-lastName: string
-email: string
-role: string
-profileImageUrl: (string | null)
-moderation: (ModerationSummary | null)
-}
-/**
- * The most severe moderation in effect for a member.
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "ModerationSummary".
- */
-export interface ModerationSummary {
-id: number
-type: ("warning" | "temporary_ban" | "permanent_ban" | "content_restriction")
-reason: string
-status: "active"
-expiresAt: (string | null)
-createdAt: string
-}
-/**
- * A badge definition as created or edited by an admin. The icon rule (at most 2 characters, counted as grapheme clusters) is checked by BadgesApi.createBadge/updateBadge, since JSON Schema counts code points.
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminCreateBadgeBody".
- */
-export interface AdminCreateBadgeBody {
-/**
- * ignored; the path names the badge (PUT sends it)
- */
-id?: number
-name: string
-description: string
-icon: string
-color: string
-requirement: Requirement
-}
-/**
- * What a member must do to earn a badge: reach `count` of the activity `type`.
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "Requirement".
- */
-export interface Requirement {
-type: ("check_ins" | "posts" | "likes" | "follows" | "community_joins")
-count: number
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminCreateBadgeResponse".
- */
-export interface AdminCreateBadgeResponse {
-id: number
-name: string
-description: string
-/**
- * an emoji, at most 2 characters (grapheme clusters)
- */
-icon: string
-/**
- * #RRGGBB
- */
-color: string
-requirement: Requirement
-/**
- * members who hold it
- */
-earnedCount: number
-createdAt: string
-updatedAt: string
 }
 /**
  * Admin museum create form (spec part 2 §5): name, address, city, state, zipCode, country and category required; the museum starts verified.
@@ -570,68 +590,10 @@ saturday: DayText
 sunday: DayText
 }
 /**
- * A museum as every museum answer shows it.
- * 
  * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminCreateMuseumResponse".
+ * via the `definition` "CreatePlanBody".
  */
-export interface Museum2 {
-id: number
-slug: string
-name: string
-description: string
-category: (string | null)
-phone: (string | null)
-email: (string | null)
-website: (string | null)
-donateUrl: (string | null)
-address: string
-address2: (string | null)
-city: string
-state: (string | null)
-zipCode: (string | null)
-country: string
-latitude: (number | null)
-longitude: (number | null)
-timezone: string
-featuredImage: (string | null)
-amenities: string[]
-openingHours: (StoredHours | null)
-managerId: (number | null)
-rating: number
-totalReviews: number
-totalInsights: number
-followerCount: number
-checkInCount: number
-recentCheckInsCount: number
-isVerified: boolean
-isFeatured: boolean
-/**
- * Open now at the museum (its time zone).
- */
-isOpen: boolean
-openStatus: ("open" | "closed" | "by_appointment")
-/**
- * Signed-in viewers only.
- */
-isFollowing?: boolean
-/**
- * Signed-in viewers only.
- */
-hasCheckedInToday?: boolean
-/**
- * Miles from `near`, one decimal (lists asked near=lat,lng).
- */
-distance?: (number | null)
-wikidataId: (string | null)
-createdAt: string
-updatedAt: string
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminCreatePlanBody".
- */
-export interface AdminCreatePlanBody {
+export interface CreatePlanBody {
 type: ("premium_subscription" | "museum_partnership" | "event_promotion" | "advertisement")
 plan: ("basic" | "premium" | "enterprise")
 amount: number
@@ -646,236 +608,18 @@ userId?: (number | null)
 museumId?: (number | null)
 }
 /**
- * Monetization plan (spec part 2 §3).
- * 
  * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminCreatePlanResponse".
+ * via the `definition` "DeleteUserBody".
  */
-export interface AdminCreatePlanResponse {
-id: number
-type: ("premium_subscription" | "museum_partnership" | "event_promotion" | "advertisement")
-plan: ("basic" | "premium" | "enterprise")
-/**
- * decimal, e.g. 9.99 (stored as cents)
- */
-amount: number
-currency: ("USD" | "EUR" | "GBP")
-status: ("active" | "inactive" | "expired")
-features: {
-[k: string]: boolean
-}
-startDate: string
-endDate: (string | null)
-createdAt: string
-userId: (number | null)
-museumId: (number | null)
-user: ({
-id: number
-firstName: string
-lastName: string
-email: string
-role: string
-} | null)
-museum: ({
-id: number
-name: string
-city: string
-country: string
-} | null)
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminDeleteBadgeParams".
- */
-export interface AdminDeleteBadgeParams {
-id: Id
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminDeleteBadgeResponse".
- */
-export interface AdminDeleteBadgeResponse {
-success: boolean
-message?: string
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminDeleteUserBody".
- */
-export interface AdminDeleteUserBody {
+export interface DeleteUserBody {
 userId: number
 reason: string
 }
 /**
  * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminDeleteUserResponse".
+ * via the `definition` "EditSuggestionList".
  */
-export interface AdminDeleteUserResponse {
-success: boolean
-message?: string
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminGetJobParams".
- */
-export interface AdminGetJobParams {
-id: Id
-}
-/**
- * A background job of the dashboard (Update Museums). `stats` is set when it is done.
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminGetJobResponse".
- */
-export interface AdminGetJobResponse {
-jobId: number
-status: ("queued" | "running" | "done" | "failed")
-progress: ({
-done: number
-total: number
-} | null)
-stats: ({
-checked: number
-updated: number
-failed: number
-} | null)
-error: (string | null)
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminLiftModerationParams".
- */
-export interface AdminLiftModerationParams {
-id: Id
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminLiftModerationBody".
- */
-export interface AdminLiftModerationBody {
-reason?: (string | null)
-}
-/**
- * Moderation record (spec part 2 §3).
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminLiftModerationResponse".
- */
-export interface AdminLiftModerationResponse {
-id: number
-userId: number
-type: ("warning" | "temporary_ban" | "permanent_ban" | "content_restriction")
-reason: string
-/**
- * active: in effect now; expired: its expiry passed; revoked: lifted by an admin
- */
-status: ("active" | "expired" | "revoked")
-expiresAt: (string | null)
-createdAt: string
-createdBy: (number | null)
-revokedAt: (string | null)
-revokedBy: (number | null)
-user: (UserSummary | null)
-}
-/**
- * A user as shown beside their content.
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "UserSummary".
- */
-export interface UserSummary {
-id: number
-slug?: (string | null)
-username: string
-firstName?: (string | null)
-lastName?: (string | null)
-profileImageUrl?: (string | null)
-role?: string
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminListActionsQuery".
- */
-export interface AdminListActionsQuery {
-page?: number
-pageSize?: number
-action?: string
-targetType?: string
-targetId?: number
-adminId?: number
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminListActionsResponse".
- */
-export interface AdminListActionsResponse {
-items: AdminAction[]
-total: number
-page: number
-pageSize: number
-}
-/**
- * One entry of the audit log (spec part 2 §3 'Admin action').
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminAction".
- */
-export interface AdminAction {
-id: number
-action: string
-targetType: string
-targetId: (number | null)
-reason: (string | null)
-details: {
-[k: string]: unknown
-}
-adminId: (number | null)
-adminName: (string | null)
-adminUsername: (string | null)
-/**
- * pending: a change delegated to another plugin whose completion was not confirmed
- */
-outcome: ("pending" | "done")
-createdAt: string
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "Badge".
- */
-export interface Badge {
-id: number
-name: string
-description: string
-/**
- * an emoji, at most 2 characters (grapheme clusters)
- */
-icon: string
-/**
- * #RRGGBB
- */
-color: string
-requirement: Requirement
-/**
- * members who hold it
- */
-earnedCount: number
-createdAt: string
-updatedAt: string
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminListEditSuggestionsQuery".
- */
-export interface AdminListEditSuggestionsQuery {
-status?: ("all" | "pending" | "approved" | "rejected")
-page?: number
-pageSize?: number
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminListEditSuggestionsResponse".
- */
-export interface AdminListEditSuggestionsResponse {
+export interface EditSuggestionList {
 items: EditSuggestion[]
 total: number
 page: number
@@ -915,844 +659,6 @@ reviewer: ({
 id: number
 username: string
 } | null)
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminListModerationsQuery".
- */
-export interface AdminListModerationsQuery {
-status?: ("active" | "all")
-userId?: number
-page?: number
-pageSize?: number
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminListModerationsResponse".
- */
-export interface AdminListModerationsResponse {
-items: Moderation[]
-total: number
-page: number
-pageSize: number
-}
-/**
- * Moderation record (spec part 2 §3).
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "Moderation".
- */
-export interface Moderation {
-id: number
-userId: number
-type: ("warning" | "temporary_ban" | "permanent_ban" | "content_restriction")
-reason: string
-/**
- * active: in effect now; expired: its expiry passed; revoked: lifted by an admin
- */
-status: ("active" | "expired" | "revoked")
-expiresAt: (string | null)
-createdAt: string
-createdBy: (number | null)
-revokedAt: (string | null)
-revokedBy: (number | null)
-user: (UserSummary | null)
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminListMuseumManagersQuery".
- */
-export interface AdminListMuseumManagersQuery {
-/**
- * name, username or email; shorter than 2 characters answers nothing
- */
-q?: string
-limit?: number
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "ManagerCandidate".
- */
-export interface ManagerCandidate {
-id: number
-username: string
-firstName: string
-lastName: string
-email: string
-role: string
-profileImageUrl: (string | null)
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminListMuseumsQuery".
- */
-export interface AdminListMuseumsQuery {
-page?: number
-pageSize?: number
-/**
- * name, city or country (case-insensitive)
- */
-q?: string
-/**
- * same as q
- */
-search?: string
-status?: ("all" | "verified" | "unverified" | "with_manager" | "without_manager")
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminListMuseumsResponse".
- */
-export interface AdminListMuseumsResponse {
-items: Museum[]
-total: number
-page: number
-pageSize: number
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminListMuseumSuggestionsQuery".
- */
-export interface AdminListMuseumSuggestionsQuery {
-status?: ("all" | "pending" | "approved" | "rejected")
-page?: number
-pageSize?: number
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminListMuseumSuggestionsResponse".
- */
-export interface AdminListMuseumSuggestionsResponse {
-items: MuseumSuggestion[]
-total: number
-page: number
-pageSize: number
-pendingCount: number
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminListPlansQuery".
- */
-export interface AdminListPlansQuery {
-page?: number
-pageSize?: number
-status?: ("active" | "inactive" | "expired")
-type?: ("premium_subscription" | "museum_partnership" | "event_promotion" | "advertisement")
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminListPlansResponse".
- */
-export interface AdminListPlansResponse {
-items: MonetizationPlan[]
-total: number
-page: number
-pageSize: number
-}
-/**
- * Monetization plan (spec part 2 §3).
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "MonetizationPlan".
- */
-export interface MonetizationPlan {
-id: number
-type: ("premium_subscription" | "museum_partnership" | "event_promotion" | "advertisement")
-plan: ("basic" | "premium" | "enterprise")
-/**
- * decimal, e.g. 9.99 (stored as cents)
- */
-amount: number
-currency: ("USD" | "EUR" | "GBP")
-status: ("active" | "inactive" | "expired")
-features: {
-[k: string]: boolean
-}
-startDate: string
-endDate: (string | null)
-createdAt: string
-userId: (number | null)
-museumId: (number | null)
-user: ({
-id: number
-firstName: string
-lastName: string
-email: string
-role: string
-} | null)
-museum: ({
-id: number
-name: string
-city: string
-country: string
-} | null)
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminListUsersQuery".
- */
-export interface AdminListUsersQuery {
-page?: number
-pageSize?: number
-/**
- * name, username or email (case-insensitive)
- */
-q?: string
-/**
- * only this role (any spelling)
- */
-role?: string
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminListUsersResponse".
- */
-export interface AdminListUsersResponse {
-items: AdminUser[]
-total: number
-page: number
-pageSize: number
-}
-/**
- * Admin user record (spec part 2 §3) with the member's active moderation, if any.
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminUser".
- */
-export interface AdminUser {
-id: number
-slug: string
-username: string
-firstName: string
-lastName: string
-email: string
-role: string
-profileImageUrl: (string | null)
-moderation: (ModerationSummary | null)
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminModerateUserBody".
- */
-export interface AdminModerateUserBody {
-userId: number
-type: ("warning" | "temporary_ban" | "permanent_ban" | "content_restriction")
-reason: string
-/**
- * ISO date-time; only for temporary_ban (default: 7 days) and content_restriction (default: until lifted)
- */
-expiresAt?: (string | null)
-}
-/**
- * Moderation record (spec part 2 §3).
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminModerateUserResponse".
- */
-export interface Moderation1 {
-id: number
-userId: number
-type: ("warning" | "temporary_ban" | "permanent_ban" | "content_restriction")
-reason: string
-/**
- * active: in effect now; expired: its expiry passed; revoked: lifted by an admin
- */
-status: ("active" | "expired" | "revoked")
-expiresAt: (string | null)
-createdAt: string
-createdBy: (number | null)
-revokedAt: (string | null)
-revokedBy: (number | null)
-user: (UserSummary | null)
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminRecentUserBadgesQuery".
- */
-export interface AdminRecentUserBadgesQuery {
-limit?: number
-}
-/**
- * A badge a member earned, with the badge's details.
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "UserBadge".
- */
-export interface UserBadge {
-id: number
-userId: number
-userName: string
-badgeId: number
-earnedAt: string
-badge: {
-id: number
-name: string
-description: string
-icon: string
-color: string
-requirement: Requirement
-}
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminRejectEditSuggestionBody".
- */
-export interface AdminRejectEditSuggestionBody {
-suggestionId: number
-note?: (string | null)
-}
-/**
- * A suggested museum edit (part 2 §3).
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminRejectEditSuggestionResponse".
- */
-export interface EditSuggestion1 {
-id: number
-suggestionId: number
-museumId: number
-status: ("pending" | "approved" | "rejected")
-reason: (string | null)
-suggestedChanges: {
-[k: string]: unknown
-}
-createdAt: string
-reviewedAt: (string | null)
-museum: ({
-id: number
-slug: string
-name: string
-} | null)
-user: ({
-id: number
-username: string
-firstName: string
-lastName: string
-email: (string | null)
-} | null)
-reviewer: ({
-id: number
-username: string
-} | null)
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminRejectMuseumSuggestionBody".
- */
-export interface AdminRejectMuseumSuggestionBody {
-suggestionId: number
-note?: (string | null)
-}
-/**
- * A new museum proposed by a member; while pending, insights refer to it as museumId = -id.
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminRejectMuseumSuggestionResponse".
- */
-export interface MuseumSuggestion1 {
-id: number
-status: ("pending" | "approved" | "rejected")
-name: string
-description: string
-address: string
-city: string
-country: string
-website: (string | null)
-phone: (string | null)
-createdAt: string
-reviewedAt: (string | null)
-museumId: (number | null)
-user: ({
-id: number
-username: string
-firstName: string
-lastName: string
-email: (string | null)
-} | null)
-reviewer: ({
-id: number
-username: string
-} | null)
-}
-/**
- * Per currency: the sum of the amounts of active plans and the mean amount over all plans (spec part 2 §9).
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminRevenueStatsResponse".
- */
-export interface AdminRevenueStatsResponse {
-currencies: {
-currency: string
-activeRevenue: number
-averageRevenue: number
-activePlans: number
-totalPlans: number
-}[]
-totalPlans: number
-activePlans: number
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminSearchUsersQuery".
- */
-export interface AdminSearchUsersQuery {
-page?: number
-pageSize?: number
-/**
- * name, username or email (case-insensitive)
- */
-q?: string
-/**
- * only this role (any spelling)
- */
-role?: string
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminSearchUsersResponse".
- */
-export interface AdminSearchUsersResponse {
-items: AdminUser[]
-total: number
-page: number
-pageSize: number
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminSendNotificationBody".
- */
-export interface AdminSendNotificationBody {
-title: string
-message: string
-priority?: ("low" | "normal" | "high" | "urgent")
-link?: (string | null)
-/**
- * absent or null: every member; non-numeric entries are dropped
- * 
- * @maxItems 100000
- */
-targetUserIds?: ((number | string)[] | null)
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminSendNotificationResponse".
- */
-export interface AdminSendNotificationResponse {
-count: number
-success: boolean
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminUpdateBadgeParams".
- */
-export interface AdminUpdateBadgeParams {
-id: Id
-}
-/**
- * A badge definition as created or edited by an admin. The icon rule (at most 2 characters, counted as grapheme clusters) is checked by BadgesApi.createBadge/updateBadge, since JSON Schema counts code points.
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminUpdateBadgeBody".
- */
-export interface AdminUpdateBadgeBody {
-/**
- * ignored; the path names the badge (PUT sends it)
- */
-id?: number
-name: string
-description: string
-icon: string
-color: string
-requirement: Requirement
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminUpdateBadgeResponse".
- */
-export interface Badge1 {
-id: number
-name: string
-description: string
-/**
- * an emoji, at most 2 characters (grapheme clusters)
- */
-icon: string
-/**
- * #RRGGBB
- */
-color: string
-requirement: Requirement
-/**
- * members who hold it
- */
-earnedCount: number
-createdAt: string
-updatedAt: string
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminUpdateMuseumParams".
- */
-export interface AdminUpdateMuseumParams {
-id: Id
-}
-/**
- * Admin museum edit form (spec part 2 §5); managerId null removes the manager.
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminUpdateMuseumBody".
- */
-export interface AdminUpdateMuseumBody {
-name: string
-description?: (string | null)
-category?: (string | null)
-phone?: (string | null)
-email?: (string | null)
-website?: (string | null)
-donateUrl?: (string | null)
-address: string
-address2?: (string | null)
-city: string
-state?: (string | null)
-zipCode?: (string | null)
-country: string
-latitude?: (number | null)
-longitude?: (number | null)
-timezone?: string
-featuredImage?: (string | null)
-amenities?: Amenities
-openingHours?: (OpeningHours | null)
-isFeatured?: boolean
-/**
- * absent: unchanged; null: remove the manager
- */
-managerId?: (number | null)
-isVerified?: boolean
-}
-/**
- * A museum as every museum answer shows it.
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminUpdateMuseumResponse".
- */
-export interface Museum3 {
-id: number
-slug: string
-name: string
-description: string
-category: (string | null)
-phone: (string | null)
-email: (string | null)
-website: (string | null)
-donateUrl: (string | null)
-address: string
-address2: (string | null)
-city: string
-state: (string | null)
-zipCode: (string | null)
-country: string
-latitude: (number | null)
-longitude: (number | null)
-timezone: string
-featuredImage: (string | null)
-amenities: string[]
-openingHours: (StoredHours | null)
-managerId: (number | null)
-rating: number
-totalReviews: number
-totalInsights: number
-followerCount: number
-checkInCount: number
-recentCheckInsCount: number
-isVerified: boolean
-isFeatured: boolean
-/**
- * Open now at the museum (its time zone).
- */
-isOpen: boolean
-openStatus: ("open" | "closed" | "by_appointment")
-/**
- * Signed-in viewers only.
- */
-isFollowing?: boolean
-/**
- * Signed-in viewers only.
- */
-hasCheckedInToday?: boolean
-/**
- * Miles from `near`, one decimal (lists asked near=lat,lng).
- */
-distance?: (number | null)
-wikidataId: (string | null)
-createdAt: string
-updatedAt: string
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminUpdateMuseumsBody".
- */
-export interface AdminUpdateMuseumsBody {
-/**
- * only these museums (default: every museum missing information)
- * 
- * @maxItems 10000
- */
-museumIds?: number[]
-/**
- * wait up to a few seconds for the job to finish before answering
- */
-wait?: boolean
-}
-/**
- * A background job of the dashboard (Update Museums). `stats` is set when it is done.
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminUpdateMuseumsResponse".
- */
-export interface AdminUpdateMuseumsResponse {
-jobId: number
-status: ("queued" | "running" | "done" | "failed")
-progress: ({
-done: number
-total: number
-} | null)
-stats: ({
-checked: number
-updated: number
-failed: number
-} | null)
-error: (string | null)
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminUpdatePlanStatusParams".
- */
-export interface AdminUpdatePlanStatusParams {
-id: Id
-}
-/**
- * Only the status changes (spec part 2 §4): active → inactive, inactive or expired → active.
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminUpdatePlanStatusBody".
- */
-export interface AdminUpdatePlanStatusBody {
-status: ("active" | "inactive")
-}
-/**
- * Monetization plan (spec part 2 §3).
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminUpdatePlanStatusResponse".
- */
-export interface MonetizationPlan1 {
-id: number
-type: ("premium_subscription" | "museum_partnership" | "event_promotion" | "advertisement")
-plan: ("basic" | "premium" | "enterprise")
-/**
- * decimal, e.g. 9.99 (stored as cents)
- */
-amount: number
-currency: ("USD" | "EUR" | "GBP")
-status: ("active" | "inactive" | "expired")
-features: {
-[k: string]: boolean
-}
-startDate: string
-endDate: (string | null)
-createdAt: string
-userId: (number | null)
-museumId: (number | null)
-user: ({
-id: number
-firstName: string
-lastName: string
-email: string
-role: string
-} | null)
-museum: ({
-id: number
-name: string
-city: string
-country: string
-} | null)
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminVerifyMuseumBody".
- */
-export interface AdminVerifyMuseumBody {
-museumId: number
-verified?: boolean
-}
-/**
- * A museum as every museum answer shows it.
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminVerifyMuseumResponse".
- */
-export interface Museum4 {
-id: number
-slug: string
-name: string
-description: string
-category: (string | null)
-phone: (string | null)
-email: (string | null)
-website: (string | null)
-donateUrl: (string | null)
-address: string
-address2: (string | null)
-city: string
-state: (string | null)
-zipCode: (string | null)
-country: string
-latitude: (number | null)
-longitude: (number | null)
-timezone: string
-featuredImage: (string | null)
-amenities: string[]
-openingHours: (StoredHours | null)
-managerId: (number | null)
-rating: number
-totalReviews: number
-totalInsights: number
-followerCount: number
-checkInCount: number
-recentCheckInsCount: number
-isVerified: boolean
-isFeatured: boolean
-/**
- * Open now at the museum (its time zone).
- */
-isOpen: boolean
-openStatus: ("open" | "closed" | "by_appointment")
-/**
- * Signed-in viewers only.
- */
-isFollowing?: boolean
-/**
- * Signed-in viewers only.
- */
-hasCheckedInToday?: boolean
-/**
- * Miles from `near`, one decimal (lists asked near=lat,lng).
- */
-distance?: (number | null)
-wikidataId: (string | null)
-createdAt: string
-updatedAt: string
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminActionPage".
- */
-export interface AdminActionPage {
-items: AdminAction[]
-total: number
-page: number
-pageSize: number
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminMuseumQuery".
- */
-export interface AdminMuseumQuery {
-page?: number
-pageSize?: number
-/**
- * name, city or country (case-insensitive)
- */
-q?: string
-/**
- * same as q
- */
-search?: string
-status?: ("all" | "verified" | "unverified" | "with_manager" | "without_manager")
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminUserPage".
- */
-export interface AdminUserPage {
-items: AdminUser[]
-total: number
-page: number
-pageSize: number
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "ApprovedMuseumSuggestion".
- */
-export interface ApprovedMuseumSuggestion {
-suggestion: MuseumSuggestion
-museum: (Museum | null)
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AssignManagerBody".
- */
-export interface AssignManagerBody {
-museumId: number
-managerId: (number | null)
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "BadgeStats".
- */
-export interface BadgeStats {
-badgeCount: number
-earnedCount: number
-membersWithBadges: number
-completionRate: number
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "ChangeRoleBody".
- */
-export interface ChangeRoleBody {
-userId: number
-/**
- * Traveler, Ambassador, Museum Manager or Admin; other spellings (museum_manager, admin) are accepted
- */
-role: string
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "CreatePlanBody".
- */
-export interface CreatePlanBody {
-type: ("premium_subscription" | "museum_partnership" | "event_promotion" | "advertisement")
-plan: ("basic" | "premium" | "enterprise")
-amount: number
-currency: ("USD" | "EUR" | "GBP")
-features?: {
-[k: string]: boolean
-}
-status?: ("active" | "inactive")
-startDate?: (string | null)
-endDate?: (string | null)
-userId?: (number | null)
-museumId?: (number | null)
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "DeleteUserBody".
- */
-export interface DeleteUserBody {
-userId: number
-reason: string
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "EditSuggestionList".
- */
-export interface EditSuggestionList {
-items: EditSuggestion[]
-total: number
-page: number
-pageSize: number
-pendingCount: number
 }
 /**
  * A background job of the dashboard (Update Museums). `stats` is set when it is done.
@@ -1795,6 +701,43 @@ reason: string
 expiresAt?: (string | null)
 }
 /**
+ * Moderation record (spec part 2 §3).
+ * 
+ * This interface was referenced by `AdminApi`'s JSON-Schema
+ * via the `definition` "Moderation".
+ */
+export interface Moderation {
+id: number
+userId: number
+type: ("warning" | "temporary_ban" | "permanent_ban" | "content_restriction")
+reason: string
+/**
+ * active: in effect now; expired: its expiry passed; revoked: lifted by an admin
+ */
+status: ("active" | "expired" | "revoked")
+expiresAt: (string | null)
+createdAt: string
+createdBy: (number | null)
+revokedAt: (string | null)
+revokedBy: (number | null)
+user: (UserSummary | null)
+}
+/**
+ * A user as shown beside their content.
+ * 
+ * This interface was referenced by `AdminApi`'s JSON-Schema
+ * via the `definition` "UserSummary".
+ */
+export interface UserSummary {
+id: number
+slug?: (string | null)
+username: string
+firstName?: (string | null)
+lastName?: (string | null)
+profileImageUrl?: (string | null)
+role?: string
+}
+/**
  * This interface was referenced by `AdminApi`'s JSON-Schema
  * via the `definition` "ModerationPage".
  */
@@ -1803,6 +746,44 @@ items: Moderation[]
 total: number
 page: number
 pageSize: number
+}
+/**
+ * Monetization plan (spec part 2 §3).
+ * 
+ * This interface was referenced by `AdminApi`'s JSON-Schema
+ * via the `definition` "MonetizationPlan".
+ */
+export interface MonetizationPlan {
+id: number
+type: ("premium_subscription" | "museum_partnership" | "event_promotion" | "advertisement")
+plan: ("basic" | "premium" | "enterprise")
+/**
+ * decimal, e.g. 9.99 (stored as cents)
+ */
+amount: number
+currency: ("USD" | "EUR" | "GBP")
+status: ("active" | "inactive" | "expired")
+features: {
+[k: string]: boolean
+}
+startDate: string
+endDate: (string | null)
+createdAt: string
+userId: (number | null)
+museumId: (number | null)
+user: ({
+id: number
+firstName: string
+lastName: string
+email: string
+role: string
+} | null)
+museum: ({
+id: number
+name: string
+city: string
+country: string
+} | null)
 }
 /**
  * This interface was referenced by `AdminApi`'s JSON-Schema
@@ -2016,6 +997,65 @@ export interface Ok {
 success: boolean
 message?: string
 }
+
+export type AdminApproveEditSuggestionBody = SuggestionReviewBody;
+export type AdminApproveEditSuggestionResponse = EditSuggestion;
+export type AdminApproveMuseumSuggestionBody = SuggestionReviewBody;
+export type AdminApproveMuseumSuggestionResponse = ApprovedMuseumSuggestion;
+export type AdminAssignMuseumManagerBody = AssignManagerBody;
+export type AdminAssignMuseumManagerResponse = Museum;
+export type AdminBadgeStatsResponse = BadgeStats;
+export type AdminChangeUserRoleBody = ChangeRoleBody;
+export type AdminChangeUserRoleResponse = AdminUser;
+export type AdminCreateBadgeBody = BadgeInput;
+export type AdminCreateBadgeResponse = Badge;
+export type AdminCreateMuseumResponse = Museum;
+export type AdminCreatePlanBody = CreatePlanBody;
+export type AdminCreatePlanResponse = MonetizationPlan;
+export type AdminDeleteBadgeParams = IdParams;
+export type AdminDeleteBadgeResponse = Ok;
+export type AdminDeleteUserBody = DeleteUserBody;
+export type AdminDeleteUserResponse = Ok;
+export type AdminGetJobParams = IdParams;
+export type AdminGetJobResponse = Job;
+export type AdminLiftModerationParams = IdParams;
+export type AdminLiftModerationBody = LiftModerationBody;
+export type AdminLiftModerationResponse = Moderation;
+export type AdminListActionsResponse = AdminActionPage;
+export type AdminListEditSuggestionsQuery = SuggestionQuery;
+export type AdminListEditSuggestionsResponse = EditSuggestionList;
+export type AdminListModerationsResponse = ModerationPage;
+export type AdminListMuseumsQuery = AdminMuseumQuery;
+export type AdminListMuseumsResponse = MuseumPage;
+export type AdminListMuseumSuggestionsQuery = SuggestionQuery;
+export type AdminListMuseumSuggestionsResponse = MuseumSuggestionList;
+export type AdminListPlansResponse = MonetizationPlanPage;
+export type AdminListUsersQuery = UserListQuery;
+export type AdminListUsersResponse = AdminUserPage;
+export type AdminModerateUserBody = ModerateUserBody;
+export type AdminModerateUserResponse = Moderation;
+export type AdminRejectEditSuggestionBody = SuggestionReviewBody;
+export type AdminRejectEditSuggestionResponse = EditSuggestion;
+export type AdminRejectMuseumSuggestionBody = SuggestionReviewBody;
+export type AdminRejectMuseumSuggestionResponse = MuseumSuggestion;
+export type AdminRevenueStatsResponse = RevenueStats;
+export type AdminSearchUsersQuery = UserListQuery;
+export type AdminSearchUsersResponse = AdminUserPage;
+export type AdminSendNotificationBody = SendNotificationBody;
+export type AdminSendNotificationResponse = SendNotificationResult;
+export type AdminUpdateBadgeParams = IdParams;
+export type AdminUpdateBadgeBody = BadgeInput;
+export type AdminUpdateBadgeResponse = Badge;
+export type AdminUpdateMuseumParams = IdParams;
+export type AdminUpdateMuseumBody = UpdateMuseumBody;
+export type AdminUpdateMuseumResponse = Museum;
+export type AdminUpdateMuseumsBody = UpdateMuseumsBody;
+export type AdminUpdateMuseumsResponse = Job;
+export type AdminUpdatePlanStatusParams = IdParams;
+export type AdminUpdatePlanStatusBody = UpdatePlanStatusBody;
+export type AdminUpdatePlanStatusResponse = MonetizationPlan;
+export type AdminVerifyMuseumBody = VerifyMuseumBody;
+export type AdminVerifyMuseumResponse = Museum;
 
 /** GET /api/admin/analytics/overview — Metric/value pairs: total_users, total_museums, daily_active_users (members who made a request in the last 24 hours), monthly_revenue (USD cents of plans in effect this month) (sign-in required; roles: Admin) */
 export function adminAnalyticsOverviewUrl(): string {

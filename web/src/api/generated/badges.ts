@@ -11,26 +11,6 @@ import { qs } from '../qs.ts';
 export type ListBadgesResponse = Badge[]
 
 /**
- * The signed-in member's way to every badge: their current count and, when earned, the date.
- * 
- * This interface was referenced by `BadgesApi`'s JSON-Schema
- * via the `definition` "GetBadgeProgressResponse".
- */
-export interface GetBadgeProgressResponse {
-counts: {
-check_ins: number
-posts: number
-likes: number
-follows: number
-community_joins: number
-}
-badges: {
-badge: Badge
-current: number
-earnedAt: (string | null)
-}[]
-}
-/**
  * This interface was referenced by `BadgesApi`'s JSON-Schema
  * via the `definition` "Badge".
  */
@@ -139,6 +119,8 @@ color: string
 requirement: Requirement
 }
 }
+
+export type GetBadgeProgressResponse = BadgeProgress;
 
 /** GET /api/badges/progress — The signed-in member's counts and progress towards every badge (sign-in required) */
 export function getBadgeProgressUrl(): string {

@@ -251,22 +251,6 @@ message: string
 }[]
 }
 /**
- * membershipType: 'open' or 'private' ('public' is read as 'open'). tags: a list, or one comma-separated text; trimmed, blanks and duplicates dropped.
- * 
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "CreateCommunityBody".
- */
-export interface CreateCommunityBody {
-name: string
-description?: string
-location?: string
-type?: string
-membershipType?: ("open" | "private" | "public")
-tags?: ([]|[string]|[string, string]|[string, string, string]|[string, string, string, string]|[string, string, string, string, string]|[string, string, string, string, string, string]|[string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string] | string)
-imageUrl?: (string | null)
-rules?: string
-}
-/**
  * A community as its detail page shows it, with the viewer's membership. The creator is always a member and carries the role admin.
  * 
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
@@ -360,27 +344,6 @@ requiresApproval: boolean
  */
 export interface CreateCommunityPostParams {
 id: Id
-}
-/**
- * A post of one of six types. Blank content is refused. Polls: options are trimmed, blank ones dropped, at least 2 must remain. Events need eventTitle and eventDateTime; video posts a videoUrl; link posts a linkUrl.
- * 
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "CreateCommunityPostBody".
- */
-export interface CreateCommunityPostBody {
-type?: ("text" | "discussion" | "poll" | "event" | "video" | "link")
-content: string
-title?: (string | null)
-/**
- * @maxItems 10
- */
-pollOptions?: ([]|[string]|[string, string]|[string, string, string]|[string, string, string, string]|[string, string, string, string, string]|[string, string, string, string, string, string]|[string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string] | null)
-eventTitle?: (string | null)
-eventDateTime?: (string | null)
-eventLocation?: (string | null)
-eventDescription?: (string | null)
-videoUrl?: (string | null)
-linkUrl?: (string | null)
 }
 /**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
@@ -736,14 +699,6 @@ export interface ListCommunityPostsParams {
 id: Id
 }
 /**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ListCommunityPostsQuery".
- */
-export interface ListCommunityPostsQuery {
-cursor?: string
-limit?: number
-}
-/**
  * Pinned posts first, then newest first.
  * 
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
@@ -902,22 +857,6 @@ export interface UpdateCommunityParams {
 id: Id
 }
 /**
- * Any of the community's fields (creator only). membershipType accepts 'public' as 'open'.
- * 
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "UpdateCommunityBody".
- */
-export interface UpdateCommunityBody {
-name?: string
-description?: string
-location?: string
-type?: string
-membershipType?: ("open" | "private" | "public")
-tags?: ([]|[string]|[string, string]|[string, string, string]|[string, string, string, string]|[string, string, string, string, string]|[string, string, string, string, string, string]|[string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string] | string)
-imageUrl?: (string | null)
-rules?: string
-}
-/**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
  * via the `definition` "UpdateCommunityMemberPermissionsParams".
  */
@@ -987,6 +926,22 @@ export interface WarnCommunityMemberBody {
 reason: string
 }
 /**
+ * membershipType: 'open' or 'private' ('public' is read as 'open'). tags: a list, or one comma-separated text; trimmed, blanks and duplicates dropped.
+ * 
+ * This interface was referenced by `CommunitiesApi`'s JSON-Schema
+ * via the `definition` "CreateCommunityBody".
+ */
+export interface CreateCommunityBody {
+name: string
+description?: string
+location?: string
+type?: string
+membershipType?: ("open" | "private" | "public")
+tags?: ([]|[string]|[string, string]|[string, string, string]|[string, string, string, string]|[string, string, string, string, string]|[string, string, string, string, string, string]|[string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string] | string)
+imageUrl?: (string | null)
+rules?: string
+}
+/**
  * A post of one of six types. Blank content is refused. Polls: options are trimmed, blank ones dropped, at least 2 must remain. Events need eventTitle and eventDateTime; video posts a videoUrl; link posts a linkUrl.
  * 
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
@@ -1008,6 +963,22 @@ videoUrl?: (string | null)
 linkUrl?: (string | null)
 }
 /**
+ * Any of the community's fields (creator only). membershipType accepts 'public' as 'open'.
+ * 
+ * This interface was referenced by `CommunitiesApi`'s JSON-Schema
+ * via the `definition` "UpdateCommunityBody".
+ */
+export interface UpdateCommunityBody {
+name?: string
+description?: string
+location?: string
+type?: string
+membershipType?: ("open" | "private" | "public")
+tags?: ([]|[string]|[string, string]|[string, string, string]|[string, string, string, string]|[string, string, string, string, string]|[string, string, string, string, string, string]|[string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string] | string)
+imageUrl?: (string | null)
+rules?: string
+}
+/**
  * This interface was referenced by `CommunitiesApi`'s JSON-Schema
  * via the `definition` "CursorQuery".
  */
@@ -1015,6 +986,9 @@ export interface CursorQuery {
 cursor?: string
 limit?: number
 }
+
+export type CreateCommunityPostBody = CreatePostBody;
+export type ListCommunityPostsQuery = CursorQuery;
 
 /** POST /api/communities/:id/join-requests/:requestId/accept — Accept a join request (creator and community admins); the requester is notified (sign-in required) */
 export function acceptCommunityJoinRequestUrl(params: AcceptCommunityJoinRequestParams): string {

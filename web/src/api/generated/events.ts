@@ -11,16 +11,6 @@ import { qs } from '../qs.ts';
 export type Id = number
 /**
  * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "ListCommunityMeetupsResponse".
- */
-export type ListCommunityMeetupsResponse = Event[]
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "ListGroupMeetupsResponse".
- */
-export type ListGroupMeetupsResponse = Event[]
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
  * via the `definition` "ListMeetupCommentsResponse".
  */
 export type ListMeetupCommentsResponse = EventsComment[]
@@ -40,11 +30,6 @@ name: string
 export type ListMeetupPhotosResponse = Photo[]
 /**
  * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "ListMeetupsResponse".
- */
-export type ListMeetupsResponse = Event[]
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
  * via the `definition` "ListMuseumEventCommentsResponse".
  */
 export type ListMuseumEventCommentsResponse = EventsComment[]
@@ -53,16 +38,6 @@ export type ListMuseumEventCommentsResponse = EventsComment[]
  * via the `definition` "ListMuseumEventPhotosResponse".
  */
 export type ListMuseumEventPhotosResponse = Photo[]
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "ListMuseumEventsResponse".
- */
-export type ListMuseumEventsResponse = Event[]
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "SearchEventsResponse".
- */
-export type SearchEventsResponse = Event[]
 /**
  * This interface was referenced by `EventsApi`'s JSON-Schema
  * via the `definition` "UploadMeetupPhotosResponse".
@@ -81,23 +56,48 @@ export type EventList = Event[]
 
 /**
  * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "AddMeetupCommentParams".
+ * via the `definition` "DeleteMeetupCommentParams".
  */
-export interface AddMeetupCommentParams {
+export interface DeleteMeetupCommentParams {
 id: Id
+commentId: Id
 }
 /**
  * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "AddMeetupCommentBody".
+ * via the `definition` "DeleteMeetupPhotoParams".
  */
-export interface AddMeetupCommentBody {
-content: string
+export interface DeleteMeetupPhotoParams {
+meetupId: Id
+photoId: Id
 }
 /**
  * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "AddMeetupCommentResponse".
+ * via the `definition` "DeleteMuseumEventCommentParams".
  */
-export interface AddMeetupCommentResponse {
+export interface DeleteMuseumEventCommentParams {
+id: Id
+commentId: Id
+}
+/**
+ * This interface was referenced by `EventsApi`'s JSON-Schema
+ * via the `definition` "DeleteMuseumEventPhotoParams".
+ */
+export interface DeleteMuseumEventPhotoParams {
+id: Id
+photoId: Id
+}
+/**
+ * This interface was referenced by `EventsApi`'s JSON-Schema
+ * via the `definition` "GetCalendarFeedIcsParams".
+ */
+export interface GetCalendarFeedIcsParams {
+file: string
+}
+/**
+ * This interface was referenced by `EventsApi`'s JSON-Schema
+ * via the `definition` "EventsComment".
+ */
+export interface EventsComment {
 id: number
 eventId: number
 content: string
@@ -123,26 +123,23 @@ role?: string
 }
 /**
  * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "AddMuseumEventCommentParams".
+ * via the `definition` "ListMeetupPhotosParams".
  */
-export interface AddMuseumEventCommentParams {
-id: Id
+export interface ListMeetupPhotosParams {
+meetupId: Id
 }
 /**
  * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "AddMuseumEventCommentBody".
+ * via the `definition` "Photo".
  */
-export interface AddMuseumEventCommentBody {
-content: string
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "AddMuseumEventCommentResponse".
- */
-export interface AddMuseumEventCommentResponse {
+export interface Photo {
 id: number
 eventId: number
-content: string
+url: string
+thumbnailUrl: (string | null)
+width: number
+height: number
+caption: (string | null)
 createdAt: string
 userId: number
 user: (null | UserSummary)
@@ -150,153 +147,32 @@ canDelete: boolean
 }
 /**
  * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "CreateCommunityMeetupParams".
+ * via the `definition` "ListMuseumEventPhotosParams".
  */
-export interface CreateCommunityMeetupParams {
+export interface ListMuseumEventPhotosParams {
 id: Id
 }
 /**
- * The Create / Edit Meetup form. date, startTime and endTime are local to timeZone (IANA; default the museum's zone when museumId is set and known, otherwise UTC). costAmount (decimal, e.g. 12.5) is required when cost is paid and not allowed otherwise. tags: a list, or one comma-separated text. maxAttendees: the capacity, absent or null for unlimited.
- * 
  * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "CreateCommunityMeetupBody".
+ * via the `definition` "SearchEventsQuery".
  */
-export interface CreateCommunityMeetupBody {
-title: string
-description: string
-museumId?: (number | null)
-location: string
-connectToMuseumEvent?: boolean
-museumEventId?: (number | null)
-date: string
-startTime: string
-endTime?: (string | null)
-timeZone?: (string | null)
-expectedGroupSize?: (string | null)
-rsvpRequired?: boolean
-cost?: ("free" | "donation" | "paid")
-costAmount?: (number | string | null)
-ageRestrictions?: (string | null)
-museumContact?: (string | null)
-collaborationStatus?: ("discussion" | "confirmed" | "museum_host")
-canMuseumPromote?: boolean
-tags?: ([]|[string]|[string, string]|[string, string, string]|[string, string, string, string]|[string, string, string, string, string]|[string, string, string, string, string, string]|[string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string] | string)
-allowPhotoSharing?: boolean
-whoCanJoin?: ("members_only" | "anyone")
-allowComments?: boolean
-enableWaitlist?: boolean
-accessibilityNotes?: (string | null)
-rainPlan?: (string | null)
-maxAttendees?: (number | null)
-/**
- * sent by the earlier client; must match the path when given
- */
-communityId?: (number | null)
-/**
- * must match the path when given
- */
-groupId?: (number | null)
-/**
- * ignored: the organizer is the signed-in member
- */
-organizerId?: (number | null)
+export interface SearchEventsQuery {
+q?: string
+limit?: number
 }
 /**
- * A meetup (kind meetup, organised in a community or group) or a museum event (kind museum_event). Times are instants (dateTime, endDateTime) plus the local date, startTime and endTime in timeZone, the zone the event was entered in. Money is decimal (12.5).
- * 
  * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "CreateCommunityMeetupResponse".
+ * via the `definition` "UploadMeetupPhotosParams".
  */
-export interface CreateCommunityMeetupResponse {
-id: number
-kind: ("meetup" | "museum_event")
-title: string
-description: string
-location: string
-dateTime: string
-endDateTime: (string | null)
+export interface UploadMeetupPhotosParams {
+meetupId: Id
+}
 /**
- * local date YYYY-MM-DD in timeZone
+ * This interface was referenced by `EventsApi`'s JSON-Schema
+ * via the `definition` "UploadMuseumEventPhotosParams".
  */
-date: string
-/**
- * local HH:MM in timeZone
- */
-startTime: string
-endTime: (string | null)
-/**
- * IANA zone, e.g. Europe/Paris
- */
-timeZone: string
-/**
- * capacity; null is unlimited
- */
-maxAttendees: (number | null)
-currentAttendees: number
-spotsLeft: (number | null)
-isFull: boolean
-enableWaitlist: boolean
-waitlistCount: number
-/**
- * attending members (and interested ones for museum events), first joined first; lists carry at most 50
- */
-attendees: Attendee[]
-userStatus: ("attending" | "interested" | "waitlisted" | null)
-waitlistPosition: (number | null)
-status: ("upcoming" | "ongoing" | "past")
-/**
- * starts in the future
- */
-isJoinable: boolean
-tags: string[]
-category: (string | null)
-/**
- * 0 reads Free
- */
-price: number
-requirements: (string | null)
-ticketUrl: (string | null)
-imageUrl: (string | null)
-museumId: (number | null)
-museum: (null | {
-id: number
-slug: string
-name: string
-city?: (string | null)
-country?: (string | null)
-featuredImage?: (string | null)
-})
-organizerId: (number | null)
-organizer: (null | UserSummary)
-communityId: (number | null)
-community: (null | NamedRef)
-groupId: (number | null)
-group: (null | NamedRef)
-connectToMuseumEvent: boolean
-museumEventId: (number | null)
-expectedGroupSize: (string | null)
-rsvpRequired: boolean
-cost: ("free" | "donation" | "paid")
-costAmount: (number | null)
-ageRestrictions: (string | null)
-museumContact: (string | null)
-collaborationStatus: ("discussion" | "confirmed" | "museum_host")
-canMuseumPromote: boolean
-allowPhotoSharing: boolean
-whoCanJoin: ("members_only" | "anyone")
-allowComments: boolean
-accessibilityNotes: (string | null)
-rainPlan: (string | null)
-photoCount: number
-commentCount: number
-/**
- * the viewer organises the meetup or manages the museum
- */
-canEdit: boolean
-canUploadPhotos: boolean
-canComment: boolean
-createdAt: string
-updatedAt: string
+export interface UploadMuseumEventPhotosParams {
+id: Id
 }
 /**
  * This interface was referenced by `EventsApi`'s JSON-Schema
@@ -309,387 +185,12 @@ joinedAt: string
 user: (null | UserSummary)
 }
 /**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "NamedRef".
- */
-export interface NamedRef {
-id: number
-name: string
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "CreateGroupMeetupParams".
- */
-export interface CreateGroupMeetupParams {
-id: Id
-}
-/**
- * The Create / Edit Meetup form. date, startTime and endTime are local to timeZone (IANA; default the museum's zone when museumId is set and known, otherwise UTC). costAmount (decimal, e.g. 12.5) is required when cost is paid and not allowed otherwise. tags: a list, or one comma-separated text. maxAttendees: the capacity, absent or null for unlimited.
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "CreateGroupMeetupBody".
- */
-export interface CreateGroupMeetupBody {
-title: string
-description: string
-museumId?: (number | null)
-location: string
-connectToMuseumEvent?: boolean
-museumEventId?: (number | null)
-date: string
-startTime: string
-endTime?: (string | null)
-timeZone?: (string | null)
-expectedGroupSize?: (string | null)
-rsvpRequired?: boolean
-cost?: ("free" | "donation" | "paid")
-costAmount?: (number | string | null)
-ageRestrictions?: (string | null)
-museumContact?: (string | null)
-collaborationStatus?: ("discussion" | "confirmed" | "museum_host")
-canMuseumPromote?: boolean
-tags?: ([]|[string]|[string, string]|[string, string, string]|[string, string, string, string]|[string, string, string, string, string]|[string, string, string, string, string, string]|[string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string] | string)
-allowPhotoSharing?: boolean
-whoCanJoin?: ("members_only" | "anyone")
-allowComments?: boolean
-enableWaitlist?: boolean
-accessibilityNotes?: (string | null)
-rainPlan?: (string | null)
-maxAttendees?: (number | null)
-/**
- * sent by the earlier client; must match the path when given
- */
-communityId?: (number | null)
-/**
- * must match the path when given
- */
-groupId?: (number | null)
-/**
- * ignored: the organizer is the signed-in member
- */
-organizerId?: (number | null)
-}
-/**
- * A meetup (kind meetup, organised in a community or group) or a museum event (kind museum_event). Times are instants (dateTime, endDateTime) plus the local date, startTime and endTime in timeZone, the zone the event was entered in. Money is decimal (12.5).
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "CreateGroupMeetupResponse".
- */
-export interface CreateGroupMeetupResponse {
-id: number
-kind: ("meetup" | "museum_event")
-title: string
-description: string
-location: string
-dateTime: string
-endDateTime: (string | null)
-/**
- * local date YYYY-MM-DD in timeZone
- */
-date: string
-/**
- * local HH:MM in timeZone
- */
-startTime: string
-endTime: (string | null)
-/**
- * IANA zone, e.g. Europe/Paris
- */
-timeZone: string
-/**
- * capacity; null is unlimited
- */
-maxAttendees: (number | null)
-currentAttendees: number
-spotsLeft: (number | null)
-isFull: boolean
-enableWaitlist: boolean
-waitlistCount: number
-/**
- * attending members (and interested ones for museum events), first joined first; lists carry at most 50
- */
-attendees: Attendee[]
-userStatus: ("attending" | "interested" | "waitlisted" | null)
-waitlistPosition: (number | null)
-status: ("upcoming" | "ongoing" | "past")
-/**
- * starts in the future
- */
-isJoinable: boolean
-tags: string[]
-category: (string | null)
-/**
- * 0 reads Free
- */
-price: number
-requirements: (string | null)
-ticketUrl: (string | null)
-imageUrl: (string | null)
-museumId: (number | null)
-museum: (null | {
-id: number
-slug: string
-name: string
-city?: (string | null)
-country?: (string | null)
-featuredImage?: (string | null)
-})
-organizerId: (number | null)
-organizer: (null | UserSummary)
-communityId: (number | null)
-community: (null | NamedRef)
-groupId: (number | null)
-group: (null | NamedRef)
-connectToMuseumEvent: boolean
-museumEventId: (number | null)
-expectedGroupSize: (string | null)
-rsvpRequired: boolean
-cost: ("free" | "donation" | "paid")
-costAmount: (number | null)
-ageRestrictions: (string | null)
-museumContact: (string | null)
-collaborationStatus: ("discussion" | "confirmed" | "museum_host")
-canMuseumPromote: boolean
-allowPhotoSharing: boolean
-whoCanJoin: ("members_only" | "anyone")
-allowComments: boolean
-accessibilityNotes: (string | null)
-rainPlan: (string | null)
-photoCount: number
-commentCount: number
-/**
- * the viewer organises the meetup or manages the museum
- */
-canEdit: boolean
-canUploadPhotos: boolean
-canComment: boolean
-createdAt: string
-updatedAt: string
-}
-/**
- * A museum event, created or edited by the museum's manager or an Admin. date and times are local to timeZone (default the museum's zone when known, otherwise UTC). price is decimal (0 or absent: Free). location defaults to the museum's name and city.
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "CreateMuseumEventBody".
- */
-export interface CreateMuseumEventBody {
-museumId: number
-title: string
-description: string
-location?: (string | null)
-date: string
-startTime: string
-endTime?: (string | null)
-timeZone?: (string | null)
-maxAttendees?: (number | null)
-enableWaitlist?: boolean
-tags?: ([]|[string]|[string, string]|[string, string, string]|[string, string, string, string]|[string, string, string, string, string]|[string, string, string, string, string, string]|[string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string] | string)
-category?: (string | null)
-price?: (number | string | null)
-requirements?: (string | null)
-ticketUrl?: (string | null)
-imageUrl?: (string | null)
-allowPhotoSharing?: boolean
-allowComments?: boolean
-}
-/**
- * A meetup (kind meetup, organised in a community or group) or a museum event (kind museum_event). Times are instants (dateTime, endDateTime) plus the local date, startTime and endTime in timeZone, the zone the event was entered in. Money is decimal (12.5).
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "CreateMuseumEventResponse".
- */
-export interface CreateMuseumEventResponse {
-id: number
-kind: ("meetup" | "museum_event")
-title: string
-description: string
-location: string
-dateTime: string
-endDateTime: (string | null)
-/**
- * local date YYYY-MM-DD in timeZone
- */
-date: string
-/**
- * local HH:MM in timeZone
- */
-startTime: string
-endTime: (string | null)
-/**
- * IANA zone, e.g. Europe/Paris
- */
-timeZone: string
-/**
- * capacity; null is unlimited
- */
-maxAttendees: (number | null)
-currentAttendees: number
-spotsLeft: (number | null)
-isFull: boolean
-enableWaitlist: boolean
-waitlistCount: number
-/**
- * attending members (and interested ones for museum events), first joined first; lists carry at most 50
- */
-attendees: Attendee[]
-userStatus: ("attending" | "interested" | "waitlisted" | null)
-waitlistPosition: (number | null)
-status: ("upcoming" | "ongoing" | "past")
-/**
- * starts in the future
- */
-isJoinable: boolean
-tags: string[]
-category: (string | null)
-/**
- * 0 reads Free
- */
-price: number
-requirements: (string | null)
-ticketUrl: (string | null)
-imageUrl: (string | null)
-museumId: (number | null)
-museum: (null | {
-id: number
-slug: string
-name: string
-city?: (string | null)
-country?: (string | null)
-featuredImage?: (string | null)
-})
-organizerId: (number | null)
-organizer: (null | UserSummary)
-communityId: (number | null)
-community: (null | NamedRef)
-groupId: (number | null)
-group: (null | NamedRef)
-connectToMuseumEvent: boolean
-museumEventId: (number | null)
-expectedGroupSize: (string | null)
-rsvpRequired: boolean
-cost: ("free" | "donation" | "paid")
-costAmount: (number | null)
-ageRestrictions: (string | null)
-museumContact: (string | null)
-collaborationStatus: ("discussion" | "confirmed" | "museum_host")
-canMuseumPromote: boolean
-allowPhotoSharing: boolean
-whoCanJoin: ("members_only" | "anyone")
-allowComments: boolean
-accessibilityNotes: (string | null)
-rainPlan: (string | null)
-photoCount: number
-commentCount: number
-/**
- * the viewer organises the meetup or manages the museum
- */
-canEdit: boolean
-canUploadPhotos: boolean
-canComment: boolean
-createdAt: string
-updatedAt: string
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "DeleteMeetupParams".
- */
-export interface DeleteMeetupParams {
-id: Id
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "DeleteMeetupResponse".
- */
-export interface DeleteMeetupResponse {
-success: boolean
-message?: string
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "DeleteMeetupCommentParams".
- */
-export interface DeleteMeetupCommentParams {
-id: Id
-commentId: Id
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "DeleteMeetupCommentResponse".
- */
-export interface DeleteMeetupCommentResponse {
-success: boolean
-message?: string
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "DeleteMeetupPhotoParams".
- */
-export interface DeleteMeetupPhotoParams {
-meetupId: Id
-photoId: Id
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "DeleteMeetupPhotoResponse".
- */
-export interface DeleteMeetupPhotoResponse {
-success: boolean
-message?: string
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "DeleteMuseumEventParams".
- */
-export interface DeleteMuseumEventParams {
-id: Id
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "DeleteMuseumEventResponse".
- */
-export interface DeleteMuseumEventResponse {
-success: boolean
-message?: string
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "DeleteMuseumEventCommentParams".
- */
-export interface DeleteMuseumEventCommentParams {
-id: Id
-commentId: Id
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "DeleteMuseumEventCommentResponse".
- */
-export interface DeleteMuseumEventCommentResponse {
-success: boolean
-message?: string
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "DeleteMuseumEventPhotoParams".
- */
-export interface DeleteMuseumEventPhotoParams {
-id: Id
-photoId: Id
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "DeleteMuseumEventPhotoResponse".
- */
-export interface DeleteMuseumEventPhotoResponse {
-success: boolean
-message?: string
-}
-/**
  * The secret address of the member's personal calendar feed (events they attend or are interested in). Anyone with the address can read the feed; rotating makes the old one stop working.
  * 
  * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "GetCalendarFeedResponse".
+ * via the `definition` "CalendarToken".
  */
-export interface GetCalendarFeedResponse {
+export interface CalendarToken {
 token: string
 /**
  * path of the feed, e.g. /api/calendar/<token>.ics
@@ -699,688 +200,10 @@ createdAt: string
 }
 /**
  * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "GetCalendarFeedIcsParams".
+ * via the `definition` "CommentBody".
  */
-export interface GetCalendarFeedIcsParams {
-file: string
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "GetMeetupParams".
- */
-export interface GetMeetupParams {
-id: Id
-}
-/**
- * A meetup (kind meetup, organised in a community or group) or a museum event (kind museum_event). Times are instants (dateTime, endDateTime) plus the local date, startTime and endTime in timeZone, the zone the event was entered in. Money is decimal (12.5).
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "GetMeetupResponse".
- */
-export interface GetMeetupResponse {
-id: number
-kind: ("meetup" | "museum_event")
-title: string
-description: string
-location: string
-dateTime: string
-endDateTime: (string | null)
-/**
- * local date YYYY-MM-DD in timeZone
- */
-date: string
-/**
- * local HH:MM in timeZone
- */
-startTime: string
-endTime: (string | null)
-/**
- * IANA zone, e.g. Europe/Paris
- */
-timeZone: string
-/**
- * capacity; null is unlimited
- */
-maxAttendees: (number | null)
-currentAttendees: number
-spotsLeft: (number | null)
-isFull: boolean
-enableWaitlist: boolean
-waitlistCount: number
-/**
- * attending members (and interested ones for museum events), first joined first; lists carry at most 50
- */
-attendees: Attendee[]
-userStatus: ("attending" | "interested" | "waitlisted" | null)
-waitlistPosition: (number | null)
-status: ("upcoming" | "ongoing" | "past")
-/**
- * starts in the future
- */
-isJoinable: boolean
-tags: string[]
-category: (string | null)
-/**
- * 0 reads Free
- */
-price: number
-requirements: (string | null)
-ticketUrl: (string | null)
-imageUrl: (string | null)
-museumId: (number | null)
-museum: (null | {
-id: number
-slug: string
-name: string
-city?: (string | null)
-country?: (string | null)
-featuredImage?: (string | null)
-})
-organizerId: (number | null)
-organizer: (null | UserSummary)
-communityId: (number | null)
-community: (null | NamedRef)
-groupId: (number | null)
-group: (null | NamedRef)
-connectToMuseumEvent: boolean
-museumEventId: (number | null)
-expectedGroupSize: (string | null)
-rsvpRequired: boolean
-cost: ("free" | "donation" | "paid")
-costAmount: (number | null)
-ageRestrictions: (string | null)
-museumContact: (string | null)
-collaborationStatus: ("discussion" | "confirmed" | "museum_host")
-canMuseumPromote: boolean
-allowPhotoSharing: boolean
-whoCanJoin: ("members_only" | "anyone")
-allowComments: boolean
-accessibilityNotes: (string | null)
-rainPlan: (string | null)
-photoCount: number
-commentCount: number
-/**
- * the viewer organises the meetup or manages the museum
- */
-canEdit: boolean
-canUploadPhotos: boolean
-canComment: boolean
-createdAt: string
-updatedAt: string
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "GetMeetupIcsParams".
- */
-export interface GetMeetupIcsParams {
-id: Id
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "GetMuseumEventParams".
- */
-export interface GetMuseumEventParams {
-id: Id
-}
-/**
- * A meetup (kind meetup, organised in a community or group) or a museum event (kind museum_event). Times are instants (dateTime, endDateTime) plus the local date, startTime and endTime in timeZone, the zone the event was entered in. Money is decimal (12.5).
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "GetMuseumEventResponse".
- */
-export interface GetMuseumEventResponse {
-id: number
-kind: ("meetup" | "museum_event")
-title: string
-description: string
-location: string
-dateTime: string
-endDateTime: (string | null)
-/**
- * local date YYYY-MM-DD in timeZone
- */
-date: string
-/**
- * local HH:MM in timeZone
- */
-startTime: string
-endTime: (string | null)
-/**
- * IANA zone, e.g. Europe/Paris
- */
-timeZone: string
-/**
- * capacity; null is unlimited
- */
-maxAttendees: (number | null)
-currentAttendees: number
-spotsLeft: (number | null)
-isFull: boolean
-enableWaitlist: boolean
-waitlistCount: number
-/**
- * attending members (and interested ones for museum events), first joined first; lists carry at most 50
- */
-attendees: Attendee[]
-userStatus: ("attending" | "interested" | "waitlisted" | null)
-waitlistPosition: (number | null)
-status: ("upcoming" | "ongoing" | "past")
-/**
- * starts in the future
- */
-isJoinable: boolean
-tags: string[]
-category: (string | null)
-/**
- * 0 reads Free
- */
-price: number
-requirements: (string | null)
-ticketUrl: (string | null)
-imageUrl: (string | null)
-museumId: (number | null)
-museum: (null | {
-id: number
-slug: string
-name: string
-city?: (string | null)
-country?: (string | null)
-featuredImage?: (string | null)
-})
-organizerId: (number | null)
-organizer: (null | UserSummary)
-communityId: (number | null)
-community: (null | NamedRef)
-groupId: (number | null)
-group: (null | NamedRef)
-connectToMuseumEvent: boolean
-museumEventId: (number | null)
-expectedGroupSize: (string | null)
-rsvpRequired: boolean
-cost: ("free" | "donation" | "paid")
-costAmount: (number | null)
-ageRestrictions: (string | null)
-museumContact: (string | null)
-collaborationStatus: ("discussion" | "confirmed" | "museum_host")
-canMuseumPromote: boolean
-allowPhotoSharing: boolean
-whoCanJoin: ("members_only" | "anyone")
-allowComments: boolean
-accessibilityNotes: (string | null)
-rainPlan: (string | null)
-photoCount: number
-commentCount: number
-/**
- * the viewer organises the meetup or manages the museum
- */
-canEdit: boolean
-canUploadPhotos: boolean
-canComment: boolean
-createdAt: string
-updatedAt: string
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "GetMuseumEventIcsParams".
- */
-export interface GetMuseumEventIcsParams {
-id: Id
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "JoinMeetupParams".
- */
-export interface JoinMeetupParams {
-id: Id
-}
-/**
- * attending takes a seat (or a waitlist place when the event is full and has a waitlist); interested is for museum events only. The same status again changes nothing.
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "JoinMeetupBody".
- */
-export interface JoinMeetupBody {
-status?: ("attending" | "interested")
-}
-/**
- * A meetup (kind meetup, organised in a community or group) or a museum event (kind museum_event). Times are instants (dateTime, endDateTime) plus the local date, startTime and endTime in timeZone, the zone the event was entered in. Money is decimal (12.5).
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "JoinMeetupResponse".
- */
-export interface JoinMeetupResponse {
-id: number
-kind: ("meetup" | "museum_event")
-title: string
-description: string
-location: string
-dateTime: string
-endDateTime: (string | null)
-/**
- * local date YYYY-MM-DD in timeZone
- */
-date: string
-/**
- * local HH:MM in timeZone
- */
-startTime: string
-endTime: (string | null)
-/**
- * IANA zone, e.g. Europe/Paris
- */
-timeZone: string
-/**
- * capacity; null is unlimited
- */
-maxAttendees: (number | null)
-currentAttendees: number
-spotsLeft: (number | null)
-isFull: boolean
-enableWaitlist: boolean
-waitlistCount: number
-/**
- * attending members (and interested ones for museum events), first joined first; lists carry at most 50
- */
-attendees: Attendee[]
-userStatus: ("attending" | "interested" | "waitlisted" | null)
-waitlistPosition: (number | null)
-status: ("upcoming" | "ongoing" | "past")
-/**
- * starts in the future
- */
-isJoinable: boolean
-tags: string[]
-category: (string | null)
-/**
- * 0 reads Free
- */
-price: number
-requirements: (string | null)
-ticketUrl: (string | null)
-imageUrl: (string | null)
-museumId: (number | null)
-museum: (null | {
-id: number
-slug: string
-name: string
-city?: (string | null)
-country?: (string | null)
-featuredImage?: (string | null)
-})
-organizerId: (number | null)
-organizer: (null | UserSummary)
-communityId: (number | null)
-community: (null | NamedRef)
-groupId: (number | null)
-group: (null | NamedRef)
-connectToMuseumEvent: boolean
-museumEventId: (number | null)
-expectedGroupSize: (string | null)
-rsvpRequired: boolean
-cost: ("free" | "donation" | "paid")
-costAmount: (number | null)
-ageRestrictions: (string | null)
-museumContact: (string | null)
-collaborationStatus: ("discussion" | "confirmed" | "museum_host")
-canMuseumPromote: boolean
-allowPhotoSharing: boolean
-whoCanJoin: ("members_only" | "anyone")
-allowComments: boolean
-accessibilityNotes: (string | null)
-rainPlan: (string | null)
-photoCount: number
-commentCount: number
-/**
- * the viewer organises the meetup or manages the museum
- */
-canEdit: boolean
-canUploadPhotos: boolean
-canComment: boolean
-createdAt: string
-updatedAt: string
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "JoinMuseumEventParams".
- */
-export interface JoinMuseumEventParams {
-id: Id
-}
-/**
- * attending takes a seat (or a waitlist place when the event is full and has a waitlist); interested is for museum events only. The same status again changes nothing.
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "JoinMuseumEventBody".
- */
-export interface JoinMuseumEventBody {
-status?: ("attending" | "interested")
-}
-/**
- * A meetup (kind meetup, organised in a community or group) or a museum event (kind museum_event). Times are instants (dateTime, endDateTime) plus the local date, startTime and endTime in timeZone, the zone the event was entered in. Money is decimal (12.5).
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "JoinMuseumEventResponse".
- */
-export interface JoinMuseumEventResponse {
-id: number
-kind: ("meetup" | "museum_event")
-title: string
-description: string
-location: string
-dateTime: string
-endDateTime: (string | null)
-/**
- * local date YYYY-MM-DD in timeZone
- */
-date: string
-/**
- * local HH:MM in timeZone
- */
-startTime: string
-endTime: (string | null)
-/**
- * IANA zone, e.g. Europe/Paris
- */
-timeZone: string
-/**
- * capacity; null is unlimited
- */
-maxAttendees: (number | null)
-currentAttendees: number
-spotsLeft: (number | null)
-isFull: boolean
-enableWaitlist: boolean
-waitlistCount: number
-/**
- * attending members (and interested ones for museum events), first joined first; lists carry at most 50
- */
-attendees: Attendee[]
-userStatus: ("attending" | "interested" | "waitlisted" | null)
-waitlistPosition: (number | null)
-status: ("upcoming" | "ongoing" | "past")
-/**
- * starts in the future
- */
-isJoinable: boolean
-tags: string[]
-category: (string | null)
-/**
- * 0 reads Free
- */
-price: number
-requirements: (string | null)
-ticketUrl: (string | null)
-imageUrl: (string | null)
-museumId: (number | null)
-museum: (null | {
-id: number
-slug: string
-name: string
-city?: (string | null)
-country?: (string | null)
-featuredImage?: (string | null)
-})
-organizerId: (number | null)
-organizer: (null | UserSummary)
-communityId: (number | null)
-community: (null | NamedRef)
-groupId: (number | null)
-group: (null | NamedRef)
-connectToMuseumEvent: boolean
-museumEventId: (number | null)
-expectedGroupSize: (string | null)
-rsvpRequired: boolean
-cost: ("free" | "donation" | "paid")
-costAmount: (number | null)
-ageRestrictions: (string | null)
-museumContact: (string | null)
-collaborationStatus: ("discussion" | "confirmed" | "museum_host")
-canMuseumPromote: boolean
-allowPhotoSharing: boolean
-whoCanJoin: ("members_only" | "anyone")
-allowComments: boolean
-accessibilityNotes: (string | null)
-rainPlan: (string | null)
-photoCount: number
-commentCount: number
-/**
- * the viewer organises the meetup or manages the museum
- */
-canEdit: boolean
-canUploadPhotos: boolean
-canComment: boolean
-createdAt: string
-updatedAt: string
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "LeaveMeetupParams".
- */
-export interface LeaveMeetupParams {
-id: Id
-}
-/**
- * A meetup (kind meetup, organised in a community or group) or a museum event (kind museum_event). Times are instants (dateTime, endDateTime) plus the local date, startTime and endTime in timeZone, the zone the event was entered in. Money is decimal (12.5).
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "LeaveMeetupResponse".
- */
-export interface LeaveMeetupResponse {
-id: number
-kind: ("meetup" | "museum_event")
-title: string
-description: string
-location: string
-dateTime: string
-endDateTime: (string | null)
-/**
- * local date YYYY-MM-DD in timeZone
- */
-date: string
-/**
- * local HH:MM in timeZone
- */
-startTime: string
-endTime: (string | null)
-/**
- * IANA zone, e.g. Europe/Paris
- */
-timeZone: string
-/**
- * capacity; null is unlimited
- */
-maxAttendees: (number | null)
-currentAttendees: number
-spotsLeft: (number | null)
-isFull: boolean
-enableWaitlist: boolean
-waitlistCount: number
-/**
- * attending members (and interested ones for museum events), first joined first; lists carry at most 50
- */
-attendees: Attendee[]
-userStatus: ("attending" | "interested" | "waitlisted" | null)
-waitlistPosition: (number | null)
-status: ("upcoming" | "ongoing" | "past")
-/**
- * starts in the future
- */
-isJoinable: boolean
-tags: string[]
-category: (string | null)
-/**
- * 0 reads Free
- */
-price: number
-requirements: (string | null)
-ticketUrl: (string | null)
-imageUrl: (string | null)
-museumId: (number | null)
-museum: (null | {
-id: number
-slug: string
-name: string
-city?: (string | null)
-country?: (string | null)
-featuredImage?: (string | null)
-})
-organizerId: (number | null)
-organizer: (null | UserSummary)
-communityId: (number | null)
-community: (null | NamedRef)
-groupId: (number | null)
-group: (null | NamedRef)
-connectToMuseumEvent: boolean
-museumEventId: (number | null)
-expectedGroupSize: (string | null)
-rsvpRequired: boolean
-cost: ("free" | "donation" | "paid")
-costAmount: (number | null)
-ageRestrictions: (string | null)
-museumContact: (string | null)
-collaborationStatus: ("discussion" | "confirmed" | "museum_host")
-canMuseumPromote: boolean
-allowPhotoSharing: boolean
-whoCanJoin: ("members_only" | "anyone")
-allowComments: boolean
-accessibilityNotes: (string | null)
-rainPlan: (string | null)
-photoCount: number
-commentCount: number
-/**
- * the viewer organises the meetup or manages the museum
- */
-canEdit: boolean
-canUploadPhotos: boolean
-canComment: boolean
-createdAt: string
-updatedAt: string
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "LeaveMuseumEventParams".
- */
-export interface LeaveMuseumEventParams {
-id: Id
-}
-/**
- * A meetup (kind meetup, organised in a community or group) or a museum event (kind museum_event). Times are instants (dateTime, endDateTime) plus the local date, startTime and endTime in timeZone, the zone the event was entered in. Money is decimal (12.5).
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "LeaveMuseumEventResponse".
- */
-export interface LeaveMuseumEventResponse {
-id: number
-kind: ("meetup" | "museum_event")
-title: string
-description: string
-location: string
-dateTime: string
-endDateTime: (string | null)
-/**
- * local date YYYY-MM-DD in timeZone
- */
-date: string
-/**
- * local HH:MM in timeZone
- */
-startTime: string
-endTime: (string | null)
-/**
- * IANA zone, e.g. Europe/Paris
- */
-timeZone: string
-/**
- * capacity; null is unlimited
- */
-maxAttendees: (number | null)
-currentAttendees: number
-spotsLeft: (number | null)
-isFull: boolean
-enableWaitlist: boolean
-waitlistCount: number
-/**
- * attending members (and interested ones for museum events), first joined first; lists carry at most 50
- */
-attendees: Attendee[]
-userStatus: ("attending" | "interested" | "waitlisted" | null)
-waitlistPosition: (number | null)
-status: ("upcoming" | "ongoing" | "past")
-/**
- * starts in the future
- */
-isJoinable: boolean
-tags: string[]
-category: (string | null)
-/**
- * 0 reads Free
- */
-price: number
-requirements: (string | null)
-ticketUrl: (string | null)
-imageUrl: (string | null)
-museumId: (number | null)
-museum: (null | {
-id: number
-slug: string
-name: string
-city?: (string | null)
-country?: (string | null)
-featuredImage?: (string | null)
-})
-organizerId: (number | null)
-organizer: (null | UserSummary)
-communityId: (number | null)
-community: (null | NamedRef)
-groupId: (number | null)
-group: (null | NamedRef)
-connectToMuseumEvent: boolean
-museumEventId: (number | null)
-expectedGroupSize: (string | null)
-rsvpRequired: boolean
-cost: ("free" | "donation" | "paid")
-costAmount: (number | null)
-ageRestrictions: (string | null)
-museumContact: (string | null)
-collaborationStatus: ("discussion" | "confirmed" | "museum_host")
-canMuseumPromote: boolean
-allowPhotoSharing: boolean
-whoCanJoin: ("members_only" | "anyone")
-allowComments: boolean
-accessibilityNotes: (string | null)
-rainPlan: (string | null)
-photoCount: number
-commentCount: number
-/**
- * the viewer organises the meetup or manages the museum
- */
-canEdit: boolean
-canUploadPhotos: boolean
-canComment: boolean
-createdAt: string
-updatedAt: string
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "ListCommunityMeetupsParams".
- */
-export interface ListCommunityMeetupsParams {
-id: Id
-}
-/**
- * scope=mine: meetups of the member's communities and groups (museum events: the ones they RSVP'd). from/to: instants bounding dateTime (e.g. this weekend in the viewer's zone). Past events are left out unless includePast or from is given. Sorted by dateTime.
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "ListCommunityMeetupsQuery".
- */
-export interface ListCommunityMeetupsQuery {
-scope?: ("all" | "mine" | "attending")
-from?: string
-to?: string
-includePast?: boolean
-museumId?: number
-q?: string
-limit?: number
+export interface CommentBody {
+content: string
 }
 /**
  * A meetup (kind meetup, organised in a community or group) or a museum event (kind museum_event). Times are instants (dateTime, endDateTime) plus the local date, startTime and endTime in timeZone, the zone the event was entered in. Money is decimal (12.5).
@@ -1481,450 +304,11 @@ updatedAt: string
 }
 /**
  * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "ListGroupMeetupsParams".
+ * via the `definition` "NamedRef".
  */
-export interface ListGroupMeetupsParams {
-id: Id
-}
-/**
- * scope=mine: meetups of the member's communities and groups (museum events: the ones they RSVP'd). from/to: instants bounding dateTime (e.g. this weekend in the viewer's zone). Past events are left out unless includePast or from is given. Sorted by dateTime.
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "ListGroupMeetupsQuery".
- */
-export interface ListGroupMeetupsQuery {
-scope?: ("all" | "mine" | "attending")
-from?: string
-to?: string
-includePast?: boolean
-museumId?: number
-q?: string
-limit?: number
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "ListMeetupCommentsParams".
- */
-export interface ListMeetupCommentsParams {
-id: Id
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "EventsComment".
- */
-export interface EventsComment {
+export interface NamedRef {
 id: number
-eventId: number
-content: string
-createdAt: string
-userId: number
-user: (null | UserSummary)
-canDelete: boolean
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "ListMeetupPhotosParams".
- */
-export interface ListMeetupPhotosParams {
-meetupId: Id
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "Photo".
- */
-export interface Photo {
-id: number
-eventId: number
-url: string
-thumbnailUrl: (string | null)
-width: number
-height: number
-caption: (string | null)
-createdAt: string
-userId: number
-user: (null | UserSummary)
-canDelete: boolean
-}
-/**
- * scope=mine: meetups of the member's communities and groups (museum events: the ones they RSVP'd). from/to: instants bounding dateTime (e.g. this weekend in the viewer's zone). Past events are left out unless includePast or from is given. Sorted by dateTime.
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "ListMeetupsQuery".
- */
-export interface ListMeetupsQuery {
-scope?: ("all" | "mine" | "attending")
-from?: string
-to?: string
-includePast?: boolean
-museumId?: number
-q?: string
-limit?: number
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "ListMuseumEventCommentsParams".
- */
-export interface ListMuseumEventCommentsParams {
-id: Id
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "ListMuseumEventPhotosParams".
- */
-export interface ListMuseumEventPhotosParams {
-id: Id
-}
-/**
- * scope=mine: meetups of the member's communities and groups (museum events: the ones they RSVP'd). from/to: instants bounding dateTime (e.g. this weekend in the viewer's zone). Past events are left out unless includePast or from is given. Sorted by dateTime.
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "ListMuseumEventsQuery".
- */
-export interface ListMuseumEventsQuery {
-scope?: ("all" | "mine" | "attending")
-from?: string
-to?: string
-includePast?: boolean
-museumId?: number
-q?: string
-limit?: number
-}
-/**
- * The secret address of the member's personal calendar feed (events they attend or are interested in). Anyone with the address can read the feed; rotating makes the old one stop working.
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "RotateCalendarFeedResponse".
- */
-export interface RotateCalendarFeedResponse {
-token: string
-/**
- * path of the feed, e.g. /api/calendar/<token>.ics
- */
-url: string
-createdAt: string
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "SearchEventsQuery".
- */
-export interface SearchEventsQuery {
-q?: string
-limit?: number
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "UpdateMeetupParams".
- */
-export interface UpdateMeetupParams {
-id: Id
-}
-/**
- * The Create / Edit Meetup form. date, startTime and endTime are local to timeZone (IANA; default the museum's zone when museumId is set and known, otherwise UTC). costAmount (decimal, e.g. 12.5) is required when cost is paid and not allowed otherwise. tags: a list, or one comma-separated text. maxAttendees: the capacity, absent or null for unlimited.
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "UpdateMeetupBody".
- */
-export interface UpdateMeetupBody {
-title: string
-description: string
-museumId?: (number | null)
-location: string
-connectToMuseumEvent?: boolean
-museumEventId?: (number | null)
-date: string
-startTime: string
-endTime?: (string | null)
-timeZone?: (string | null)
-expectedGroupSize?: (string | null)
-rsvpRequired?: boolean
-cost?: ("free" | "donation" | "paid")
-costAmount?: (number | string | null)
-ageRestrictions?: (string | null)
-museumContact?: (string | null)
-collaborationStatus?: ("discussion" | "confirmed" | "museum_host")
-canMuseumPromote?: boolean
-tags?: ([]|[string]|[string, string]|[string, string, string]|[string, string, string, string]|[string, string, string, string, string]|[string, string, string, string, string, string]|[string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string] | string)
-allowPhotoSharing?: boolean
-whoCanJoin?: ("members_only" | "anyone")
-allowComments?: boolean
-enableWaitlist?: boolean
-accessibilityNotes?: (string | null)
-rainPlan?: (string | null)
-maxAttendees?: (number | null)
-/**
- * sent by the earlier client; must match the path when given
- */
-communityId?: (number | null)
-/**
- * must match the path when given
- */
-groupId?: (number | null)
-/**
- * ignored: the organizer is the signed-in member
- */
-organizerId?: (number | null)
-}
-/**
- * A meetup (kind meetup, organised in a community or group) or a museum event (kind museum_event). Times are instants (dateTime, endDateTime) plus the local date, startTime and endTime in timeZone, the zone the event was entered in. Money is decimal (12.5).
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "UpdateMeetupResponse".
- */
-export interface Event1 {
-id: number
-kind: ("meetup" | "museum_event")
-title: string
-description: string
-location: string
-dateTime: string
-endDateTime: (string | null)
-/**
- * local date YYYY-MM-DD in timeZone
- */
-date: string
-/**
- * local HH:MM in timeZone
- */
-startTime: string
-endTime: (string | null)
-/**
- * IANA zone, e.g. Europe/Paris
- */
-timeZone: string
-/**
- * capacity; null is unlimited
- */
-maxAttendees: (number | null)
-currentAttendees: number
-spotsLeft: (number | null)
-isFull: boolean
-enableWaitlist: boolean
-waitlistCount: number
-/**
- * attending members (and interested ones for museum events), first joined first; lists carry at most 50
- */
-attendees: Attendee[]
-userStatus: ("attending" | "interested" | "waitlisted" | null)
-waitlistPosition: (number | null)
-status: ("upcoming" | "ongoing" | "past")
-/**
- * starts in the future
- */
-isJoinable: boolean
-tags: string[]
-category: (string | null)
-/**
- * 0 reads Free
- */
-price: number
-requirements: (string | null)
-ticketUrl: (string | null)
-imageUrl: (string | null)
-museumId: (number | null)
-museum: (null | {
-id: number
-slug: string
 name: string
-city?: (string | null)
-country?: (string | null)
-featuredImage?: (string | null)
-})
-organizerId: (number | null)
-organizer: (null | UserSummary)
-communityId: (number | null)
-community: (null | NamedRef)
-groupId: (number | null)
-group: (null | NamedRef)
-connectToMuseumEvent: boolean
-museumEventId: (number | null)
-expectedGroupSize: (string | null)
-rsvpRequired: boolean
-cost: ("free" | "donation" | "paid")
-costAmount: (number | null)
-ageRestrictions: (string | null)
-museumContact: (string | null)
-collaborationStatus: ("discussion" | "confirmed" | "museum_host")
-canMuseumPromote: boolean
-allowPhotoSharing: boolean
-whoCanJoin: ("members_only" | "anyone")
-allowComments: boolean
-accessibilityNotes: (string | null)
-rainPlan: (string | null)
-photoCount: number
-commentCount: number
-/**
- * the viewer organises the meetup or manages the museum
- */
-canEdit: boolean
-canUploadPhotos: boolean
-canComment: boolean
-createdAt: string
-updatedAt: string
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "UpdateMuseumEventParams".
- */
-export interface UpdateMuseumEventParams {
-id: Id
-}
-/**
- * A museum event, created or edited by the museum's manager or an Admin. date and times are local to timeZone (default the museum's zone when known, otherwise UTC). price is decimal (0 or absent: Free). location defaults to the museum's name and city.
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "UpdateMuseumEventBody".
- */
-export interface UpdateMuseumEventBody {
-museumId: number
-title: string
-description: string
-location?: (string | null)
-date: string
-startTime: string
-endTime?: (string | null)
-timeZone?: (string | null)
-maxAttendees?: (number | null)
-enableWaitlist?: boolean
-tags?: ([]|[string]|[string, string]|[string, string, string]|[string, string, string, string]|[string, string, string, string, string]|[string, string, string, string, string, string]|[string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string] | string)
-category?: (string | null)
-price?: (number | string | null)
-requirements?: (string | null)
-ticketUrl?: (string | null)
-imageUrl?: (string | null)
-allowPhotoSharing?: boolean
-allowComments?: boolean
-}
-/**
- * A meetup (kind meetup, organised in a community or group) or a museum event (kind museum_event). Times are instants (dateTime, endDateTime) plus the local date, startTime and endTime in timeZone, the zone the event was entered in. Money is decimal (12.5).
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "UpdateMuseumEventResponse".
- */
-export interface Event2 {
-id: number
-kind: ("meetup" | "museum_event")
-title: string
-description: string
-location: string
-dateTime: string
-endDateTime: (string | null)
-/**
- * local date YYYY-MM-DD in timeZone
- */
-date: string
-/**
- * local HH:MM in timeZone
- */
-startTime: string
-endTime: (string | null)
-/**
- * IANA zone, e.g. Europe/Paris
- */
-timeZone: string
-/**
- * capacity; null is unlimited
- */
-maxAttendees: (number | null)
-currentAttendees: number
-spotsLeft: (number | null)
-isFull: boolean
-enableWaitlist: boolean
-waitlistCount: number
-/**
- * attending members (and interested ones for museum events), first joined first; lists carry at most 50
- */
-attendees: Attendee[]
-userStatus: ("attending" | "interested" | "waitlisted" | null)
-waitlistPosition: (number | null)
-status: ("upcoming" | "ongoing" | "past")
-/**
- * starts in the future
- */
-isJoinable: boolean
-tags: string[]
-category: (string | null)
-/**
- * 0 reads Free
- */
-price: number
-requirements: (string | null)
-ticketUrl: (string | null)
-imageUrl: (string | null)
-museumId: (number | null)
-museum: (null | {
-id: number
-slug: string
-name: string
-city?: (string | null)
-country?: (string | null)
-featuredImage?: (string | null)
-})
-organizerId: (number | null)
-organizer: (null | UserSummary)
-communityId: (number | null)
-community: (null | NamedRef)
-groupId: (number | null)
-group: (null | NamedRef)
-connectToMuseumEvent: boolean
-museumEventId: (number | null)
-expectedGroupSize: (string | null)
-rsvpRequired: boolean
-cost: ("free" | "donation" | "paid")
-costAmount: (number | null)
-ageRestrictions: (string | null)
-museumContact: (string | null)
-collaborationStatus: ("discussion" | "confirmed" | "museum_host")
-canMuseumPromote: boolean
-allowPhotoSharing: boolean
-whoCanJoin: ("members_only" | "anyone")
-allowComments: boolean
-accessibilityNotes: (string | null)
-rainPlan: (string | null)
-photoCount: number
-commentCount: number
-/**
- * the viewer organises the meetup or manages the museum
- */
-canEdit: boolean
-canUploadPhotos: boolean
-canComment: boolean
-createdAt: string
-updatedAt: string
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "UploadMeetupPhotosParams".
- */
-export interface UploadMeetupPhotosParams {
-meetupId: Id
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "UploadMuseumEventPhotosParams".
- */
-export interface UploadMuseumEventPhotosParams {
-id: Id
-}
-/**
- * The secret address of the member's personal calendar feed (events they attend or are interested in). Anyone with the address can read the feed; rotating makes the old one stop working.
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "CalendarToken".
- */
-export interface CalendarToken {
-token: string
-/**
- * path of the feed, e.g. /api/calendar/<token>.ics
- */
-url: string
-createdAt: string
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "CommentBody".
- */
-export interface CommentBody {
-content: string
 }
 /**
  * attending takes a seat (or a waitlist place when the event is full and has a waitlist); interested is for museum events only. The same status again changes nothing.
@@ -2037,6 +421,66 @@ export interface Ok {
 success: boolean
 message?: string
 }
+
+export type AddMeetupCommentParams = IdParams;
+export type AddMeetupCommentBody = CommentBody;
+export type AddMeetupCommentResponse = EventsComment;
+export type AddMuseumEventCommentParams = IdParams;
+export type AddMuseumEventCommentBody = CommentBody;
+export type AddMuseumEventCommentResponse = EventsComment;
+export type CreateCommunityMeetupParams = IdParams;
+export type CreateCommunityMeetupBody = MeetupBody;
+export type CreateCommunityMeetupResponse = Event;
+export type CreateGroupMeetupParams = IdParams;
+export type CreateGroupMeetupBody = MeetupBody;
+export type CreateGroupMeetupResponse = Event;
+export type CreateMuseumEventBody = MuseumEventBody;
+export type CreateMuseumEventResponse = Event;
+export type DeleteMeetupParams = IdParams;
+export type DeleteMeetupResponse = Ok;
+export type DeleteMeetupCommentResponse = Ok;
+export type DeleteMeetupPhotoResponse = Ok;
+export type DeleteMuseumEventParams = IdParams;
+export type DeleteMuseumEventResponse = Ok;
+export type DeleteMuseumEventCommentResponse = Ok;
+export type DeleteMuseumEventPhotoResponse = Ok;
+export type GetCalendarFeedResponse = CalendarToken;
+export type GetMeetupParams = IdParams;
+export type GetMeetupResponse = Event;
+export type GetMeetupIcsParams = IdParams;
+export type GetMuseumEventParams = IdParams;
+export type GetMuseumEventResponse = Event;
+export type GetMuseumEventIcsParams = IdParams;
+export type JoinMeetupParams = IdParams;
+export type JoinMeetupBody = JoinBody;
+export type JoinMeetupResponse = Event;
+export type JoinMuseumEventParams = IdParams;
+export type JoinMuseumEventBody = JoinBody;
+export type JoinMuseumEventResponse = Event;
+export type LeaveMeetupParams = IdParams;
+export type LeaveMeetupResponse = Event;
+export type LeaveMuseumEventParams = IdParams;
+export type LeaveMuseumEventResponse = Event;
+export type ListCommunityMeetupsParams = IdParams;
+export type ListCommunityMeetupsQuery = ListQuery;
+export type ListCommunityMeetupsResponse = EventList;
+export type ListGroupMeetupsParams = IdParams;
+export type ListGroupMeetupsQuery = ListQuery;
+export type ListGroupMeetupsResponse = EventList;
+export type ListMeetupCommentsParams = IdParams;
+export type ListMeetupsQuery = ListQuery;
+export type ListMeetupsResponse = EventList;
+export type ListMuseumEventCommentsParams = IdParams;
+export type ListMuseumEventsQuery = ListQuery;
+export type ListMuseumEventsResponse = EventList;
+export type RotateCalendarFeedResponse = CalendarToken;
+export type SearchEventsResponse = EventList;
+export type UpdateMeetupParams = IdParams;
+export type UpdateMeetupBody = MeetupBody;
+export type UpdateMeetupResponse = Event;
+export type UpdateMuseumEventParams = IdParams;
+export type UpdateMuseumEventBody = MuseumEventBody;
+export type UpdateMuseumEventResponse = Event;
 
 /** POST /api/meetups/:id/comments — Comment on a meetup: its participants (members of its community or group, attendees), where comments are allowed (sign-in required) */
 export function addMeetupCommentUrl(params: AddMeetupCommentParams): string {

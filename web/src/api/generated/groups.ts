@@ -121,19 +121,6 @@ profileImageUrl?: (string | null)
 role?: string
 }
 /**
- * tags: a list or one comma-separated text (trimmed, blanks and duplicates dropped).
- * 
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "CreateGroupBody".
- */
-export interface CreateGroupBody {
-name: string
-description?: string
-location?: string
-isPrivate?: boolean
-tags?: ([]|[string]|[string, string]|[string, string, string]|[string, string, string, string]|[string, string, string, string, string]|[string, string, string, string, string, string]|[string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string] | string)
-}
-/**
  * A group with the viewer's membership. members: the first 100 (creator and admins first); GET /api/groups/{id}/members lists them all.
  * 
  * This interface was referenced by `GroupsApi`'s JSON-Schema
@@ -337,14 +324,6 @@ export interface ListGroupPostsParams {
 id: Id
 }
 /**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "ListGroupPostsQuery".
- */
-export interface ListGroupPostsQuery {
-cursor?: string
-limit?: number
-}
-/**
  * Newest first.
  * 
  * This interface was referenced by `GroupsApi`'s JSON-Schema
@@ -391,6 +370,19 @@ id: Id
 userId: Id
 }
 /**
+ * tags: a list or one comma-separated text (trimmed, blanks and duplicates dropped).
+ * 
+ * This interface was referenced by `GroupsApi`'s JSON-Schema
+ * via the `definition` "CreateGroupBody".
+ */
+export interface CreateGroupBody {
+name: string
+description?: string
+location?: string
+isPrivate?: boolean
+tags?: ([]|[string]|[string, string]|[string, string, string]|[string, string, string, string]|[string, string, string, string, string]|[string, string, string, string, string, string]|[string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string] | string)
+}
+/**
  * This interface was referenced by `GroupsApi`'s JSON-Schema
  * via the `definition` "CursorQuery".
  */
@@ -398,6 +390,8 @@ export interface CursorQuery {
 cursor?: string
 limit?: number
 }
+
+export type ListGroupPostsQuery = CursorQuery;
 
 /** POST /api/groups/:id/members — Add a user to the group by username (group admins; the way into a private group) (sign-in required) */
 export function addGroupMemberUrl(params: AddGroupMemberParams): string {

@@ -36,13 +36,6 @@ export type RecommendUsersResponse = RecommendedUser[]
 export type TrendingMuseumsResponse = RecommendedMuseum[]
 
 /**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "ActiveUsersQuery".
- */
-export interface ActiveUsersQuery {
-limit?: number
-}
-/**
  * A member active recently (insights, comments and likes in the last 30 days).
  * 
  * This interface was referenced by `InsightsApi`'s JSON-Schema
@@ -62,85 +55,11 @@ mutualFollowersCount?: number
 commonMuseumsCount?: number
 }
 /**
- * A new insight. museumId: a museum id, null, or the negative id of the author's pending museum suggestion.
- * 
  * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "CreatePostBody".
+ * via the `definition` "ListMuseumPostsParams".
  */
-export interface CreatePostBody {
-type: ("text" | "video")
-content?: string
-videoUrl?: (string | null)
-museumId?: (number | null)
-/**
- * a list, or one comma-separated string; at most 20 tags (checked by the server)
- */
-tags?: (string[] | string)
-}
-/**
- * An insight as shown in feeds, on museum pages and on profiles.
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "CreatePostResponse".
- */
-export interface CreatePostResponse {
-id: number
-type: ("text" | "video")
-content: string
-tags: string[]
-/**
- * first image, or the video's poster
- */
-images: string[]
-imageUrl: (string | null)
-imageUrls: string[]
-videoUrl: (string | null)
-posterUrl: (string | null)
-videoDuration?: (number | null)
-user: UserSummary
-museum: (InsightMuseum | null)
-museumId: (number | null)
-/**
- * set while the tagged museum is a suggestion under review
- */
-pendingMuseumSuggestionId?: (number | null)
-likesCount: number
-commentsCount: number
-isLiked: boolean
-createdAt: string
-/**
- * latest comments with their replies (museum pages)
- */
-comments?: InsightComment[]
-}
-/**
- * A user as shown beside their content.
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "UserSummary".
- */
-export interface UserSummary {
-id: number
-slug?: (string | null)
-username: string
-firstName?: (string | null)
-lastName?: (string | null)
-profileImageUrl?: (string | null)
-role?: string
-}
-/**
- * The museum an insight is tagged to.
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "InsightMuseum".
- */
-export interface InsightMuseum {
-id: number
-slug: string
-name: string
-city?: (string | null)
-country?: (string | null)
-featuredImage?: (string | null)
+export interface ListMuseumPostsParams {
+museumId: Id
 }
 /**
  * A comment on an insight; top-level comments carry their replies (one level).
@@ -158,83 +77,115 @@ createdAt: string
 replies?: InsightComment[]
 }
 /**
+ * A user as shown beside their content.
+ * 
  * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "CreatePostCommentParams".
+ * via the `definition` "UserSummary".
  */
-export interface CreatePostCommentParams {
-id: Id
+export interface UserSummary {
+id: number
+slug?: (string | null)
+username: string
+firstName?: (string | null)
+lastName?: (string | null)
+profileImageUrl?: (string | null)
+role?: string
+}
+/**
+ * A museum recommended or trending, with the activity that put it there.
+ * 
+ * This interface was referenced by `InsightsApi`'s JSON-Schema
+ * via the `definition` "RecommendedMuseum".
+ */
+export interface RecommendedMuseum {
+id: number
+slug: string
+name: string
+city: (string | null)
+country: (string | null)
+featuredImage: (string | null)
+category: (string | null)
+isVerified?: boolean
+/**
+ * people you follow who follow it
+ */
+networkFollowersCount?: number
+reason?: ("network" | "category" | "trending")
+recentInsightsCount?: number
+recentCheckInsCount?: number
+recentFollowsCount?: number
+trendingScore?: number
+}
+/**
+ * Someone followed by people you follow.
+ * 
+ * This interface was referenced by `InsightsApi`'s JSON-Schema
+ * via the `definition` "RecommendedUser".
+ */
+export interface RecommendedUser {
+id: number
+slug: (string | null)
+username: string
+firstName: (string | null)
+lastName: (string | null)
+profileImageUrl: (string | null)
+role: string
+mutualFollowersCount: number
+commonMuseumsCount: number
+}
+/**
+ * A new insight. museumId: a museum id, null, or the negative id of the author's pending museum suggestion.
+ * 
+ * This interface was referenced by `InsightsApi`'s JSON-Schema
+ * via the `definition` "CreateInsightBody".
+ */
+export interface CreateInsightBody {
+type: ("text" | "video")
+content?: string
+videoUrl?: (string | null)
+museumId?: (number | null)
+/**
+ * a list, or one comma-separated string; at most 20 tags (checked by the server)
+ */
+tags?: (string[] | string)
 }
 /**
  * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "CreatePostCommentBody".
+ * via the `definition` "CreateInsightCommentBody".
  */
-export interface CreatePostCommentBody {
+export interface CreateInsightCommentBody {
 content: string
 parentId?: (number | null)
 }
 /**
- * A comment on an insight; top-level comments carry their replies (one level).
+ * This interface was referenced by `InsightsApi`'s JSON-Schema
+ * via the `definition` "InsightLikeResult".
+ */
+export interface InsightLikeResult {
+liked: boolean
+likesCount: number
+}
+/**
+ * The museum an insight is tagged to.
  * 
  * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "CreatePostCommentResponse".
+ * via the `definition` "InsightMuseum".
  */
-export interface CreatePostCommentResponse {
+export interface InsightMuseum {
 id: number
-postId: number
-parentId: (number | null)
-content: string
-user: UserSummary
-createdAt: string
-replies?: InsightComment[]
-}
-/**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "DeleteCommentParams".
- */
-export interface DeleteCommentParams {
-id: Id
-}
-/**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "DeleteCommentResponse".
- */
-export interface DeleteCommentResponse {
-success: boolean
-message?: string
-}
-/**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "DeletePostParams".
- */
-export interface DeletePostParams {
-id: Id
-}
-/**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "DeletePostResponse".
- */
-export interface DeletePostResponse {
-success: boolean
-message?: string
-}
-/**
- * Keyset paging (cursor from the previous page) or, for profiles, a page number.
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "GetPersonalizedFeedQuery".
- */
-export interface GetPersonalizedFeedQuery {
-cursor?: string
-limit?: number
-page?: number
+slug: string
+name: string
+city?: (string | null)
+country?: (string | null)
+featuredImage?: (string | null)
 }
 /**
  * A page of insights, newest first; nextCursor is null on the last page.
  * 
  * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "GetPersonalizedFeedResponse".
+ * via the `definition` "InsightPage".
  */
-export interface GetPersonalizedFeedResponse {
+export interface InsightPage {
 items: InsightPost[]
 nextCursor: (string | null)
 }
@@ -273,268 +224,6 @@ createdAt: string
  * latest comments with their replies (museum pages)
  */
 comments?: InsightComment[]
-}
-/**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "GetPostParams".
- */
-export interface GetPostParams {
-id: Id
-}
-/**
- * An insight as shown in feeds, on museum pages and on profiles.
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "GetPostResponse".
- */
-export interface InsightPost1 {
-id: number
-type: ("text" | "video")
-content: string
-tags: string[]
-/**
- * first image, or the video's poster
- */
-images: string[]
-imageUrl: (string | null)
-imageUrls: string[]
-videoUrl: (string | null)
-posterUrl: (string | null)
-videoDuration?: (number | null)
-user: UserSummary
-museum: (InsightMuseum | null)
-museumId: (number | null)
-/**
- * set while the tagged museum is a suggestion under review
- */
-pendingMuseumSuggestionId?: (number | null)
-likesCount: number
-commentsCount: number
-isLiked: boolean
-createdAt: string
-/**
- * latest comments with their replies (museum pages)
- */
-comments?: InsightComment[]
-}
-/**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "ListMuseumPostsParams".
- */
-export interface ListMuseumPostsParams {
-museumId: Id
-}
-/**
- * Keyset paging (cursor from the previous page) or, for profiles, a page number.
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "ListMuseumPostsQuery".
- */
-export interface ListMuseumPostsQuery {
-cursor?: string
-limit?: number
-page?: number
-}
-/**
- * A page of insights, newest first; nextCursor is null on the last page.
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "ListMuseumPostsResponse".
- */
-export interface ListMuseumPostsResponse {
-items: InsightPost[]
-nextCursor: (string | null)
-}
-/**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "ListPostCommentsParams".
- */
-export interface ListPostCommentsParams {
-id: Id
-}
-/**
- * Keyset paging (cursor from the previous page) or, for profiles, a page number.
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "ListPostsQuery".
- */
-export interface ListPostsQuery {
-cursor?: string
-limit?: number
-page?: number
-}
-/**
- * A page of insights, newest first; nextCursor is null on the last page.
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "ListPostsResponse".
- */
-export interface ListPostsResponse {
-items: InsightPost[]
-nextCursor: (string | null)
-}
-/**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "ListUserPostsParams".
- */
-export interface ListUserPostsParams {
-id: Id
-}
-/**
- * Keyset paging (cursor from the previous page) or, for profiles, a page number.
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "ListUserPostsQuery".
- */
-export interface ListUserPostsQuery {
-cursor?: string
-limit?: number
-page?: number
-}
-/**
- * A page of insights, newest first; nextCursor is null on the last page.
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "ListUserPostsResponse".
- */
-export interface ListUserPostsResponse {
-items: InsightPost[]
-nextCursor: (string | null)
-}
-/**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "RecommendMuseumsQuery".
- */
-export interface RecommendMuseumsQuery {
-limit?: number
-}
-/**
- * A museum recommended or trending, with the activity that put it there.
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "RecommendedMuseum".
- */
-export interface RecommendedMuseum {
-id: number
-slug: string
-name: string
-city: (string | null)
-country: (string | null)
-featuredImage: (string | null)
-category: (string | null)
-isVerified?: boolean
-/**
- * people you follow who follow it
- */
-networkFollowersCount?: number
-reason?: ("network" | "category" | "trending")
-recentInsightsCount?: number
-recentCheckInsCount?: number
-recentFollowsCount?: number
-trendingScore?: number
-}
-/**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "RecommendUsersQuery".
- */
-export interface RecommendUsersQuery {
-limit?: number
-}
-/**
- * Someone followed by people you follow.
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "RecommendedUser".
- */
-export interface RecommendedUser {
-id: number
-slug: (string | null)
-username: string
-firstName: (string | null)
-lastName: (string | null)
-profileImageUrl: (string | null)
-role: string
-mutualFollowersCount: number
-commonMuseumsCount: number
-}
-/**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "TogglePostLikeParams".
- */
-export interface TogglePostLikeParams {
-id: Id
-}
-/**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "TogglePostLikeResponse".
- */
-export interface TogglePostLikeResponse {
-liked: boolean
-likesCount: number
-}
-/**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "TrendingMuseumsQuery".
- */
-export interface TrendingMuseumsQuery {
-limit?: number
-}
-/**
- * A checked, stored video ready to be shared in an insight (pass videoUrl to POST /api/posts).
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "UploadInsightVideoResponse".
- */
-export interface UploadInsightVideoResponse {
-videoUrl: string
-posterUrl: (string | null)
-duration: number
-width?: (number | null)
-height?: (number | null)
-size: number
-contentType?: string
-}
-/**
- * A new insight. museumId: a museum id, null, or the negative id of the author's pending museum suggestion.
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "CreateInsightBody".
- */
-export interface CreateInsightBody {
-type: ("text" | "video")
-content?: string
-videoUrl?: (string | null)
-museumId?: (number | null)
-/**
- * a list, or one comma-separated string; at most 20 tags (checked by the server)
- */
-tags?: (string[] | string)
-}
-/**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "CreateInsightCommentBody".
- */
-export interface CreateInsightCommentBody {
-content: string
-parentId?: (number | null)
-}
-/**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "InsightLikeResult".
- */
-export interface InsightLikeResult {
-liked: boolean
-likesCount: number
-}
-/**
- * A page of insights, newest first; nextCursor is null on the last page.
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "InsightPage".
- */
-export interface InsightPage {
-items: InsightPost[]
-nextCursor: (string | null)
 }
 /**
  * A checked, stored video ready to be shared in an insight (pass videoUrl to POST /api/posts).
@@ -584,6 +273,35 @@ export interface Ok {
 success: boolean
 message?: string
 }
+
+export type ActiveUsersQuery = InsightsLimitQuery;
+export type CreatePostBody = CreateInsightBody;
+export type CreatePostResponse = InsightPost;
+export type CreatePostCommentParams = IdParams;
+export type CreatePostCommentBody = CreateInsightCommentBody;
+export type CreatePostCommentResponse = InsightComment;
+export type DeleteCommentParams = IdParams;
+export type DeleteCommentResponse = Ok;
+export type DeletePostParams = IdParams;
+export type DeletePostResponse = Ok;
+export type GetPersonalizedFeedQuery = InsightsQuery;
+export type GetPersonalizedFeedResponse = InsightPage;
+export type GetPostParams = IdParams;
+export type GetPostResponse = InsightPost;
+export type ListMuseumPostsQuery = InsightsQuery;
+export type ListMuseumPostsResponse = InsightPage;
+export type ListPostCommentsParams = IdParams;
+export type ListPostsQuery = InsightsQuery;
+export type ListPostsResponse = InsightPage;
+export type ListUserPostsParams = IdParams;
+export type ListUserPostsQuery = InsightsQuery;
+export type ListUserPostsResponse = InsightPage;
+export type RecommendMuseumsQuery = InsightsLimitQuery;
+export type RecommendUsersQuery = InsightsLimitQuery;
+export type TogglePostLikeParams = IdParams;
+export type TogglePostLikeResponse = InsightLikeResult;
+export type TrendingMuseumsQuery = InsightsLimitQuery;
+export type UploadInsightVideoResponse = InsightVideoUpload;
 
 /** GET /api/users/active — Members most active in the last 30 days (for a signed-in viewer: not yourself nor people you follow) */
 export function activeUsersUrl(query?: ActiveUsersQuery): string {

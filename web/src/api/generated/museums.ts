@@ -6,84 +6,14 @@ import { qs } from '../qs.ts';
 
 /**
  * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "Id".
- */
-export type Id = number
-/**
- * One amenity of the catalogue; the groups are in the top-level x-amenity-groups annotation.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "AmenityKey".
- */
-export type AmenityKey = ("restrooms" | "wheelchair_accessibility" | "stroller_accessibility" | "accessible_exhibits" | "changing_tables" | "free_parking" | "rv_parking" | "onsite_parking_ev" | "bicycle_racks" | "public_wifi" | "coat_check" | "first_aid" | "gift_shop" | "cafe_dining" | "event_rental" | "guided_tours" | "self_guided_tours" | "audio_guides" | "family_friendly" | "interactive_exhibits" | "outdoor_exhibits" | "museum_app" | "photography_allowed" | "service_animals" | "pet_friendly" | "multilingual" | "group_discounts" | "military_discounts" | "membership_program" | "free_admission_days")
-/**
- * A museum's amenities, each key at most once.
- * 
- * @maxItems 30
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "Amenities".
- */
-export type Amenities = AmenityKey[]
-/**
- * Either the structured form or the per-day text map.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "OpeningHours".
- */
-export type OpeningHours = (StructuredHours | TextHours)
-/**
- * One weekday. Closed: isOpen false (isByAppointment then false). By appointment: isOpen true and isByAppointment true (times ignored). Open: isOpen true, isByAppointment false, openTime and closeTime required.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "DayEntry".
- */
-export type DayEntry = {
-isOpen: boolean
-isByAppointment: boolean
-openTime?: Time
-closeTime?: Time
-}
-/**
- * 24-hour HH:MM on a 30-minute step, 00:00 to 23:30. A closeTime earlier than or equal to openTime ends on the next day; closeTime 00:00 means midnight at the end of the day.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "Time".
- */
-export type Time = string
-/**
- * Hours that replace the default hours on the dates from startDate to endDate, both inclusive. Recurring seasons use MM-DD for both dates and may cross the new year (startDate after endDate, e.g. 11-15 to 03-15). One-off periods use YYYY-MM-DD for both dates. When seasons overlap, one-off periods win over recurring ones, then the first in the list wins.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "Season".
- */
-export type Season = ((Recurring | OneOff) & {
-name: string
-startDate: SeasonDate
-endDate: SeasonDate
-hours: WeeklyHours
-})
-/**
- * MM-DD for a season that recurs every year (e.g. 12-01), or YYYY-MM-DD for a one-off period.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "SeasonDate".
- */
-export type SeasonDate = ({
-[k: string]: unknown
-} & string)
-/**
- * Free text for one day: "Closed", anything containing "appointment", or an open and close time split at a dash ("10:00-17:00", "9:00 AM - 5:00 PM", "10am-6pm").
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "DayText".
- */
-export type DayText = string
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
  * via the `definition` "GetFeaturedMuseumsResponse".
  */
 export type GetFeaturedMuseumsResponse = Museum[]
+/**
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "Id".
+ */
+export type Id = number
 /**
  * This interface was referenced by `MuseumsApi`'s JSON-Schema
  * via the `definition` "SearchMuseumsResponse".
@@ -104,370 +34,81 @@ export type Category = ("Art Museums" | "History Museums" | "Science Museums" | 
  */
 export type PublicCategory = ("art" | "history" | "science" | "natural_history" | "technology" | "archaeology" | "cultural" | "specialty" | "other")
 /**
+ * One amenity of the catalogue; the groups are in the top-level x-amenity-groups annotation.
+ * 
+ * This interface was referenced by `Catalog`'s JSON-Schema
+ * via the `definition` "AmenityKey".
+ */
+export type AmenityKey = ("restrooms" | "wheelchair_accessibility" | "stroller_accessibility" | "accessible_exhibits" | "changing_tables" | "free_parking" | "rv_parking" | "onsite_parking_ev" | "bicycle_racks" | "public_wifi" | "coat_check" | "first_aid" | "gift_shop" | "cafe_dining" | "event_rental" | "guided_tours" | "self_guided_tours" | "audio_guides" | "family_friendly" | "interactive_exhibits" | "outdoor_exhibits" | "museum_app" | "photography_allowed" | "service_animals" | "pet_friendly" | "multilingual" | "group_discounts" | "military_discounts" | "membership_program" | "free_admission_days")
+/**
+ * A museum's amenities, each key at most once.
+ * 
+ * @maxItems 30
+ * 
+ * This interface was referenced by `Catalog`'s JSON-Schema
+ * via the `definition` "Amenities".
+ */
+export type Amenities = AmenityKey[]
+/**
  * This interface was referenced by `Catalog`'s JSON-Schema
  * via the `definition` "DayKey".
  */
 export type DayKey = ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday")
-
 /**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "AutoPopulateMuseumBody".
- */
-export interface AutoPopulateMuseumBody {
-museumName: string
-}
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "AutoPopulateMuseumResponse".
- */
-export interface AutoPopulateMuseumResponse {
-found: boolean
-data?: {
-name: string
-description?: string
-website?: string
-phone?: string
-email?: string
-address?: string
-city?: string
-state?: string
-zipCode?: string
-country?: string
-/**
- * A public-form category (art, history, …).
- */
-category?: string
-latitude?: (number | null)
-longitude?: (number | null)
-featuredImage?: string
-openingHours?: (StoredHours | null)
-wikidataId?: string
-}
-}
-/**
- * Opening hours as answers carry them: always the structured form (text-form input is converted on write).
+ * 24-hour HH:MM on a 30-minute step, 00:00 to 23:30. A closeTime earlier than or equal to openTime ends on the next day; closeTime 00:00 means midnight at the end of the day.
  * 
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "StoredHours".
+ * This interface was referenced by `Catalog`'s JSON-Schema
+ * via the `definition` "Time".
  */
-export interface StoredHours {
-defaultHours: StoredWeek
-seasonalHours: {
-name: string
-startDate: string
-endDate: string
-hours: StoredWeek
-}[]
-}
+export type Time = string
 /**
- * This interface was referenced by `StoredHours`'s JSON-Schema
- * via the `definition` "StoredWeek".
+ * One weekday. Closed: isOpen false (isByAppointment then false). By appointment: isOpen true and isByAppointment true (times ignored). Open: isOpen true, isByAppointment false, openTime and closeTime required.
+ * 
+ * This interface was referenced by `Catalog`'s JSON-Schema
+ * via the `definition` "DayEntry".
  */
-export interface StoredWeek {
-monday: StoredDay
-tuesday: StoredDay
-wednesday: StoredDay
-thursday: StoredDay
-friday: StoredDay
-saturday: StoredDay
-sunday: StoredDay
-}
-/**
- * This interface was referenced by `StoredHours`'s JSON-Schema
- * via the `definition` "StoredDay".
- */
-export interface StoredDay {
+export type DayEntry = {
 isOpen: boolean
 isByAppointment: boolean
-openTime?: string
-closeTime?: string
+openTime?: Time
+closeTime?: Time
 }
 /**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "CheckInAtMuseumParams".
- */
-export interface CheckInAtMuseumParams {
-id: Id
-}
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "CheckInAtMuseumResponse".
- */
-export interface CheckInAtMuseumResponse {
-checkIn: {
-id: number
-museumId: number
-userId: number
-/**
- * The day at the museum (YYYY-MM-DD).
- */
-localDate: string
-createdAt: string
-}
-checkInCount: number
-recentCheckInsCount: number
-/**
- * Badges the check-in earned.
- */
-badges: {
-id: number
-name: string
-description?: (string | null)
-icon?: (string | null)
-color?: (string | null)
-earnedAt?: (string | null)
-}[]
-}
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "CreateMuseumBody".
- */
-export interface CreateMuseumBody {
-name: string
-description?: (string | null)
-address: string
-address2?: (string | null)
-city: string
-state?: (string | null)
-zipCode?: (string | null)
-country: string
-latitude?: (number | null)
-longitude?: (number | null)
-/**
- * IANA time zone, e.g. Europe/Paris; guessed from the country and coordinates when absent.
- */
-timezone?: string
-website?: (string | null)
-donateUrl?: (string | null)
-phone?: (string | null)
-email?: (string | null)
-/**
- * A directory category (museums/Catalog#/definitions/Category); the public form's categories (art, history, science, natural_history, technology, archaeology, cultural, specialty, other) are accepted and stored as their directory category.
- */
-category?: (string | null)
-featuredImage?: (string | null)
-amenities?: Amenities
-openingHours?: (OpeningHours | null)
-/**
- * Wikidata item the form was auto-populated from.
- */
-wikidataId?: (string | null)
-}
-/**
- * Default weekly hours plus seasonal schedules.
+ * MM-DD for a season that recurs every year (e.g. 12-01), or YYYY-MM-DD for a one-off period.
  * 
  * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "StructuredHours".
+ * via the `definition` "SeasonDate".
  */
-export interface StructuredHours {
-defaultHours: WeeklyHours
+export type SeasonDate = ({
+[k: string]: unknown
+} & string)
 /**
- * @maxItems 20
- */
-seasonalHours?: []|[Season]|[Season, Season]|[Season, Season, Season]|[Season, Season, Season, Season]|[Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]
-}
-/**
- * One DayEntry for every weekday, Monday first.
+ * Hours that replace the default hours on the dates from startDate to endDate, both inclusive. Recurring seasons use MM-DD for both dates and may cross the new year (startDate after endDate, e.g. 11-15 to 03-15). One-off periods use YYYY-MM-DD for both dates. When seasons overlap, one-off periods win over recurring ones, then the first in the list wins.
  * 
  * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "WeeklyHours".
+ * via the `definition` "Season".
  */
-export interface WeeklyHours {
-monday: DayEntry
-tuesday: DayEntry
-wednesday: DayEntry
-thursday: DayEntry
-friday: DayEntry
-saturday: DayEntry
-sunday: DayEntry
-}
-export interface Recurring {
-startDate?: {
-[k: string]: unknown
-}
-endDate?: {
-[k: string]: unknown
-}
-}
-export interface OneOff {
-startDate?: {
-[k: string]: unknown
-}
-endDate?: {
-[k: string]: unknown
-}
-}
+export type Season = ((Recurring | OneOff) & {
+name: string
+startDate: SeasonDate
+endDate: SeasonDate
+hours: WeeklyHours
+})
 /**
- * Per-day text map, monday to sunday.
+ * Free text for one day: "Closed", anything containing "appointment", or an open and close time split at a dash ("10:00-17:00", "9:00 AM - 5:00 PM", "10am-6pm").
  * 
  * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "TextHours".
+ * via the `definition` "DayText".
  */
-export interface TextHours {
-monday: DayText
-tuesday: DayText
-wednesday: DayText
-thursday: DayText
-friday: DayText
-saturday: DayText
-sunday: DayText
-}
+export type DayText = string
 /**
- * A museum as every museum answer shows it.
+ * Either the structured form or the per-day text map.
  * 
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "CreateMuseumResponse".
+ * This interface was referenced by `Catalog`'s JSON-Schema
+ * via the `definition` "OpeningHours".
  */
-export interface CreateMuseumResponse {
-id: number
-slug: string
-name: string
-description: string
-category: (string | null)
-phone: (string | null)
-email: (string | null)
-website: (string | null)
-donateUrl: (string | null)
-address: string
-address2: (string | null)
-city: string
-state: (string | null)
-zipCode: (string | null)
-country: string
-latitude: (number | null)
-longitude: (number | null)
-timezone: string
-featuredImage: (string | null)
-amenities: string[]
-openingHours: (StoredHours | null)
-managerId: (number | null)
-rating: number
-totalReviews: number
-totalInsights: number
-followerCount: number
-checkInCount: number
-recentCheckInsCount: number
-isVerified: boolean
-isFeatured: boolean
-/**
- * Open now at the museum (its time zone).
- */
-isOpen: boolean
-openStatus: ("open" | "closed" | "by_appointment")
-/**
- * Signed-in viewers only.
- */
-isFollowing?: boolean
-/**
- * Signed-in viewers only.
- */
-hasCheckedInToday?: boolean
-/**
- * Miles from `near`, one decimal (lists asked near=lat,lng).
- */
-distance?: (number | null)
-wikidataId: (string | null)
-createdAt: string
-updatedAt: string
-}
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "EditMuseumParams".
- */
-export interface EditMuseumParams {
-id: Id
-}
-/**
- * Direct edit (Admin, or the Museum Manager whose id is the museum's managerId). Only the fields sent change; address, city, state, zipCode, country and category may not be blank.
- * 
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "EditMuseumBody".
- */
-export interface EditMuseumBody {
-name?: string
-description?: (string | null)
-/**
- * A directory category (museums/Catalog#/definitions/Category); the public form's categories (art, history, science, natural_history, technology, archaeology, cultural, specialty, other) are accepted and stored as their directory category.
- */
-category?: string
-phone?: (string | null)
-email?: (string | null)
-website?: (string | null)
-donateUrl?: (string | null)
-address?: string
-address2?: (string | null)
-city?: string
-state?: string
-zipCode?: string
-country?: string
-latitude?: (number | null)
-longitude?: (number | null)
-/**
- * IANA time zone, e.g. Europe/Paris; guessed from the country and coordinates when absent.
- */
-timezone?: string
-featuredImage?: (string | null)
-amenities?: Amenities
-openingHours?: (OpeningHours | null)
-}
-/**
- * A museum as every museum answer shows it.
- * 
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "EditMuseumResponse".
- */
-export interface EditMuseumResponse {
-id: number
-slug: string
-name: string
-description: string
-category: (string | null)
-phone: (string | null)
-email: (string | null)
-website: (string | null)
-donateUrl: (string | null)
-address: string
-address2: (string | null)
-city: string
-state: (string | null)
-zipCode: (string | null)
-country: string
-latitude: (number | null)
-longitude: (number | null)
-timezone: string
-featuredImage: (string | null)
-amenities: string[]
-openingHours: (StoredHours | null)
-managerId: (number | null)
-rating: number
-totalReviews: number
-totalInsights: number
-followerCount: number
-checkInCount: number
-recentCheckInsCount: number
-isVerified: boolean
-isFeatured: boolean
-/**
- * Open now at the museum (its time zone).
- */
-isOpen: boolean
-openStatus: ("open" | "closed" | "by_appointment")
-/**
- * Signed-in viewers only.
- */
-isFollowing?: boolean
-/**
- * Signed-in viewers only.
- */
-hasCheckedInToday?: boolean
-/**
- * Miles from `near`, one decimal (lists asked near=lat,lng).
- */
-distance?: (number | null)
-wikidataId: (string | null)
-createdAt: string
-updatedAt: string
-}
+export type OpeningHours = (StructuredHours | TextHours)
+
 /**
  * This interface was referenced by `MuseumsApi`'s JSON-Schema
  * via the `definition` "GeocodeAddressQuery".
@@ -476,17 +117,6 @@ export interface GeocodeAddressQuery {
 address?: string
 city?: string
 country?: string
-}
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "GeocodeAddressResponse".
- */
-export interface GeocodeAddressResponse {
-found: boolean
-latitude?: number
-longitude?: number
-displayName?: string
-timezone?: string
 }
 /**
  * This interface was referenced by `MuseumsApi`'s JSON-Schema
@@ -554,76 +184,49 @@ createdAt: string
 updatedAt: string
 }
 /**
+ * Opening hours as answers carry them: always the structured form (text-form input is converted on write).
+ * 
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "StoredHours".
+ */
+export interface StoredHours {
+defaultHours: StoredWeek
+seasonalHours: {
+name: string
+startDate: string
+endDate: string
+hours: StoredWeek
+}[]
+}
+/**
+ * This interface was referenced by `StoredHours`'s JSON-Schema
+ * via the `definition` "StoredWeek".
+ */
+export interface StoredWeek {
+monday: StoredDay
+tuesday: StoredDay
+wednesday: StoredDay
+thursday: StoredDay
+friday: StoredDay
+saturday: StoredDay
+sunday: StoredDay
+}
+/**
+ * This interface was referenced by `StoredHours`'s JSON-Schema
+ * via the `definition` "StoredDay".
+ */
+export interface StoredDay {
+isOpen: boolean
+isByAppointment: boolean
+openTime?: string
+closeTime?: string
+}
+/**
  * This interface was referenced by `MuseumsApi`'s JSON-Schema
  * via the `definition` "GetGoogleMapsConfigResponse".
  */
 export interface GetGoogleMapsConfigResponse {
 apiKey: string
-}
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "GetMuseumParams".
- */
-export interface GetMuseumParams {
-id: Id
-}
-/**
- * A museum as every museum answer shows it.
- * 
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "GetMuseumResponse".
- */
-export interface Museum1 {
-id: number
-slug: string
-name: string
-description: string
-category: (string | null)
-phone: (string | null)
-email: (string | null)
-website: (string | null)
-donateUrl: (string | null)
-address: string
-address2: (string | null)
-city: string
-state: (string | null)
-zipCode: (string | null)
-country: string
-latitude: (number | null)
-longitude: (number | null)
-timezone: string
-featuredImage: (string | null)
-amenities: string[]
-openingHours: (StoredHours | null)
-managerId: (number | null)
-rating: number
-totalReviews: number
-totalInsights: number
-followerCount: number
-checkInCount: number
-recentCheckInsCount: number
-isVerified: boolean
-isFeatured: boolean
-/**
- * Open now at the museum (its time zone).
- */
-isOpen: boolean
-openStatus: ("open" | "closed" | "by_appointment")
-/**
- * Signed-in viewers only.
- */
-isFollowing?: boolean
-/**
- * Signed-in viewers only.
- */
-hasCheckedInToday?: boolean
-/**
- * Miles from `near`, one decimal (lists asked near=lat,lng).
- */
-distance?: (number | null)
-wikidataId: (string | null)
-createdAt: string
-updatedAt: string
 }
 /**
  * This interface was referenced by `MuseumsApi`'s JSON-Schema
@@ -633,83 +236,11 @@ export interface GetMuseumBySlugParams {
 slug: string
 }
 /**
- * A museum as every museum answer shows it.
- * 
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "GetMuseumBySlugResponse".
- */
-export interface Museum2 {
-id: number
-slug: string
-name: string
-description: string
-category: (string | null)
-phone: (string | null)
-email: (string | null)
-website: (string | null)
-donateUrl: (string | null)
-address: string
-address2: (string | null)
-city: string
-state: (string | null)
-zipCode: (string | null)
-country: string
-latitude: (number | null)
-longitude: (number | null)
-timezone: string
-featuredImage: (string | null)
-amenities: string[]
-openingHours: (StoredHours | null)
-managerId: (number | null)
-rating: number
-totalReviews: number
-totalInsights: number
-followerCount: number
-checkInCount: number
-recentCheckInsCount: number
-isVerified: boolean
-isFeatured: boolean
-/**
- * Open now at the museum (its time zone).
- */
-isOpen: boolean
-openStatus: ("open" | "closed" | "by_appointment")
-/**
- * Signed-in viewers only.
- */
-isFollowing?: boolean
-/**
- * Signed-in viewers only.
- */
-hasCheckedInToday?: boolean
-/**
- * Miles from `near`, one decimal (lists asked near=lat,lng).
- */
-distance?: (number | null)
-wikidataId: (string | null)
-createdAt: string
-updatedAt: string
-}
-/**
  * This interface was referenced by `MuseumsApi`'s JSON-Schema
  * via the `definition` "GetUserMuseumsParams".
  */
 export interface GetUserMuseumsParams {
 userId: Id
-}
-/**
- * A profile's MUSEUMS tab: museums followed (newest first) and museums checked in at (most recent visit first).
- * 
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "GetUserMuseumsResponse".
- */
-export interface GetUserMuseumsResponse {
-following: Museum[]
-visited: {
-museum: Museum
-visits: number
-lastVisitAt: string
-}[]
 }
 /**
  * This interface was referenced by `MuseumsApi`'s JSON-Schema
@@ -736,16 +267,6 @@ sort?: ("name" | "distance" | "popular" | "recent")
 }
 /**
  * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "ListMuseumsResponse".
- */
-export interface ListMuseumsResponse {
-items: Museum[]
-total: number
-page: number
-pageSize: number
-}
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
  * via the `definition` "LoadGoogleMapsScriptQuery".
  */
 export interface LoadGoogleMapsScriptQuery {
@@ -762,166 +283,12 @@ q?: string
 limit?: number
 }
 /**
- * GET /api/search: at most 6 museums; users, posts, communities and events come from search providers (empty when none is registered).
- * 
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "SearchAllResponse".
- */
-export interface SearchAllResponse {
-museums: Museum[]
-users: {
-id: (number | string)
-[k: string]: unknown
-}[]
-posts: {
-id: (number | string)
-[k: string]: unknown
-}[]
-communities: {
-id: (number | string)
-[k: string]: unknown
-}[]
-events: {
-id: (number | string)
-[k: string]: unknown
-}[]
-}
-/**
  * This interface was referenced by `MuseumsApi`'s JSON-Schema
  * via the `definition` "SearchMuseumsQuery".
  */
 export interface SearchMuseumsQuery {
 q?: string
 limit?: number
-}
-/**
- * A new museum proposed by a member (Create Insight dialog, Suggest New Museum). userId is accepted for compatibility; the signed-in user is the suggester.
- * 
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "SuggestMuseumBody".
- */
-export interface SuggestMuseumBody {
-name: string
-description?: (string | null)
-address: string
-city: string
-country: string
-website?: (string | null)
-phone?: (string | null)
-userId?: (number | null)
-}
-/**
- * A new museum proposed by a member; while pending, insights refer to it as museumId = -id.
- * 
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "SuggestMuseumResponse".
- */
-export interface SuggestMuseumResponse {
-id: number
-status: ("pending" | "approved" | "rejected")
-name: string
-description: string
-address: string
-city: string
-country: string
-website: (string | null)
-phone: (string | null)
-createdAt: string
-reviewedAt: (string | null)
-museumId: (number | null)
-user: ({
-id: number
-username: string
-firstName: string
-lastName: string
-email: (string | null)
-} | null)
-reviewer: ({
-id: number
-username: string
-} | null)
-}
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "SuggestMuseumEditParams".
- */
-export interface SuggestMuseumEditParams {
-id: Id
-}
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "SuggestMuseumEditBody".
- */
-export interface SuggestMuseumEditBody {
-suggestedChanges: {
-description?: (string | null)
-/**
- * A directory category (museums/Catalog#/definitions/Category); the public form's categories (art, history, science, natural_history, technology, archaeology, cultural, specialty, other) are accepted and stored as their directory category.
- */
-category?: string
-phone?: (string | null)
-email?: (string | null)
-website?: (string | null)
-donateUrl?: (string | null)
-address?: string
-address2?: (string | null)
-city?: string
-state?: string
-zipCode?: string
-country?: string
-latitude?: (number | null)
-longitude?: (number | null)
-/**
- * IANA time zone, e.g. Europe/Paris; guessed from the country and coordinates when absent.
- */
-timezone?: string
-featuredImage?: (string | null)
-amenities?: Amenities
-openingHours?: (OpeningHours | null)
-name?: string
-}
-reason?: (string | null)
-}
-/**
- * A suggested museum edit (part 2 §3).
- * 
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "SuggestMuseumEditResponse".
- */
-export interface SuggestMuseumEditResponse {
-id: number
-suggestionId: number
-museumId: number
-status: ("pending" | "approved" | "rejected")
-reason: (string | null)
-suggestedChanges: {
-[k: string]: unknown
-}
-createdAt: string
-reviewedAt: (string | null)
-museum: ({
-id: number
-slug: string
-name: string
-} | null)
-user: ({
-id: number
-username: string
-firstName: string
-lastName: string
-email: (string | null)
-} | null)
-reviewer: ({
-id: number
-username: string
-} | null)
-}
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "ToggleMuseumFollowParams".
- */
-export interface ToggleMuseumFollowParams {
-id: Id
 }
 /**
  * This interface was referenced by `MuseumsApi`'s JSON-Schema
@@ -974,6 +341,65 @@ wikidataId?: string
  */
 export interface Catalog {
 [k: string]: unknown
+}
+/**
+ * One DayEntry for every weekday, Monday first.
+ * 
+ * This interface was referenced by `Catalog`'s JSON-Schema
+ * via the `definition` "WeeklyHours".
+ */
+export interface WeeklyHours {
+monday: DayEntry
+tuesday: DayEntry
+wednesday: DayEntry
+thursday: DayEntry
+friday: DayEntry
+saturday: DayEntry
+sunday: DayEntry
+}
+export interface Recurring {
+startDate?: {
+[k: string]: unknown
+}
+endDate?: {
+[k: string]: unknown
+}
+}
+export interface OneOff {
+startDate?: {
+[k: string]: unknown
+}
+endDate?: {
+[k: string]: unknown
+}
+}
+/**
+ * Default weekly hours plus seasonal schedules.
+ * 
+ * This interface was referenced by `Catalog`'s JSON-Schema
+ * via the `definition` "StructuredHours".
+ */
+export interface StructuredHours {
+defaultHours: WeeklyHours
+/**
+ * @maxItems 20
+ */
+seasonalHours?: []|[Season]|[Season, Season]|[Season, Season, Season]|[Season, Season, Season, Season]|[Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]
+}
+/**
+ * Per-day text map, monday to sunday.
+ * 
+ * This interface was referenced by `Catalog`'s JSON-Schema
+ * via the `definition` "TextHours".
+ */
+export interface TextHours {
+monday: DayText
+tuesday: DayText
+wednesday: DayText
+thursday: DayText
+friday: DayText
+saturday: DayText
+sunday: DayText
 }
 /**
  * This interface was referenced by `MuseumsApi`'s JSON-Schema
@@ -1038,6 +464,39 @@ openingHours?: (OpeningHours | null)
  * Wikidata item the form was auto-populated from.
  */
 wikidataId?: (string | null)
+}
+/**
+ * Direct edit (Admin, or the Museum Manager whose id is the museum's managerId). Only the fields sent change; address, city, state, zipCode, country and category may not be blank.
+ * 
+ * This interface was referenced by `MuseumsApi`'s JSON-Schema
+ * via the `definition` "EditMuseumBody".
+ */
+export interface EditMuseumBody {
+name?: string
+description?: (string | null)
+/**
+ * A directory category (museums/Catalog#/definitions/Category); the public form's categories (art, history, science, natural_history, technology, archaeology, cultural, specialty, other) are accepted and stored as their directory category.
+ */
+category?: string
+phone?: (string | null)
+email?: (string | null)
+website?: (string | null)
+donateUrl?: (string | null)
+address?: string
+address2?: (string | null)
+city?: string
+state?: string
+zipCode?: string
+country?: string
+latitude?: (number | null)
+longitude?: (number | null)
+/**
+ * IANA time zone, e.g. Europe/Paris; guessed from the country and coordinates when absent.
+ */
+timezone?: string
+featuredImage?: (string | null)
+amenities?: Amenities
+openingHours?: (OpeningHours | null)
 }
 /**
  * A suggested museum edit (part 2 §3).
@@ -1256,6 +715,28 @@ lastVisitAt: string
 export interface IdParams {
 id: Id
 }
+
+export type AutoPopulateMuseumBody = AutoPopulateBody;
+export type AutoPopulateMuseumResponse = AutoPopulateResult;
+export type CheckInAtMuseumParams = IdParams;
+export type CheckInAtMuseumResponse = CheckInResult;
+export type CreateMuseumBody = MuseumsCreateMuseumBody;
+export type CreateMuseumResponse = Museum;
+export type EditMuseumParams = IdParams;
+export type EditMuseumResponse = Museum;
+export type GeocodeAddressResponse = GeocodeResult;
+export type GetMuseumParams = IdParams;
+export type GetMuseumResponse = Museum;
+export type GetMuseumBySlugResponse = Museum;
+export type GetUserMuseumsResponse = UserMuseums;
+export type ListMuseumsResponse = MuseumPage;
+export type SearchAllResponse = SearchResult;
+export type SuggestMuseumBody = MuseumSuggestionBody;
+export type SuggestMuseumResponse = MuseumSuggestion;
+export type SuggestMuseumEditParams = IdParams;
+export type SuggestMuseumEditBody = SuggestEditBody;
+export type SuggestMuseumEditResponse = EditSuggestion;
+export type ToggleMuseumFollowParams = IdParams;
 
 /** POST /api/museums/auto-populate — Looks a museum up by name in Wikidata; found false when nothing matches (sign-in required) */
 export function autoPopulateMuseumUrl(): string {

@@ -31,41 +31,6 @@ unread?: boolean
 }
 /**
  * This interface was referenced by `NotificationsApi`'s JSON-Schema
- * via the `definition` "ListNotificationsResponse".
- */
-export interface ListNotificationsResponse {
-items: Notification[]
-nextCursor: (string | null)
-}
-/**
- * This interface was referenced by `NotificationsApi`'s JSON-Schema
- * via the `definition` "Notification".
- */
-export interface Notification {
-id: number
-/**
- * admin, follow, like, comment, badge, museum_update, event_reminder, community, moderation
- */
-type: string
-title: string
-message: string
-priority: ("low" | "normal" | "high" | "urgent")
-/**
- * an app path or an http(s) URL
- */
-link: (string | null)
-read: boolean
-createdAt: string
-/**
- * i18n key (namespace:key) whose .title and .message localize this notification
- */
-template?: (string | null)
-params?: ({
-[k: string]: string | number
-} | null)
-}
-/**
- * This interface was referenced by `NotificationsApi`'s JSON-Schema
  * via the `definition` "MarkAllNotificationsReadResponse".
  */
 export interface MarkAllNotificationsReadResponse {
@@ -73,16 +38,9 @@ count: number
 }
 /**
  * This interface was referenced by `NotificationsApi`'s JSON-Schema
- * via the `definition` "MarkNotificationReadParams".
+ * via the `definition` "Notification".
  */
-export interface MarkNotificationReadParams {
-id: Id
-}
-/**
- * This interface was referenced by `NotificationsApi`'s JSON-Schema
- * via the `definition` "MarkNotificationReadResponse".
- */
-export interface Notification1 {
+export interface Notification {
 id: number
 /**
  * admin, follow, like, comment, badge, museum_update, event_reminder, community, moderation
@@ -160,6 +118,10 @@ targetUserIds?: (number[] | null)
 export interface IdParams {
 id: Id
 }
+
+export type ListNotificationsResponse = NotificationPage;
+export type MarkNotificationReadParams = IdParams;
+export type MarkNotificationReadResponse = Notification;
 
 /** GET /api/notifications/unread-count — How many notifications the signed-in member has not read (sign-in required) */
 export function getUnreadNotificationCountUrl(): string {
