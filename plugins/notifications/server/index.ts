@@ -4,7 +4,6 @@ import { fileURLToPath } from 'node:url';
 import { definePluginServer, type PluginContext } from '../../../core/plugin-api.ts';
 import { HttpError } from '../../../core/errors.ts';
 import { AccountsService, type UserSummary } from '../../accounts/public.ts';
-import { MuseumsService } from '../../museums/public.ts';
 import '../../insights/public.ts';
 import { NotificationsService, type NewNotification } from '../public.ts';
 import { createNotificationsService, FANOUT_JOB } from './service.ts';
@@ -79,20 +78,8 @@ export default definePluginServer({
       }
     });
 
-    const suggestionDecided = (approved: boolean) => async (p: { suggestionId: number; museumId: number | null; userId: number; kind: 'edit' | 'new' }) => {
-      const museum = p.museumId ? ((await ctx.services.maybe(MuseumsService)?.getMuseum(p.museumId)) ?? null) : null;
-      const key = `suggestion${approved ? 'Approved' : 'Rejected'}${museum ? '' : 'New'}`;
-      await notify(
-        [p.userId],
-        fromTemplate(key, museum ? { museum: museum.name } : {}, {
-          type: 'museum_update',
-          link: museum ? `/museum/${encodeURIComponent(museum.slug || String(museum.id))}` : null,
-          dedupeKey: `suggestion:${p.suggestionId}:${approved ? 'approved' : 'rejected'}`,
-        }),
-      );
-    };
-    ctx.events.on('museums.suggestion.approved', suggestionDecided(true));
-    ctx.events.on('museums.suggestion.rejected', suggestionDecided(false));
+    // Suggestion decisions (museums.suggestion.approved / rejected) are notified by the museums
+    // plugin itself, with the reviewer's note; listening here too would notify the suggester twice.
 
     // ---- the inbox ----
     ctx.routes.add<unknown, { cursor?: string; limit: number; unread?: boolean }>({

@@ -168,22 +168,26 @@ describe('notifications', function () {
       expect(await inbox(author)).to.have.length(3);
     });
 
-    it('suggestion approved or rejected tells the suggester (museumUpdates preference)', async () => {
-      const user = await app.user();
-      const off = await app.user();
+    it('suggestion decisions: the museums plugin notifies (with the note); one notification, museumUpdates respected', async function () {
       const museums = app.services.maybe(MuseumsService);
-      const museum = museums ? await app.knex('museums').first('id').catch(() => null) : null;
-      const museumId = museum?.id ?? null;
-      await app.events.emit('museums.suggestion.approved', { suggestionId: nextId(), museumId, userId: user.me.id, reviewerId: user.me.id, kind: 'edit' });
-      await app.events.emit('museums.suggestion.rejected', { suggestionId: nextId(), museumId: null, userId: user.me.id, reviewerId: user.me.id, kind: 'new' });
-      const got = await inbox(user);
-      expect(got.map((n) => n.title)).to.deep.equal(['Suggestion not accepted', 'Suggestion approved']);
-      expect(got[0].message).to.equal('Your suggested museum was reviewed and not accepted.');
-      if (museumId) expect(got[1].message).to.match(/^Your suggestion for .+ was approved\. Thank you!$/);
-      expect(got.every((n) => n.type === 'museum_update')).to.equal(true);
-      if (museumId) expect(got[1].link).to.match(/^\/museum\//);
+      if (!museums || !app.routes.some((r) => r.path === '/api/museums/:id/suggest-edit')) this.skip();
+      const suggester = await app.user();
+      const admin = await app.user({ role: 'Admin' });
+      const m = await museums!.createMuseum({ name: `Suggest ${nextId()}`, address: '1 Quay', city: 'Lyon', country: 'France' } as any, null);
+      const r = await suggester.post(`/api/museums/${m.id}/suggest-edit`, { suggestedChanges: { phone: '+33 4 00 00 00 00' }, reason: 'New number' });
+      expect(r.status, r.text).to.be.oneOf([200, 201]);
+      const page = await museums!.listEditSuggestions({ museumId: m.id });
+      await museums!.approveEditSuggestion(page.items[0].id, admin.me.id);
+      const got = (await inbox(suggester)).filter((n) => n.type === 'museum_update');
+      expect(got).to.have.length(1);
+      expect(got[0].title).to.equal('Suggestion approved');
+      expect(got[0].link).to.match(/^\/museum\//);
+
+      const off = await app.user();
       await setPrefs(app, off, { museumUpdates: false });
-      await app.events.emit('museums.suggestion.approved', { suggestionId: nextId(), museumId: null, userId: off.me.id, reviewerId: user.me.id, kind: 'new' });
+      await off.post(`/api/museums/${m.id}/suggest-edit`, { suggestedChanges: { phone: '+33 4 11 11 11 11' }, reason: 'x' });
+      const again = await museums!.listEditSuggestions({ museumId: m.id, status: 'pending' });
+      await museums!.rejectEditSuggestion(again.items[0].id, admin.me.id, 'Not verifiable');
       expect(await inbox(off)).to.have.length(0);
     });
 
