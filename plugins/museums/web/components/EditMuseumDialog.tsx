@@ -83,8 +83,11 @@ export function EditMuseumDialog({ museum, mode, onClose, onSaved }: { museum: M
     setErrors(e);
     if (Object.keys(e).length) return;
     if (mode === 'edit') {
-      const body: EditMuseumBody = { amenities: form.amenities as EditMuseumBody['amenities'], openingHours: form.openingHours as EditMuseumBody['openingHours'] };
+      const body: EditMuseumBody = { amenities: form.amenities as EditMuseumBody['amenities'] };
       for (const k of TEXT_FIELDS) (body as Record<string, unknown>)[k] = form[k].trim();
+      // Hours only when edited: stored hours from the text form may hold minutes the editor's
+      // 30-minute choices (and the input schema) do not offer.
+      if (JSON.stringify(form.openingHours) !== JSON.stringify(initial.openingHours)) body.openingHours = form.openingHours as EditMuseumBody['openingHours'];
       try {
         const updated = await edit.trigger(body);
         toast({ title: t('toasts.museumUpdated'), description: t('toasts.museumUpdatedText'), variant: 'success' });
