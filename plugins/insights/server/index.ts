@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { definePluginServer, type PluginContext, type ApiContext } from '../../../core/plugin-api.ts';
 import { HttpError } from '../../../core/errors.ts';
 import { AccountsService, UserStatsProvider, type AccountsApi } from '../../accounts/public.ts';
-import { MuseumsService, type MuseumsApi } from '../../museums/public.ts';
+import { MuseumsService, SearchRegistry, type MuseumsApi } from '../../museums/public.ts';
 import { InsightsService, type InsightsApi } from '../public.ts';
 import { createSocial, type Viewer } from './social.ts';
 import {
@@ -74,7 +74,16 @@ function normalizeTags(raw: unknown): string[] {
   return out;
 }
 
+/** Work register() prepares for bootstrap(), per app (tests run several apps in one process). */
+const searchers = new WeakMap<PluginContext, (q: string, limit: number, viewer?: { id: number; role: string }) => Promise<any[]>>();
+
 export default definePluginServer({
+  bootstrap(ctx: PluginContext) {
+    const search = searchers.get(ctx);
+    // GET /api/search answers posts through the museums plugin's search registry
+    if (search) ctx.services.maybe(SearchRegistry)?.register({ kind: 'posts', search: (q, o) => search(q, o.limit, o.viewer) });
+  },
+
   register(ctx: PluginContext) {
     const knex = ctx.db;
     const accounts = () => ctx.services.get(AccountsService);
@@ -555,6 +564,20 @@ export default definePluginServer({
       async handler(c) {
         return recs.activeUsers(c.user?.id ?? null, c.input.query.limit);
       },
+    });
+
+    // ---------- search ----------
+    searchers.set(ctx, async (q, limit, viewer) => {
+      const term = `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+      const source = (before: { t: string; id: number } | null, n: number) => {
+        const query = knex('insights_posts as p')
+          .select(POST_COLUMNS)
+          .where((w) => w.whereILike('p.content', term).orWhereRaw('exists (select 1 from unnest(p.tags) t where t ilike ?)', [term]));
+        if (before) query.whereRaw('(p.created_at, p.id) < (?::timestamptz, ?)', [before.t, before.id]);
+        return query.orderBy([{ column: 'p.created_at', order: 'desc' }, { column: 'p.id', order: 'desc' }]).limit(n);
+      };
+      const page = await readPage(source, { limit, cursor: null, visible: visibleFilter(viewer) });
+      return hydrate.posts(page.rows, viewer?.id ?? null);
     });
 
     // ---------- events from other plugins ----------

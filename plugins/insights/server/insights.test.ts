@@ -256,6 +256,27 @@ describe('insights: feeds and pages', function () {
   });
 });
 
+describe('insights: search', function () {
+  this.timeout(60000);
+  it('answers posts in GET /api/search by text or tag, never private ones to strangers', async () => {
+    const app = await sharedApp();
+    const word = `zq${Date.now().toString(36)}`;
+    const author = await app.user();
+    const hidden = await app.user();
+    const a = await textPost(author, `Remarkable ${word} sculptures`);
+    const b = await textPost(author, 'Tagged only', { tags: [word] });
+    expect(await setVisibility(hidden, 'private')).to.equal(true);
+    const h = await textPost(hidden, `Secret ${word}`);
+    const r = await app.client().get(`/api/search?q=${word}`);
+    expect(r.status).to.equal(200);
+    const ids = r.body.posts.map((p: any) => p.id);
+    expect(ids).to.include.members([a.id, b.id]);
+    expect(ids).to.not.include(h.id);
+    expect((await hidden.get(`/api/search?q=${word}`)).body.posts.map((p: any) => p.id)).to.include(h.id);
+    expect((await app.client().get(`/api/search?q=100%25_`)).status).to.equal(200);
+  });
+});
+
 describe('insights: likes, comments, deletion', function () {
   this.timeout(180000);
   let app: TestApp;
