@@ -21,7 +21,7 @@ import { PermissionRegistry } from './permissions.ts';
 import { LocalDiskStorage } from './storage.ts';
 import { Uploads } from './uploads.ts';
 import { Jobs } from './jobs.ts';
-import { HttpError, pgErrorToHttp } from './errors.ts';
+import { HttpError, isHttpError, pgErrorToHttp } from './errors.ts';
 import { runSeeds, type SeedTarget } from './seed.ts';
 import { buildOpenApi } from './openapi.ts';
 import { formatAjvErrors, summarize } from './shared/validation-messages.ts';
@@ -209,7 +209,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
       }
     } catch (err: any) {
       let e: HttpError | null = null;
-      if (err instanceof HttpError) e = err;
+      if (isHttpError(err)) e = err;
       else if (err?.type === 'entity.parse.failed' || (err?.status === 400 && /json/i.test(err?.message ?? ''))) e = new HttpError(400, 'Malformed JSON body');
       else if (err?.type === 'entity.too.large' || err?.status === 413) e = new HttpError(413, 'Request body too large');
       else if (err?.status === 415) e = new HttpError(415, 'Unsupported content type');

@@ -6,6 +6,8 @@ export class HttpError extends Error {
   errors?: FieldError[];
   headers?: Record<string, string>;
   expose = true;
+  /** Brand checked instead of instanceof: under mocha, core can be loaded twice (CJS and ESM). */
+  readonly isHttpError = true;
   constructor(status: number, message: string, extra: { errors?: FieldError[]; headers?: Record<string, string> } = {}) {
     super(message);
     this.status = status;
@@ -35,4 +37,8 @@ export function pgErrorToHttp(err: any): HttpError | null {
     case '22008': return new HttpError(400, 'A value is not valid');
     default: return null;
   }
+}
+
+export function isHttpError(e: unknown): e is HttpError {
+  return e instanceof HttpError || (typeof e === 'object' && e !== null && (e as any).isHttpError === true && typeof (e as any).status === 'number');
 }
