@@ -123,6 +123,10 @@ describe('communities API', function () {
       expect(byTag.body.map((c: any) => c.id)).to.include(w.id);
       expect((await w.outsider.get('/api/search/communities?q=zzzz-no-such-thing')).body).to.deep.equal([]);
       expect((await w.outsider.get('/api/search/communities?q=%25')).status).to.equal(200);
+      if (app.enabled.has('museums')) {
+        const all = await app.client().get(`/api/search?q=${encodeURIComponent(name)}`);
+        expect(all.body.communities.map((c: any) => c.id)).to.include(w.id);
+      }
     });
 
     it('shows isMember, role, memberCount and creator in the detail for each viewer', async () => {
@@ -275,6 +279,10 @@ describe('communities API', function () {
       expect((await post(w.member, w.id, { type: 'video', content: 'x', videoUrl: 'javascript:alert(1)' })).body.message).to.equal('A valid video URL is required');
       expect((await post(w.member, w.id, { type: 'link', content: 'x' })).body.message).to.equal('A valid link URL is required');
       expect((await post(w.member, w.id, { type: 'unknown' })).status).to.equal(400);
+      // NUL characters never reach the database
+      expect((await post(w.member, w.id, { content: '\u0000' })).status).to.equal(400);
+      expect((await post(w.member, w.id, { content: 'a\u0000b' })).body.content).to.equal('ab');
+      expect((await w.member.get('/api/search/communities?q=%00')).status).to.equal(200);
     });
 
     it('lets members post; not outsiders or signed-out visitors', async () => {

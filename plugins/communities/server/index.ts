@@ -1,20 +1,38 @@
 import { definePluginServer, type PluginContext } from '../../../core/plugin-api.ts';
 import { CommunitiesService } from '../public.ts';
 import { makeDeps } from './deps.ts';
-import { communityRoutes } from './routes-communities.ts';
+import { communityRoutes, searchCommunities } from './routes-communities.ts';
+import { SearchRegistry } from '../../museums/public.ts';
 import { postRoutes } from './routes-posts.ts';
 import { memberRoutes } from './routes-members.ts';
 import { createCommunitiesApi, onUserDeleting } from './service.ts';
 import { seedCommunities } from './seed.ts';
+import { stripNul } from './util.ts';
+
+const OWN_PATHS = /^\/api\/(communities|community-posts|community-comments|search\/communities)(\/|$)/;
 
 export default definePluginServer({
   register(ctx: PluginContext) {
     ctx.services.provide(CommunitiesService, createCommunitiesApi(ctx.db));
+    // Text with NUL characters would reach PostgreSQL as an encoding error: drop them on the way in.
+    ctx.middleware.use(async (k, next) => {
+      if (OWN_PATHS.test(k.path)) {
+        const req = k.request as any;
+        if (req.body && typeof req.body === 'object') stripNul(req.body);
+        if (k.querystring.includes('%00')) k.query = stripNul({ ...k.query });
+      }
+      await next();
+    });
     const d = makeDeps(ctx);
     communityRoutes(d);
     postRoutes(d);
     memberRoutes(d);
     ctx.events.on('accounts.user.deleting', ({ userId }) => onUserDeleting(ctx, userId));
+  },
+  bootstrap(ctx: PluginContext) {
+    // Communities in the Discover search (GET /api/search), when the museums plugin is enabled.
+    const d = makeDeps(ctx);
+    ctx.services.maybe(SearchRegistry)?.register({ kind: 'communities', search: (q, o) => searchCommunities(d, q, o.limit, o.viewer?.id) });
   },
   seed: seedCommunities,
 });

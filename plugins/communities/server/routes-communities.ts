@@ -30,22 +30,28 @@ const listQuery = {
   },
 } as const;
 
+/** Communities matching a search text (name, description, location, tags), name matches first. */
+export async function searchCommunities(d: Deps, q: string, limit: number, viewerId?: number) {
+  if (!q.trim()) return [];
+  const rows: CommunityRow[] = await searchQuery(d, q).limit(limit);
+  return cards(d.knex, d.accounts, rows, viewerId);
+}
+
+function searchQuery(d: Deps, q: string | undefined) {
+  const query = d.knex('communities');
+  const text = (q ?? '').trim();
+  if (text) {
+    const like = `%${likeEscape(text)}%`;
+    query.where((w) => {
+      w.whereILike('name', like).orWhereILike('description', like).orWhereILike('location', like).orWhereRaw('tags::text ilike ?', [like]);
+    });
+    query.orderByRaw('(name ilike ?) desc', [like]);
+  }
+  return query.orderBy('member_count', 'desc').orderBy('id', 'desc');
+}
+
 export function communityRoutes(d: Deps) {
   const { ctx, knex } = d;
-
-  function searchQuery(q: string | undefined) {
-    const query = knex('communities');
-    const text = (q ?? '').trim();
-    if (text) {
-      const like = `%${likeEscape(text)}%`;
-      query.where((w) => {
-        w.whereILike('name', like).orWhereILike('description', like).orWhereILike('location', like).orWhereRaw('tags::text ilike ?', [like]);
-      });
-      // names that match first, then the busiest
-      query.orderByRaw('(name ilike ?) desc', [like]);
-    }
-    return query.orderBy('member_count', 'desc').orderBy('id', 'desc');
-  }
 
   ctx.routes.add<unknown, { q?: string; limit: number }>({
     method: 'GET',
@@ -55,7 +61,7 @@ export function communityRoutes(d: Deps) {
     auth: 'optional',
     schema: { query: listQuery, response: { type: 'array', items: { $ref: 'communities/CommunityCard' } } },
     async handler(c) {
-      const rows: CommunityRow[] = await searchQuery(c.input.query.q).limit(c.input.query.limit);
+      const rows: CommunityRow[] = await searchQuery(d, c.input.query.q).limit(c.input.query.limit);
       return cards(knex, d.accounts, rows, c.user?.id);
     },
   });
@@ -76,9 +82,7 @@ export function communityRoutes(d: Deps) {
       response: { type: 'array', items: { $ref: 'communities/CommunityCard' } },
     },
     async handler(c) {
-      if (!c.input.query.q.trim()) return [];
-      const rows: CommunityRow[] = await searchQuery(c.input.query.q).limit(c.input.query.limit);
-      return cards(knex, d.accounts, rows, c.user?.id);
+      return searchCommunities(d, c.input.query.q, c.input.query.limit, c.user?.id);
     },
   });
 

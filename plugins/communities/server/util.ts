@@ -62,3 +62,13 @@ export function blankToNull(v: unknown): string | null {
   const t = v.trim();
   return t ? t : null;
 }
+
+/** PostgreSQL refuses NUL characters in text: remove them from every string of a JSON value. */
+export function stripNul<T>(v: T): T {
+  if (typeof v === 'string') return (v.includes('\u0000') ? v.replace(/\u0000/g, '') : v) as T;
+  if (Array.isArray(v)) return v.map(stripNul) as T;
+  if (v && typeof v === 'object') {
+    for (const k of Object.keys(v)) (v as any)[k] = stripNul((v as any)[k]);
+  }
+  return v;
+}

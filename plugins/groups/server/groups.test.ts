@@ -116,6 +116,8 @@ describe('groups API', function () {
     expect((await outsider.get(`/api/groups/${g.id}/posts`)).status).to.equal(403);
     expect((await member.post(`/api/groups/${g.id}/posts`, { content: '   ' })).status).to.equal(400);
     expect((await member.post(`/api/groups/${g.id}/posts`, { content: 'x', type: 'poll' })).status).to.equal(400);
+    expect((await member.post(`/api/groups/${g.id}/posts`, { content: '\u0000 ' })).status).to.equal(400);
+    expect((await member.get('/api/groups?q=%00')).status).to.equal(200);
     const p = await member.post(`/api/groups/${g.id}/posts`, { content: ' Hello group ', type: 'text' });
     expect(p.status).to.equal(201);
     expect(p.body).to.include({ content: 'Hello group', type: 'text', likesCount: 0, commentsCount: 0, isLiked: false, canDelete: true });
