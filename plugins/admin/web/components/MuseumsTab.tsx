@@ -83,11 +83,14 @@ export default function MuseumsTab() {
   const { t, i18n } = useTranslation('admin');
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<Status>('all');
-  const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<AdminMuseum | null>(null);
   const [adding, setAdding] = useState(false);
   const q = useDebounced(search.trim(), 300);
-  useEffect(() => setPage(1), [q, status]);
+  // The page belongs to the search and filter it was chosen for: changing either starts at page 1.
+  const [paged, setPaged] = useState({ key: '', page: 1 });
+  const key = `${q}\u0000${status}`;
+  const page = paged.key === key ? paged.page : 1;
+  const setPage = (p: number) => setPaged({ key, page: p });
   const list = useApi<AdminListMuseumsResponse>(`/api/admin/museums${qs({ q, status: status === 'all' ? null : status, page, pageSize: PAGE_SIZE })}`, { keepPreviousData: true });
   const total = list.data?.total ?? 0;
   const from = total ? (page - 1) * PAGE_SIZE + 1 : 0;

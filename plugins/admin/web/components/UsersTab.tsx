@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Avatar, EmptyState, Icon, RoleBadge, Spinner, useApi, useAuth, useTranslation } from '../../../../web/src/index.ts';
 import type { AdminListUsersResponse } from '../../../../web/src/api/generated/admin.ts';
 import { PageButtons } from './PageButtons.tsx';
@@ -14,11 +14,13 @@ export default function UsersTab() {
   const { t } = useTranslation('admin');
   const { user: me } = useAuth();
   const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
   const [moderating, setModerating] = useState<AdminUser | null>(null);
   const [changingRole, setChangingRole] = useState<AdminUser | null>(null);
   const q = useDebounced(search.trim(), 300);
-  useEffect(() => setPage(1), [q]);
+  // A new search starts at page 1.
+  const [paged, setPaged] = useState({ q: '', page: 1 });
+  const page = paged.q === q ? paged.page : 1;
+  const setPage = (p: number) => setPaged({ q, page: p });
   const url = q ? `/api/admin/users/search${qs({ q, page, pageSize: PAGE_SIZE })}` : `/api/admin/users${qs({ page, pageSize: PAGE_SIZE })}`;
   const users = useApi<AdminListUsersResponse>(url, {
     keepPreviousData: true,
