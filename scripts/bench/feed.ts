@@ -30,6 +30,9 @@ import { createRequire } from 'node:module';
 // autocannon ships no types; loaded through require
 const autocannon: any = createRequire(import.meta.url)('autocannon');
 
+/** Progress bars also print (every 5 s) when the output is a log file rather than a terminal. */
+const BAR_OPTS = { hideCursor: true, noTTYOutput: !process.stdout.isTTY, notTTYSchedule: 5000 };
+
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 // ---------------------------------------------------------------- options
@@ -89,7 +92,7 @@ async function freePort(): Promise<number> {
 
 async function chunked(label: string, total: number, chunk: number, fn: (from: number, to: number) => Promise<void>) {
   const bar = new cliProgress.SingleBar(
-    { format: `  ${label.padEnd(16)} [{bar}] {percentage}% | {value}/{total} | {duration_formatted}`, hideCursor: true },
+    { format: `  ${label.padEnd(16)} [{bar}] {percentage}% | {value}/{total} | {duration_formatted}`, ...BAR_OPTS },
     cliProgress.Presets.shades_classic,
   );
   bar.start(total, 0);
@@ -238,7 +241,7 @@ async function seedPosts(knex: Knex, from: number, to: number, net: { users: { l
       [net.users.lo, net.users.n, net.museums.lo, net.museums.n, from + a + 1, from + b],
     ),
   );
-  await knex.raw('analyze insights_posts');
+  await knex.raw('vacuum analyze insights_posts'); // visibility map for index-only scans, fresh statistics
 }
 
 // ---------------------------------------------------------------- measuring
@@ -272,7 +275,7 @@ async function measure(url: string, cookies: string[], posts: number): Promise<F
   let errors = 0;
   let items = 0;
   const cursors = new Map<number, string | null>();
-  const bar = new cliProgress.SingleBar({ format: `  latency @ ${fmt(posts).padEnd(9)} [{bar}] {value}/{total}`, hideCursor: true }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar({ format: `  latency @ ${fmt(posts).padEnd(9)} [{bar}] {value}/{total}`, ...BAR_OPTS }, cliProgress.Presets.shades_classic);
   bar.start(opts.requests, 0);
   for (let i = 0; i < opts.requests; i++) {
     const v = i % cookies.length;
@@ -308,7 +311,7 @@ async function measure(url: string, cookies: string[], posts: number): Promise<F
       },
       (err: unknown, res: unknown) => (err ? reject(err) : resolve(res)),
     );
-    autocannon.track(inst, { renderProgressBar: true, renderResultsTable: false, renderLatencyTable: false });
+    autocannon.track(inst, { renderProgressBar: Boolean(process.stdout.isTTY), renderResultsTable: false, renderLatencyTable: false });
   });
   const cannonErrors = (result.errors ?? 0) + (result.timeouts ?? 0) + (result.non2xx ?? 0);
   return {

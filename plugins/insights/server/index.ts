@@ -267,6 +267,7 @@ export default definePluginServer({
             height: probed.height,
             size,
           });
+          void sweepUnusedVideos();
           return {
             videoUrl,
             posterUrl,
@@ -281,6 +282,18 @@ export default definePluginServer({
         }
       },
     });
+
+    /** Uploads never shared in an insight are removed after a day (a few per upload, bounded work). */
+    async function sweepUnusedVideos() {
+      try {
+        const stale = await knex('insights_videos').whereNull('post_id').where('created_at', '<', knex.raw(`now() - interval '1 day'`)).orderBy('created_at').limit(20).select('id', 'url', 'poster_url');
+        if (!stale.length) return;
+        const gone = await knex('insights_videos').whereIn('id', stale.map((v: any) => v.id)).whereNull('post_id').del().returning(['url', 'poster_url']);
+        await removeFiles(gone.flatMap((v: any) => [v.url, v.poster_url]));
+      } catch (err) {
+        ctx.log.warn({ err }, 'sweeping unused videos failed');
+      }
+    }
 
     // ---------- reading ----------
     type PageQuery = { cursor?: string; limit: number; page?: number };

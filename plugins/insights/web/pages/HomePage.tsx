@@ -17,7 +17,7 @@ import {
 import { getPersonalizedFeedUrl, listPostsUrl } from '../../../../web/src/api/generated/insights.ts';
 import { getFeaturedMuseumsUrl, type Museum } from '../../../../web/src/api/generated/museums.ts';
 import { PostCard } from '../components/PostCard.tsx';
-import { CompactRecommendations, usePeople } from '../components/RecommendationsPanel.tsx';
+import { CompactRecommendations, FullRecommendations, usePeople } from '../components/RecommendationsPanel.tsx';
 import { displayName, museumPath, profilePath, type Post } from '../types.ts';
 import { useOnPosted } from '../components/events.ts';
 import '../components/insights.css';
@@ -103,6 +103,7 @@ function Feed() {
   const onDeleted = () => void feed.mutate();
   useOnPosted(() => void feed.mutate());
   return (
+    <>
     <section aria-label={t('home.feedLabel')}>
       <InfiniteList<Post>
         items={feed.items}
@@ -144,6 +145,13 @@ function Feed() {
         )}
       />
     </section>
+    {/* an empty feed: the full recommendations help a new member find people and museums */}
+    {feed.isEmpty && (
+      <div className="box mt-4">
+        <FullRecommendations />
+      </div>
+    )}
+    </>
   );
 }
 
