@@ -258,6 +258,23 @@ describe('badges', function () {
     });
   });
 
+  describe('seed', () => {
+    it('loads the starter set from seeds/badges once (a second run adds nothing)', async () => {
+      const server = app.servers.get('badges')!;
+      const ctx = app.contexts.get('badges')!;
+      const progress = { start() {}, tick() {} };
+      await server.seed!(ctx, progress);
+      const [{ n: first }] = await app.knex('badges').count({ n: '*' });
+      await server.seed!(ctx, progress);
+      const [{ n: second }] = await app.knex('badges').count({ n: '*' });
+      expect(Number(second)).to.equal(Number(first));
+      const names = (await badges.listBadges()).map((b) => b.name);
+      expect(names).to.include.members(['First Visit', 'Explorer', 'First Insight', 'Crowd Favorite', 'Curious Mind', 'Team Player']);
+      const explorer = (await badges.listBadges()).find((b) => b.name === 'Explorer')!;
+      expect(explorer.requirement).to.deep.equal({ type: 'check_ins', count: 5 });
+    });
+  });
+
   describe('routes and admin service', () => {
     it('GET /api/user/{id}/badges answers the badges with details (accounts route, our data)', async function () {
       if (!app.routes.some((r) => r.method === 'GET' && r.path === '/api/user/:id/badges')) this.skip();
