@@ -31,8 +31,14 @@ function CreatePlanDialog({ onClose }: { onClose: () => void }) {
   const [currency, setCurrency] = useState<Currency>(DEFAULT_PLAN.currency);
   const [switches, setSwitches] = useState<Record<string, boolean>>(() => planFeatures(DEFAULT_PLAN.type, DEFAULT_PLAN.plan));
   const [error, setError] = useState<string | null>(null);
+  const [userId, setUserId] = useState('');
+  const [museumId, setMuseumId] = useState('');
   const features = featuresAreRuled(type) ? planFeatures(type, plan) : planFeatures(type, plan, switches);
-  const create = useMutation(() => adminCreatePlan({ body: { type, plan, amount: Number(amount), currency, features } }), { retries: 0 });
+  const optionalId = (v: string) => (/^\d+$/.test(v.trim()) ? Number(v.trim()) : null);
+  const create = useMutation(
+    () => adminCreatePlan({ body: { type, plan, amount: Number(amount), currency, features, userId: optionalId(userId), museumId: optionalId(museumId) } }),
+    { retries: 0 },
+  );
 
   const applyTemplate = (tpl: (typeof PLAN_TEMPLATES)[number]) => {
     setType(tpl.type);
@@ -135,6 +141,20 @@ function CreatePlanDialog({ onClose }: { onClose: () => void }) {
                 ))}
               </select>
             </div>
+          </div>
+        </div>
+        <div className="columns">
+          <div className="column field">
+            <label className="label" htmlFor={`${id}-user`}>
+              {t('money.fields.userId')}
+            </label>
+            <input id={`${id}-user`} className="input" inputMode="numeric" value={userId} onChange={(e) => setUserId(e.target.value)} />
+          </div>
+          <div className="column field">
+            <label className="label" htmlFor={`${id}-museum`}>
+              {t('money.fields.museumId')}
+            </label>
+            <input id={`${id}-museum`} className="input" inputMode="numeric" value={museumId} onChange={(e) => setMuseumId(e.target.value)} />
           </div>
         </div>
         <fieldset className="field">

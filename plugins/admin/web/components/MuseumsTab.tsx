@@ -154,7 +154,7 @@ export default function MuseumsTab() {
         <ul className="admin-list box" aria-busy={list.isValidating}>
           {list.data.items.map((m) => (
             <li key={m.id} className="admin-row admin-museum">
-              <div className="admin-museum__thumb">
+              <div className="admin-museum__thumb" aria-hidden="true">
                 <MuseumImage src={m.featuredImage} name={m.name} alt="" />
               </div>
               <div className="admin-row__main">
