@@ -59,3 +59,11 @@ export function useDebounced<T>(value: T, ms = 300): T {
   }, [value, ms]);
   return v;
 }
+
+/** After a failed client-side check: focus the first field marked invalid (once React has rendered the errors). */
+export function focusFirstError(formId: string): void {
+  requestAnimationFrame(() => {
+    const el = document.getElementById(formId)?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    el?.focus();
+  });
+}

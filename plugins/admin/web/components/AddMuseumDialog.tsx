@@ -6,7 +6,7 @@ import { AmenitiesPicker } from '../../../museums/web/components/AmenitiesPicker
 import { closedWeek } from '../../../museums/shared/opening-hours.ts';
 import type { StructuredHours } from '../../../museums/shared/catalog.ts';
 import { EMPTY_MUSEUM, MuseumFields, museumPayload, validateMuseum, type MuseumErrors } from './MuseumForm.tsx';
-import { failToast, okToast, refreshAdmin } from '../lib.ts';
+import { failToast, focusFirstError, okToast, refreshAdmin } from '../lib.ts';
 
 /** Add New Museum (spec part 2 §3 admin create form: museum fields, address2, amenities, opening hours). */
 export function AddMuseumDialog({ onClose }: { onClose: () => void }) {
@@ -24,7 +24,7 @@ export function AddMuseumDialog({ onClose }: { onClose: () => void }) {
     setErrors(errs);
     const hourProblems = Object.keys(seasonErrors(hours)).length > 0;
     setShowHourErrors(hourProblems);
-    if (Object.keys(errs).length || hourProblems) return;
+    if (Object.keys(errs).length || hourProblems) return focusFirstError(`${id}-form`);
     try {
       const m = await save.trigger();
       okToast(t('toast.success'), t('museums.created', { name: m.name }));
@@ -54,10 +54,12 @@ export function AddMuseumDialog({ onClose }: { onClose: () => void }) {
     >
       <form id={`${id}-form`} onSubmit={submit} noValidate>
         <MuseumFields idPrefix={id} values={values} errors={errors} onChange={setValues} create />
-        <h3 className="title is-6 mt-4">{t('museumForm.amenities')}</h3>
-        <AmenitiesPicker value={amenities} onChange={setAmenities} />
-        <h3 className="title is-6 mt-4">{t('museumForm.openingHours')}</h3>
-        <BusinessHoursEditor value={hours} onChange={setHours} showErrors={showHourErrors} />
+        <div className="mt-4">
+          <AmenitiesPicker value={amenities} onChange={setAmenities} />
+        </div>
+        <div className="mt-4">
+          <BusinessHoursEditor value={hours} onChange={setHours} showErrors={showHourErrors} />
+        </div>
       </form>
     </Modal>
   );

@@ -9,7 +9,7 @@ import {
   type AdminRecentUserBadgesResponse,
 } from '../../../../web/src/api/generated/admin.ts';
 import { BADGE_DEFAULTS, REQUIREMENT_TYPES, iconProblem, type RequirementType } from '../../../badges/shared/badge-rules.ts';
-import { failToast, okToast, refreshAdmin } from '../lib.ts';
+import { failToast, focusFirstError, okToast, refreshAdmin } from '../lib.ts';
 
 type Badge = AdminListBadgesResponse[number];
 interface BadgeForm {
@@ -44,7 +44,7 @@ function BadgeDialog({ badge, onClose }: { badge: Badge | null; onClose: () => v
     const n = Number(v.count);
     if (!Number.isInteger(n) || n < 1) errs.count = t('badges.errors.count');
     setErrors(errs);
-    if (Object.keys(errs).length) return;
+    if (Object.keys(errs).length) return focusFirstError(`${id}-form`);
     try {
       await save.trigger();
       okToast(t('toast.success'), badge ? t('badges.updated') : t('badges.created'));
@@ -104,7 +104,7 @@ function BadgeDialog({ badge, onClose }: { badge: Badge | null; onClose: () => v
               </div>,
             )}
           </div>
-          <div className="column">{field('count', <input id={`${id}-count`} className={`input${errors.count ? ' is-danger' : ''}`} type="number" min={1} step={1} value={v.count} onChange={(e) => setV({ ...v, count: e.target.value })} />)}</div>
+          <div className="column">{field('count', <input id={`${id}-count`} className={`input${errors.count ? ' is-danger' : ''}`} aria-invalid={Boolean(errors.count)} type="number" min={1} step={1} value={v.count} onChange={(e) => setV({ ...v, count: e.target.value })} />)}</div>
         </div>
       </form>
     </Modal>

@@ -3,7 +3,7 @@ import { Avatar, Modal, Spinner, useApi, useMutation, useTranslation } from '../
 import { adminUpdateMuseum, type AdminListMuseumManagersResponse } from '../../../../web/src/api/generated/admin.ts';
 import type { AdminMuseum } from './MuseumsTab.tsx';
 import { MuseumFields, museumPayload, validateMuseum, type MuseumErrors, type MuseumFormValues } from './MuseumForm.tsx';
-import { failToast, fullName, okToast, qs, refreshAdmin, useDebounced } from '../lib.ts';
+import { failToast, focusFirstError, fullName, okToast, qs, refreshAdmin, useDebounced } from '../lib.ts';
 
 type Manager = AdminListMuseumManagersResponse[number];
 
@@ -103,7 +103,7 @@ export function EditMuseumDialog({ museum, onClose }: { museum: AdminMuseum; onC
     e.preventDefault();
     const errs = validateMuseum(values, t, false);
     setErrors(errs);
-    if (Object.keys(errs).length) return;
+    if (Object.keys(errs).length) return focusFirstError(`${id}-form`);
     try {
       await save.trigger();
       okToast(t('toast.success'), t('museums.updated'));
