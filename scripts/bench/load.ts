@@ -1,0 +1,846 @@
+/**
+ * npm run bench:load — throughput, latency and SQL statements per request of the real app on
+ * PostgreSQL, plus the Operations checks (metrics, health, graceful shutdown).
+ *
+ * What it does (a benchmark that prints figures, not a test; the exit code is 1 when a target fails):
+ *  1. Framework overhead: a raw Node http server and a bare Koa + @koa/router app answering the
+ *     same JSON, in a child process, under autocannon → requests/s and the Koa/raw ratio; later the
+ *     same for Curio's whole middleware stack on GET /api/config (no database).
+ *  2. A database of its own (created from DATABASE_URL, dropped at the end, --keep to keep it):
+ *     every plugin's migrations and seeds (museums, events, communities, badges…), then a synthetic
+ *     member network in bulk (users, follows skewed towards a popular few, museum follows, posts
+ *     with museum tags, likes, comments, some private profiles); counters set from their aggregates.
+ *  3. The app in a child process (this file with CURIO_BENCH_CHILD=app): createApp() exactly as
+ *     core/bin/start.ts does, plus an outermost middleware that counts the SQL statements each
+ *     request issues (knex 'query' events attributed through AsyncLocalStorage) and keeps
+ *     per-route server-side latencies. It answers `X-Bench-Statements` on every response.
+ *  4. SQL statements per request for the hot routes, sequentially, at several page sizes:
+ *     PASS/FAIL "feed ≤ 5 statements whatever its size" and "no N+1" (the same count at limit 5 and 50).
+ *  5. The mixed member workload with autocannon (default 50 connections × 30 s), signed-in sessions
+ *     rotating: personalised feed, museum page (museum + its insights), like/unlike, new insight,
+ *     search. Prints requests/s, p50/p95/p99 (client side), errors (must be 0), and per route the
+ *     server-side p50/p95/p99 and statements per request.
+ *  6. Operations (--check-ops runs only this part, on a fresh database): GET /metrics shows request
+ *     counts per route, latency histograms, the database pool and the job queue; GET /api/health and
+ *     /healthz answer ok; the real `core/bin/start.ts` receives SIGTERM while a request is in flight
+ *     (its body trickles in) → it stops accepting connections, still answers that request (201, the
+ *     insight is in the database) and exits 0.
+ *
+ * Flags (or BENCH_<NAME> env): --duration 30 --connections 50 --micro-duration 10 --users 5000
+ *   --follows 100000 --museum-follows 20000 --posts 100000 --likes 300000 --comments 30000
+ *   --viewers 100 --quick (small data, 5 s runs) --check-ops (operations only) --skip-ops --keep
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import knexFactory, { type Knex } from 'knex';
+
+// autocannon ships no types; loaded through require
+const autocannon: any = createRequire(import.meta.url)('autocannon');
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const SELF = fileURLToPath(import.meta.url);
+const PASSWORD = 'bench-password-123';
+const JSON_BODY = { status: 'ok', app: 'Curio', version: 1, features: ['feed', 'museums', 'events'] };
+
+// ============================================================================ child processes
+
+interface RouteStats {
+  count: number;
+  ms: number[];
+  statements: number[];
+  handlerStatements: number[];
+  statuses: Record<string, number>;
+}
+
+/** The app as core/bin/start.ts runs it, with SQL statements counted per request. */
+async function appChild() {
+  const { createApp } = await import('../../core/app.ts');
+  const app = await createApp();
+  if (process.env.BENCH_SEED === 'true') await app.seed({ onlyFirstTime: true });
+  const als = new AsyncLocalStorage<{ n: number; handler: number; inHandler: boolean; sql: string[] }>();
+  app.knex.on('query', (q: { sql?: string }) => {
+    const s = als.getStore();
+    if (!s) return;
+    s.n++;
+    if (s.inHandler) s.handler++;
+    if (s.sql.length < 60) s.sql.push(`${s.inHandler ? 'route' : 'mw   '} ${String(q.sql ?? '').replace(/\s+/g, ' ').slice(0, 400)}`);
+  });
+  // Statements issued by the matched route (validation, auth check, handler) apart from the
+  // middleware before it (session, current user, plugins' middleware): a marker before the router.
+  const routerAt = app.koa.middleware.findIndex((fn: any) => fn.router);
+  if (routerAt < 0) throw new Error('the router middleware was not found');
+  app.koa.middleware.splice(routerAt, 0, async (_ctx: any, next: () => Promise<void>) => {
+    const s = als.getStore();
+    if (s) s.inHandler = true;
+    try {
+      await next();
+    } finally {
+      if (s) s.inHandler = false;
+    }
+  });
+  let stats = new Map<string, RouteStats>();
+  const sqlById = new Map<string, string[]>();
+  app.koa.middleware.unshift(async (ctx: any, next: () => Promise<void>) => {
+    if (ctx.path === '/__bench/stats') {
+      ctx.body = Object.fromEntries(stats);
+      if (ctx.query.reset) stats = new Map();
+      return;
+    }
+    if (ctx.path.startsWith('/__bench/sql/')) {
+      ctx.body = sqlById.get(ctx.path.slice('/__bench/sql/'.length)) ?? [];
+      return;
+    }
+    const store = { n: 0, handler: 0, inHandler: false, sql: [] as string[] };
+    const t0 = process.hrtime.bigint();
+    await als.run(store, next);
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    ctx.set('X-Bench-Statements', String(store.n));
+    ctx.set('X-Bench-Route-Statements', String(store.handler));
+    const key = `${ctx.method} ${ctx._matchedRoute ?? (ctx.path.startsWith('/api') ? ctx.path : 'web')}`;
+    let s = stats.get(key);
+    if (!s) stats.set(key, (s = { count: 0, ms: [], statements: [], handlerStatements: [], statuses: {} }));
+    s.count++;
+    s.ms.push(ms);
+    s.statements.push(store.n);
+    s.handlerStatements.push(store.handler);
+    s.statuses[ctx.status] = (s.statuses[ctx.status] ?? 0) + 1;
+    if (ctx.get('x-bench-sql') && ctx.state.requestId) {
+      sqlById.set(ctx.state.requestId, store.sql);
+      if (sqlById.size > 500) sqlById.delete(sqlById.keys().next().value!);
+    }
+  });
+  const url = await app.listen();
+  let closing = false;
+  process.on('SIGTERM', async () => {
+    if (closing) return;
+    closing = true;
+    await app.close();
+    process.exit(0);
+  });
+  process.stdout.write(`READY ${JSON.stringify({ url })}\n`);
+}
+
+/** A raw Node http server and a bare Koa app answering the same JSON. */
+async function microChild() {
+  const Koa = (await import('koa')).default;
+  const Router = (await import('@koa/router')).default;
+  const raw = http.createServer((req, res) => {
+    if (req.url === '/hello') {
+      const body = JSON.stringify(JSON_BODY);
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    } else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  const koa = new Koa();
+  const router = new Router();
+  router.get('/hello', (ctx) => {
+    ctx.body = JSON_BODY;
+  });
+  koa.use(router.routes());
+  const k = http.createServer(koa.callback());
+  await Promise.all([new Promise<void>((r) => raw.listen(0, '127.0.0.1', r)), new Promise<void>((r) => k.listen(0, '127.0.0.1', r))]);
+  const port = (s: http.Server) => (s.address() as net.AddressInfo).port;
+  process.on('SIGTERM', () => process.exit(0));
+  process.stdout.write(`READY ${JSON.stringify({ raw: `http://127.0.0.1:${port(raw)}`, koa: `http://127.0.0.1:${port(k)}` })}\n`);
+}
+
+// ============================================================================ options
+
+function flag(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  if (i >= 0) {
+    const v = process.argv[i + 1];
+    return v && !v.startsWith('--') ? v : 'true';
+  }
+  return process.env[`BENCH_${name.toUpperCase().replace(/-/g, '_')}`];
+}
+const quick = flag('quick') === 'true';
+const num = (name: string, full: number, small: number) => {
+  const v = flag(name);
+  const n = v === undefined ? (quick ? small : full) : Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} must be a number`);
+  return Math.floor(n);
+};
+const opts = {
+  duration: num('duration', 30, 5),
+  connections: num('connections', 50, 50),
+  microDuration: num('micro-duration', 10, 3),
+  users: Math.max(200, num('users', 5_000, 1_000)),
+  follows: num('follows', 100_000, 15_000),
+  museumFollows: num('museum-follows', 20_000, 3_000),
+  posts: num('posts', 100_000, 10_000),
+  likes: num('likes', 300_000, 20_000),
+  comments: num('comments', 30_000, 3_000),
+  viewers: Math.max(2, num('viewers', 100, 30)),
+  checkOpsOnly: flag('check-ops') === 'true',
+  skipOps: flag('skip-ops') === 'true',
+  keep: flag('keep') === 'true',
+};
+
+// ============================================================================ helpers
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 1) : '–');
+const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
+
+function percentile(values: number[], p: number): number {
+  if (!values.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+const results: Array<{ ok: boolean; label: string; value: string }> = [];
+function check(ok: boolean, label: string, value = '') {
+  results.push({ ok, label, value });
+  console.log(`  ${ok ? 'PASS' : 'FAIL'}  ${label}${value ? ` (${value})` : ''}`);
+}
+
+function section(title: string) {
+  console.log(`\n== ${title}\n`);
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+interface Child {
+  info: any;
+  proc: ChildProcess;
+  log(): string;
+  stop(): Promise<number | null>;
+}
+
+/** Spawns this file (or another entry) as a child and waits for its READY line / health answer. */
+async function startChild(kind: 'app' | 'micro' | 'start', env: Record<string, string> = {}): Promise<Child> {
+  const args = kind === 'start' ? ['--import', 'tsx', path.join(ROOT, 'core', 'bin', 'start.ts')] : ['--import', 'tsx', SELF];
+  const baseEnv: Record<string, string | undefined> = { ...process.env, METRICS_TOKEN: undefined, CURIO_BENCH_CHILD: kind === 'start' ? undefined : kind };
+  const proc = spawn(process.execPath, args, { cwd: ROOT, env: { ...baseEnv, ...env } as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  proc.stdout!.on('data', (d) => (log += d.toString()));
+  proc.stderr!.on('data', (d) => (log += d.toString()));
+  const started = Date.now();
+  let info: any = null;
+  while (!info) {
+    if (proc.exitCode !== null) throw new Error(`the ${kind} process did not start:\n${log.slice(-4000)}`);
+    if (kind === 'start') {
+      try {
+        if ((await fetch(`http://127.0.0.1:${env.PORT}/api/health`)).ok) info = { url: `http://127.0.0.1:${env.PORT}` };
+      } catch {
+        /* not yet */
+      }
+    } else {
+      const m = /READY (\{.*\})/.exec(log);
+      if (m) info = JSON.parse(m[1]);
+    }
+    if (Date.now() - started > 180_000) throw new Error(`the ${kind} process did not answer in 180 s:\n${log.slice(-4000)}`);
+    if (!info) await sleep(200);
+  }
+  return {
+    info,
+    proc,
+    log: () => log,
+    async stop() {
+      if (proc.exitCode !== null) return proc.exitCode;
+      const done = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+      proc.kill('SIGTERM');
+      const t = setTimeout(() => proc.kill('SIGKILL'), 20_000);
+      const code = await done;
+      clearTimeout(t);
+      return code;
+    },
+  };
+}
+
+function appEnv(dbUrl: string, port: number, dataDir: string, extra: Record<string, string> = {}) {
+  return {
+    NODE_ENV: 'production',
+    DATABASE_URL: dbUrl,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    SEED_ON_START: 'false',
+    LOG_LEVEL: 'warn',
+    SESSION_KEYS: 'bench-load-session-key-0123456789abcdef',
+    ...extra,
+  };
+}
+
+async function login(url: string, email: string): Promise<string> {
+  const r = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: url },
+    body: JSON.stringify({ email, password: PASSWORD, rememberMe: true }),
+  });
+  if (!r.ok) throw new Error(`login of ${email} failed: ${r.status} ${await r.text()}`);
+  return r.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+}
+
+async function register(url: string, username: string): Promise<{ cookie: string; id: number }> {
+  const r = await fetch(`${url}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: url },
+    body: JSON.stringify({ email: `${username}@bench.test`, password: PASSWORD, firstName: 'Bench', lastName: 'Probe', username, rememberMe: false }),
+  });
+  const body = await r.text();
+  if (r.status !== 201) throw new Error(`registration failed: ${r.status} ${body}`);
+  return {
+    cookie: r.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; '),
+    id: JSON.parse(body).id,
+  };
+}
+
+interface Cannon {
+  rps: number;
+  total: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  perRoute: Map<string, { n: number; lat: number[]; non2xx: number }>;
+}
+
+/** autocannon with latencies gathered from every response (autocannon itself reports p97.5, not p95). */
+async function cannon(o: { url: string; connections: number; duration: number; next?: () => { name: string; method?: string; path: string; body?: string; headers?: Record<string, string> } }): Promise<Cannon> {
+  const lat: number[] = [];
+  const perRoute = new Map<string, { n: number; lat: number[]; non2xx: number }>();
+  const requests = o.next
+    ? [
+        {
+          setupRequest: (req: any, context: any) => {
+            const r = o.next!();
+            context.route = r.name;
+            return { ...req, method: r.method ?? 'GET', path: r.path, body: r.body, headers: { ...(r.body ? { 'content-type': 'application/json' } : {}), ...(r.headers ?? {}) } };
+          },
+        },
+      ]
+    : undefined;
+  const result: any = await new Promise((resolve, reject) => {
+    const inst = autocannon({ url: o.url, connections: o.connections, duration: o.duration, requests, timeout: 10 }, (err: unknown, res: unknown) => (err ? reject(err) : resolve(res)));
+    inst.on('response', (client: any, status: number, _bytes: number, time: number) => {
+      lat.push(time);
+      const name = client?.requestIterator?.context?.route ?? 'all';
+      let s = perRoute.get(name);
+      if (!s) perRoute.set(name, (s = { n: 0, lat: [], non2xx: 0 }));
+      s.n++;
+      s.lat.push(time);
+      if (status < 200 || status >= 300) s.non2xx++;
+    });
+  });
+  return {
+    rps: result.requests.average,
+    total: result.requests.total,
+    p50: percentile(lat, 50),
+    p95: percentile(lat, 95),
+    p99: percentile(lat, 99),
+    errors: result.errors ?? 0,
+    timeouts: result.timeouts ?? 0,
+    non2xx: result.non2xx ?? 0,
+    perRoute,
+  };
+}
+
+// ============================================================================ seeding
+
+const FIRST = ['Ada', 'Bruno', 'Chloé', 'Dmitri', 'Elena', 'Farid', 'Grace', 'Hugo', 'Inès', 'Jonas', 'Keiko', 'Léa', 'Malik', 'Nora', 'Omar', 'Paula', 'Quentin', 'Rosa', 'Sami', 'Tess'];
+const LAST = ['Martin', 'Garcia', 'Nguyen', 'Okafor', 'Rossi', 'Schmidt', 'Dubois', 'Kowalski', 'Silva', 'Tanaka', 'Haddad', 'Larsen', 'Moreau', 'Costa'];
+const WORDS = [
+  'light', 'painting', 'sculpture', 'gallery', 'modern', 'impressionist', 'history', 'science', 'ancient', 'portrait', 'collection',
+  'exhibition', 'garden', 'architecture', 'photography', 'textiles', 'ceramics', 'renaissance', 'contemporary', 'installation',
+  'museum', 'curator', 'archive', 'manuscript', 'mosaic', 'fresco', 'bronze', 'marble', 'dinosaur', 'telescope',
+];
+const SEARCH_TERMS = ['light', 'modern', 'museum', 'sculpture', 'history', 'gallery', 'painting', 'science', 'art', 'national', 'paris', 'ada', 'martin'];
+
+async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
+  const t0 = Date.now();
+  const v = await fn();
+  console.log(`  ${label.padEnd(44)} ${((Date.now() - t0) / 1000).toFixed(1).padStart(6)} s`);
+  return v;
+}
+
+async function hasTable(knex: Knex, t: string) {
+  return knex.schema.hasTable(t);
+}
+
+async function seedNetwork(knex: Knex, url: string) {
+  const probe = `benchprobe${process.pid}`;
+  await register(url, probe);
+  const hash = (await knex('users').where({ username: probe }).first('password_hash')).password_hash;
+  const words = `array[${WORDS.map((w) => `'${w}'`).join(',')}]`;
+  const w = (k: number) => `(${words})[1 + floor(random() * ${WORDS.length})::int]`;
+
+  await timed(`users: ${fmt(opts.users)}`, () =>
+    knex.raw(
+      `insert into users (slug, username, email, password_hash, first_name, last_name, bio, created_at)
+       select 'lb-' || g, 'lb' || g, 'lb' || g || '@bench.test', ?,
+              (array[${FIRST.map((f) => `'${f}'`).join(',')}])[1 + g % ${FIRST.length}],
+              (array[${LAST.map((f) => `'${f}'`).join(',')}])[1 + (g / ${FIRST.length}) % ${LAST.length}],
+              'Loves ' || ${w(0)} || ' and ' || ${w(1)}, now() - random() * interval '700 days'
+       from generate_series(1, ?::int) g`,
+      [hash, opts.users],
+    ),
+  );
+  const u: any = await knex('users').where('username', 'like', 'lb%').min({ lo: 'id' }).max({ hi: 'id' }).first();
+  const users = { lo: Number(u.lo), n: Number(u.hi) - Number(u.lo) + 1 };
+  const mus: number[] = await knex('museums').orderBy('id').pluck('id');
+  if (!mus.length) throw new Error('no museums: the museums seed did not run');
+  const museums = { ids: mus };
+
+  await timed('private / friends-only profiles (10 %)', () =>
+    knex.raw(
+      `insert into user_preferences (user_id, profile_visibility)
+       select id, case when id % 20 = 0 then 'private' else 'friends' end from users where username like 'lb%' and id % 10 = 0
+       on conflict (user_id) do update set profile_visibility = excluded.profile_visibility`,
+    ),
+  );
+  await timed(`follows: ~${fmt(opts.follows)} (skewed)`, () =>
+    knex.raw(
+      `insert into user_follows (follower_id, following_id, created_at)
+       select f, t, now() - random() * interval '300 days' from (
+         select ? + (g % ?) as f, ? + floor(? * power(random(), 2))::int as t from generate_series(0, ?::int - 1) g
+       ) x where f <> t on conflict do nothing`,
+      [users.lo, users.n, users.lo, users.n, opts.follows],
+    ),
+  );
+  if (await hasTable(knex, 'insights_follow_edges')) {
+    await knex.raw(`insert into insights_follow_edges (follower_id, following_id, created_at) select follower_id, following_id, created_at from user_follows on conflict do nothing`);
+  }
+  await knex.raw(`update users u set following_count = coalesce((select count(*) from user_follows f where f.follower_id = u.id), 0),
+                                      followers_count = coalesce((select count(*) from user_follows f where f.following_id = u.id), 0)`);
+
+  await timed(`museum follows: ~${fmt(opts.museumFollows)}`, () =>
+    knex.raw(
+      `insert into museum_follows (user_id, museum_id, created_at)
+       select ? + (g % ?), (?::int[])[1 + floor(? * power(random(), 2))::int], now() - random() * interval '300 days'
+       from generate_series(0, ?::int - 1) g on conflict do nothing`,
+      [users.lo, users.n, mus, mus.length, opts.museumFollows],
+    ),
+  );
+  await knex.raw(`update museums m set follower_count = (select count(*) from museum_follows f where f.museum_id = m.id)`);
+  if (await hasTable(knex, 'insights_museum_activity')) {
+    await knex.raw(`insert into insights_museum_activity (kind, museum_id, user_id, created_at) select 'follow', museum_id, user_id, created_at from museum_follows
+                    on conflict (user_id, museum_id) where kind = 'follow' do nothing`);
+  }
+
+  await timed(`posts: ${fmt(opts.posts)} (30 % museum-tagged)`, async () => {
+    for (let from = 0; from < opts.posts; from += 50_000) {
+      const to = Math.min(opts.posts, from + 50_000);
+      await knex.raw(
+        `insert into insights_posts (user_id, type, content, tags, museum_id, created_at)
+         select ? + floor(? * power(random(), 1.5))::int, 'text',
+                'The ' || ${w(0)} || ' room: ' || ${w(1)} || ', ' || ${w(2)} || ' and the ' || ${w(3)} || ' of the ' || ${w(4)} || ' #' || g,
+                array[${w(5)}, ${w(6)}], case when random() < 0.3 then (?::int[])[1 + floor(? * power(random(), 2))::int] end,
+                date_trunc('milliseconds', now() - random() * interval '180 days')
+         from generate_series(?::int, ?::int) g`,
+        [users.lo, users.n, mus, mus.length, from + 1, to],
+      );
+    }
+  });
+  const p: any = await knex('insights_posts').min({ lo: 'id' }).max({ hi: 'id' }).first();
+  const posts = { lo: Number(p.lo), n: Number(p.hi) - Number(p.lo) + 1 };
+  await timed(`likes: ~${fmt(opts.likes)}`, () =>
+    knex.raw(
+      `insert into insights_likes (post_id, user_id, created_at)
+       select ? + floor(? * power(random(), 2))::int, ? + floor(? * random())::int, now() - random() * interval '100 days'
+       from generate_series(1, ?::int) on conflict do nothing`,
+      [posts.lo, posts.n, users.lo, users.n, opts.likes],
+    ),
+  );
+  await timed(`comments: ${fmt(opts.comments)}`, () =>
+    knex.raw(
+      `insert into insights_comments (post_id, user_id, content, created_at)
+       select ? + floor(? * power(random(), 2))::int, ? + floor(? * random())::int, 'So much ' || ${w(0)} || ' in this ' || ${w(1)} || '!',
+              date_trunc('milliseconds', now() - random() * interval '90 days')
+       from generate_series(1, ?::int)`,
+      [posts.lo, posts.n, users.lo, users.n, opts.comments],
+    ),
+  );
+  await timed('counters from their aggregates', async () => {
+    await knex.raw(`update insights_posts p set likes_count = x.n from (select post_id, count(*) n from insights_likes group by post_id) x where x.post_id = p.id`);
+    await knex.raw(`update insights_posts p set comments_count = x.n from (select post_id, count(*) n from insights_comments group by post_id) x where x.post_id = p.id`);
+    await knex.raw(`update museums m set total_insights = (select count(*) from insights_posts p where p.museum_id = m.id)`);
+  });
+  await timed('vacuum analyze', () => knex.raw('vacuum analyze'));
+  return { users, posts, museums, probe };
+}
+
+// ============================================================================ parts
+
+async function microBench(): Promise<number> {
+  section(`Framework overhead: GET /hello, ${opts.connections} connections × ${opts.microDuration} s`);
+  const child = await startChild('micro');
+  try {
+    const raw = await cannon({ url: `${child.info.raw}/hello`, connections: opts.connections, duration: opts.microDuration });
+    const koa = await cannon({ url: `${child.info.koa}/hello`, connections: opts.connections, duration: opts.microDuration });
+    console.log('  server                     req/s      p50 ms   p99 ms   errors');
+    console.log(`  raw node:http          ${raw.rps.toFixed(0).padStart(9)}   ${ms(raw.p50).padStart(7)}  ${ms(raw.p99).padStart(7)}   ${raw.errors + raw.non2xx + raw.timeouts}`);
+    console.log(`  Koa + @koa/router      ${koa.rps.toFixed(0).padStart(9)}   ${ms(koa.p50).padStart(7)}  ${ms(koa.p99).padStart(7)}   ${koa.errors + koa.non2xx + koa.timeouts}`);
+    console.log(`\n  ratio Koa / raw: ${(koa.rps / raw.rps).toFixed(2)} (bare Koa keeps ${((100 * koa.rps) / raw.rps).toFixed(0)} % of raw Node's throughput)`);
+    return raw.rps;
+  } finally {
+    await child.stop();
+  }
+}
+
+/** Posts a signed-in stranger may see (authors with public profiles): the ones the workload likes. */
+async function visiblePostIds(knex: Knex, n: number): Promise<number[]> {
+  const rows = await knex.raw(
+    `select p.id from insights_posts p left join user_preferences up on up.user_id = p.user_id
+     where coalesce(up.profile_visibility, 'public') = 'public' order by random() limit ?`,
+    [n],
+  );
+  return rows.rows.map((r: any) => Number(r.id));
+}
+
+async function statementCounts(url: string, knex: Knex, cookieOf: (id: number) => Promise<string>) {
+  section('SQL statements per request (hot routes, sequential, signed in; counted on the server)');
+  // a heavy viewer (follows the most people) and a light one
+  const heavy: any = (await knex.raw(`select follower_id id, count(*) n from user_follows group by follower_id order by n desc limit 1`)).rows[0];
+  const light: any = (await knex.raw(`select follower_id id, count(*) n from user_follows group by follower_id order by n limit 1`)).rows[0];
+  const museum: any = (await knex.raw(`select id, slug from museums order by total_insights desc limit 1`)).rows[0];
+  const author: any = (await knex.raw(`select p.user_id id from insights_posts p left join user_preferences up on up.user_id = p.user_id
+                                        where coalesce(up.profile_visibility, 'public') = 'public' group by p.user_id order by count(*) desc limit 1`)).rows[0];
+  const post: any = (await knex.raw(`select p.id from insights_posts p left join user_preferences up on up.user_id = p.user_id
+                                      where coalesce(up.profile_visibility, 'public') = 'public' order by likes_count desc limit 1`)).rows[0];
+  const hc = await cookieOf(Number(heavy.id));
+  const lc = await cookieOf(Number(light.id));
+
+  type Probe = { label: string; group?: string; method?: string; path: string; cookie: string; body?: unknown; limit?: number };
+  type Row = { label: string; n: number; route: number; status: number; items?: number; reqId: string; group?: string; limit?: number };
+  let cursor: { value: string; cookie: string } | null = null;
+  const rows: Row[] = [];
+  const run = async (p: Probe) => {
+    const r = await fetch(url + p.path, {
+      method: p.method ?? 'GET',
+      headers: { cookie: p.cookie, origin: url, 'x-bench-sql': '1', ...(p.body ? { 'content-type': 'application/json' } : {}) },
+      body: p.body ? JSON.stringify(p.body) : undefined,
+    });
+    const text = await r.text();
+    let items: number | undefined;
+    try {
+      const b = JSON.parse(text);
+      items = Array.isArray(b?.items) ? b.items.length : undefined;
+      if (p.group === 'feed' && p.limit === 20 && b.nextCursor && !cursor) cursor = { value: b.nextCursor, cookie: p.cookie };
+    } catch {
+      /* not JSON */
+    }
+    rows.push({
+      label: p.label,
+      n: Number(r.headers.get('x-bench-statements')),
+      route: Number(r.headers.get('x-bench-route-statements')),
+      status: r.status,
+      items,
+      reqId: r.headers.get('x-request-id') ?? '',
+      group: p.group,
+      limit: p.limit,
+    });
+  };
+  for (const [who, c, n] of [['heavy', hc, heavy.n], ['light', lc, light.n]] as const) {
+    for (const limit of [1, 5, 20, 50]) await run({ label: `feed, ${who} viewer (follows ${n}), limit=${limit}`, group: 'feed', path: `/api/feed/personalized?limit=${limit}`, cookie: c, limit });
+  }
+  const c2 = cursor as { value: string; cookie: string } | null;
+  if (c2) await run({ label: 'feed, next page (cursor), limit=20', group: 'feed', path: `/api/feed/personalized?limit=20&cursor=${encodeURIComponent(c2.value)}`, cookie: c2.cookie });
+  await run({ label: 'museum page: GET /api/museums/slug/:slug', path: `/api/museums/slug/${museum.slug}`, cookie: hc });
+  for (const limit of [5, 50]) await run({ label: `museum insights, limit=${limit}`, group: 'museum insights', path: `/api/posts/museum/${museum.id}?limit=${limit}`, cookie: hc, limit });
+  for (const limit of [5, 50]) await run({ label: `profile insights, limit=${limit}`, group: 'profile insights', path: `/api/user/${author.id}/posts?limit=${limit}`, cookie: hc, limit });
+  await run({ label: 'one insight: GET /api/posts/:id', path: `/api/posts/${post.id}`, cookie: hc });
+  await run({ label: 'like: POST /api/posts/:id/like', method: 'POST', path: `/api/posts/${post.id}/like`, cookie: lc });
+  await run({ label: 'unlike: POST /api/posts/:id/like', method: 'POST', path: `/api/posts/${post.id}/like`, cookie: lc });
+  await run({ label: 'new insight: POST /api/posts', method: 'POST', path: '/api/posts', cookie: lc, body: { type: 'text', content: 'Statement count probe: the light in the modern gallery', tags: ['light'], museumId: museum.id } });
+  for (const q of ['light', 'modern sculpture']) await run({ label: `search: GET /api/search?q=${q}`, path: `/api/search?q=${encodeURIComponent(q)}`, cookie: hc });
+  await run({ label: 'session only: GET /api/auth/user', path: '/api/auth/user', cookie: hc });
+
+  console.log('  request                                                 status  items   statements: whole request = middleware + route');
+  for (const r of rows) console.log(`  ${r.label.padEnd(55)} ${String(r.status).padStart(6)}  ${String(r.items ?? '').padStart(5)}   ${String(r.n).padStart(6)} = ${String(r.n - r.route).padStart(2)} + ${r.route}`);
+  console.log('\n  middleware = before the router (session, current user, plugins\' middleware); route = validation, auth and handler.\n');
+  const bad = rows.filter((r) => r.status >= 300);
+  check(bad.length === 0, 'every probe answered 2xx', bad.length ? bad.map((r) => `${r.label}: ${r.status}`).join('; ') : `${rows.length} probes`);
+  const feed = rows.filter((r) => r.group === 'feed');
+  const maxRoute = Math.max(...feed.map((r) => r.route));
+  check(
+    maxRoute <= 5,
+    'a feed page issues at most 5 SQL statements whatever its size (route)',
+    `route: ${feed.map((r) => r.route).join('/')}, whole request: ${feed.map((r) => r.n).join('/')} over ${feed.length} pages of 1–50 items`,
+  );
+  for (const g of ['feed', 'museum insights', 'profile insights']) {
+    const gr = rows.filter((r) => r.group === g && r.limit);
+    check(new Set(gr.map((r) => r.n)).size === 1, `${g}: no N+1 (the same statement count at every page size)`, gr.map((r) => `limit ${r.limit} → ${r.n}`).join(', '));
+  }
+  const mw = rows.find((r) => r.label.startsWith('session only'));
+  if (mw) console.log(`\n  every signed-in request spends ${mw.n - mw.route} statements in middleware before its route (see the "mw" lines below)`);
+  // The statements of the largest request of each group that fails, so that their owners see where they go.
+  for (const g of ['feed', 'museum insights', 'profile insights']) {
+    const gr = rows.filter((r) => r.group === g);
+    if (!gr.length || (new Set(gr.filter((r) => r.limit).map((r) => r.n)).size === 1 && (g !== 'feed' || maxRoute <= 5))) continue;
+    const worst = gr.reduce((x, y) => (y.n > x.n ? y : x));
+    const sql: string[] = await (await fetch(`${url}/__bench/sql/${worst.reqId}`)).json();
+    console.log(`\n  statements of "${worst.label}" (mw = middleware):`);
+    sql.forEach((q, i) => console.log(`   ${String(i + 1).padStart(2)}. ${q.slice(0, 176)}`));
+  }
+}
+
+async function mixedWorkload(url: string, cookies: string[], likeable: number[], slugs: Array<{ id: number; slug: string }>) {
+  section(`Mixed member workload: ${opts.connections} connections × ${opts.duration} s, ${cookies.length} signed-in members rotating`);
+  const rnd = (n: number) => Math.floor(Math.random() * n);
+  const pick = <T>(a: T[]) => a[rnd(a.length)];
+  let k = 0;
+  // weights: what a member session does most (reading the feed), then museums, likes, search, posting
+  const mix: Array<[number, string, () => { method?: string; path: string; body?: string }]> = [
+    [35, 'feed', () => ({ path: '/api/feed/personalized?limit=20' })],
+    [15, 'museum', () => ({ path: `/api/museums/slug/${pick(slugs).slug}` })],
+    [10, 'museum insights', () => ({ path: `/api/posts/museum/${pick(slugs).id}?limit=10` })],
+    [20, 'like', () => ({ method: 'POST', path: `/api/posts/${pick(likeable)}/like` })],
+    [15, 'search', () => ({ path: `/api/search?q=${pick(SEARCH_TERMS)}` })],
+    [5, 'post', () => ({ method: 'POST', path: '/api/posts', body: JSON.stringify({ type: 'text', content: `A ${pick(WORDS)} afternoon among the ${pick(WORDS)}s — load test`, tags: [pick(WORDS)] }) })],
+  ];
+  const total = mix.reduce((a, [w]) => a + w, 0);
+  const next = () => {
+    let r = rnd(total);
+    for (const [w, name, make] of mix) {
+      if ((r -= w) < 0) {
+        const req = make();
+        return { name, ...req, headers: { cookie: cookies[k++ % cookies.length], origin: url } };
+      }
+    }
+    throw new Error('unreachable');
+  };
+  // warm-up: plans, pool, JIT
+  await cannon({ url, connections: 10, duration: Math.min(5, opts.duration), next });
+  await fetch(`${url}/__bench/stats?reset=1`);
+  const r = await cannon({ url, connections: opts.connections, duration: opts.duration, next });
+  const server: Record<string, RouteStats> = await (await fetch(`${url}/__bench/stats?reset=1`)).json();
+
+  const errors = r.errors + r.timeouts + r.non2xx;
+  console.log(`  requests/s: ${r.rps.toFixed(0)}   total: ${fmt(r.total)}   latency p50 ${ms(r.p50)} ms, p95 ${ms(r.p95)} ms, p99 ${ms(r.p99)} ms   errors: ${errors} (${r.errors} connection, ${r.timeouts} timeouts, ${r.non2xx} non-2xx)\n`);
+  console.log('  per route                           share  client p50/p95/p99 ms     server p50/p95/p99 ms    SQL/request: mean, max (route mean)  non-2xx');
+  const routeOf: Record<string, string> = {
+    feed: 'GET /api/feed/personalized',
+    museum: 'GET /api/museums/slug/:slug',
+    'museum insights': 'GET /api/posts/museum/:museumId',
+    like: 'POST /api/posts/:id/like',
+    search: 'GET /api/search',
+    post: 'POST /api/posts',
+  };
+  for (const [, name] of mix) {
+    const c = r.perRoute.get(name);
+    const s = server[routeOf[name]];
+    if (!c) continue;
+    const mean = (a: number[]) => (a.reduce((x, y) => x + y, 0) / a.length).toFixed(1);
+    const stm = s ? `${mean(s.statements)}, ${Math.max(...s.statements)} (route ${mean(s.handlerStatements)})` : '–';
+    const srv = s ? `${ms(percentile(s.ms, 50))} / ${ms(percentile(s.ms, 95))} / ${ms(percentile(s.ms, 99))}` : '–';
+    const statuses = s ? Object.entries(s.statuses).filter(([st]) => !/^2/.test(st)).map(([st, n]) => `${st}×${n}`).join(' ') : '';
+    console.log(
+      `  ${`${name} (${routeOf[name]})`.slice(0, 34).padEnd(34)} ${((100 * c.n) / r.total).toFixed(0).padStart(4)} %  ${`${ms(percentile(c.lat, 50))} / ${ms(percentile(c.lat, 95))} / ${ms(percentile(c.lat, 99))}`.padStart(22)}   ${srv.padStart(22)}   ${stm.padStart(24)}   ${statuses || c.non2xx || 0}`,
+    );
+  }
+  const other = Object.entries(server).filter(([key]) => !Object.values(routeOf).includes(key));
+  for (const [key, s] of other) console.log(`  (also ${key}: ${s.count} requests, statuses ${JSON.stringify(s.statuses)})`);
+  console.log('');
+  check(errors === 0, 'mixed workload: zero errors', String(errors));
+  return r;
+}
+
+async function curioStack(url: string, rawRps: number | null) {
+  const r = await cannon({ url: `${url}/api/config`, connections: opts.connections, duration: opts.microDuration });
+  console.log(
+    `  Curio's whole middleware stack, GET /api/config (no SQL): ${r.rps.toFixed(0)} req/s, p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms` +
+      (rawRps ? ` — ratio Curio / raw: ${(r.rps / rawRps).toFixed(2)}` : ''),
+  );
+}
+
+async function metricsAndHealth(url: string, feedRequests: number | null) {
+  section('Operations: metrics and health');
+  const h = await fetch(`${url}/api/health`);
+  const hb = await h.json().catch(() => null);
+  check(h.status === 200 && hb?.status === 'ok', 'GET /api/health answers 200 {status: "ok"} (database reachable)', `${h.status} ${JSON.stringify(hb)}`);
+  const hz = await fetch(`${url}/healthz`);
+  check(hz.status === 200, 'GET /healthz answers 200 for load balancers', String(hz.status));
+  const m = await fetch(`${url}/metrics`);
+  const text = await m.text();
+  check(m.status === 200 && /text\/plain/.test(m.headers.get('content-type') ?? ''), 'GET /metrics answers the Prometheus text format', `${m.status} ${m.headers.get('content-type')}`);
+  const feedLine = text.split('\n').filter((l) => l.startsWith('curio_http_requests_total{') && l.includes('route="/api/feed/personalized"') && l.includes('status="200"'));
+  const feedCount = feedLine.reduce((a, l) => a + Number(l.split(' ').pop()), 0);
+  check(
+    feedLine.length > 0 && (feedRequests === null || feedCount >= feedRequests),
+    'request counts per route and status (curio_http_requests_total)',
+    feedLine.length ? `${feedLine[0].split('{')[0]}{route="/api/feed/personalized",status="200"} = ${fmt(feedCount)}${feedRequests !== null ? `, ≥ ${fmt(feedRequests)} feed requests answered 2xx in the workloads` : ''}` : 'no feed line',
+  );
+  check(/curio_http_request_duration_seconds_bucket\{[^}]*route="\/api\/feed\/personalized"/.test(text), 'latency histogram per route (curio_http_request_duration_seconds)');
+  check(/curio_db_pool_connections\{state="used"\}/.test(text), 'database pool gauge (curio_db_pool_connections)', (text.match(/curio_db_pool_connections\{state="\w+"\} \d+/g) ?? []).join(', '));
+  check(/curio_jobs\{status="queued"\}/.test(text), 'job queue gauge (curio_jobs)', (text.match(/curio_jobs\{status="\w+"\} \d+/g) ?? []).join(', '));
+  check(/process_cpu_user_seconds_total|nodejs_eventloop_lag/.test(text), 'process metrics (CPU, event loop lag, heap)');
+}
+
+/** SIGTERM to the real core/bin/start.ts while a request's body is still arriving. */
+async function gracefulShutdown(dbUrl: string) {
+  section('Operations: graceful shutdown of core/bin/start.ts (SIGTERM during a slow request)');
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'curio-bench-load-'));
+  const child = await startChild('start', appEnv(dbUrl, port, dataDir));
+  const url = child.info.url as string;
+  try {
+    const { cookie } = await register(url, `benchshutdown${process.pid}`);
+    const marker = `graceful-shutdown-${process.pid}-${Date.now()}`;
+    const body = JSON.stringify({ type: 'text', content: `In flight during SIGTERM: ${marker}`, tags: ['ops'] });
+    const exited = new Promise<{ code: number | null; at: number }>((r) => child.proc.once('exit', (code) => r({ code, at: Date.now() })));
+    // The request: headers and half the body now, the rest 1.5 s after SIGTERM.
+    let req!: http.ClientRequest;
+    const answer = new Promise<{ status: number; body: string; at: number }>((resolve, reject) => {
+      req = http.request(`${url}/api/posts`, { method: 'POST', headers: { cookie, origin: url, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        let b = '';
+        res.on('data', (d) => (b += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: b, at: Date.now() }));
+      });
+      req.on('error', reject);
+      req.write(body.slice(0, 20));
+    }).catch((e) => ({ status: 0, body: String(e), at: Date.now() }));
+    await sleep(300);
+    const t0 = Date.now();
+    child.proc.kill('SIGTERM');
+    // New connections must be refused while the in-flight request is still being served.
+    let refused = false;
+    for (let i = 0; i < 20 && !refused; i++) {
+      await sleep(100);
+      try {
+        await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(500) });
+      } catch {
+        refused = true;
+      }
+    }
+    await sleep(Math.max(0, 1500 - (Date.now() - t0)));
+    req.end(body.slice(20));
+    const a = await answer;
+    const e = await Promise.race([exited, sleep(20_000).then(() => ({ code: -1, at: Date.now() }))]);
+    const k = knexFactory({ client: 'pg', connection: dbUrl, pool: { min: 0, max: 1 } });
+    const saved = await k('insights_posts').where('content', 'like', `%${marker}%`).count({ n: '*' }).first();
+    await k.destroy();
+    check(refused, 'after SIGTERM new connections are refused');
+    check(a.status === 201, 'the request in flight at SIGTERM is still answered', `${a.status} after ${((a.at - t0) / 1000).toFixed(1)} s`);
+    check(Number(saved?.n) === 1, 'its write is in the database');
+    check(e.code === 0, 'the process then exits with code 0', `code ${e.code}, ${((e.at - t0) / 1000).toFixed(1)} s after SIGTERM`);
+  } finally {
+    await child.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// ============================================================================ main
+
+async function main() {
+  const base = process.env.DATABASE_URL;
+  if (!base || !/^postgres(ql)?:/.test(base)) {
+    console.error('bench:load needs PostgreSQL: set DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres).');
+    process.exit(2);
+  }
+  const name = `curio_bench_load_${process.pid}`;
+  const load = os.loadavg()[0];
+  console.log(`\nCurio load benchmark — ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), load average ${load.toFixed(1)}, Node ${process.version}, PostgreSQL at ${new URL(base).host}`);
+  if (load > os.cpus().length) console.log(`  note: the machine is busy (load ${load.toFixed(1)} on ${os.cpus().length} cores): figures will be lower and noisier than on an idle machine`);
+  const admin = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
+  await admin.raw(`create database "${name}"`);
+  await admin.destroy();
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  const dbUrl = u.toString();
+  console.log(`  database: ${name}${opts.keep ? ' (kept)' : ' (dropped at the end)'}`);
+  const knex = knexFactory({ client: 'pg', connection: dbUrl, pool: { min: 0, max: 2 } });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'curio-bench-load-'));
+  let app: Child | null = null;
+  try {
+    if (opts.checkOpsOnly) {
+      const port = await freePort();
+      app = await startChild('app', appEnv(dbUrl, port, dataDir));
+      const url = app.info.url as string;
+      const { cookie } = await register(url, `benchops${process.pid}`);
+      for (let i = 0; i < 3; i++) await fetch(`${url}/api/feed/personalized`, { headers: { cookie } });
+      await metricsAndHealth(url, 3);
+      await app.stop();
+      app = null;
+      await gracefulShutdown(dbUrl);
+    } else {
+      const rawRps = await microBench();
+
+      section(`Data set (${quick ? 'quick' : 'full'}): plugins' seeds, then a synthetic network in bulk`);
+      let port = await freePort();
+      app = await timed("migrations and every plugin's seeds", () => startChild('app', appEnv(dbUrl, port, dataDir, { BENCH_SEED: 'true' })));
+      await seedNetwork(knex, app.info.url);
+      const counts: any = (
+        await knex.raw(`select (select count(*) from users) users, (select count(*) from user_follows) follows, (select count(*) from museums) museums,
+                          (select count(*) from museum_follows) museum_follows, (select count(*) from insights_posts) posts,
+                          (select count(*) from insights_likes) likes, (select count(*) from insights_comments) comments`)
+      ).rows[0];
+      console.log(`\n  ${Object.entries(counts).map(([k, v]) => `${fmt(Number(v))} ${k.replace('_', ' ')}`).join(', ')}`);
+      // a fresh process: nothing cached from before the bulk load
+      await app.stop();
+      port = await freePort();
+      app = await startChild('app', appEnv(dbUrl, port, dataDir));
+      const url = app.info.url as string;
+
+      const viewerIds: number[] = (
+        await knex.raw(`select follower_id from user_follows f join users u on u.id = f.follower_id where u.username like 'lb%' group by follower_id order by random() limit ?`, [opts.viewers])
+      ).rows.map((r: any) => Number(r.follower_id));
+      const emails = new Map<number, string>((await knex('users').whereIn('id', viewerIds).select('id', 'email')).map((r: any) => [Number(r.id), r.email]));
+      const cookies: string[] = [];
+      await timed(`sign-in of ${viewerIds.length} members (POST /api/auth/login)`, async () => {
+        for (const id of viewerIds) cookies.push(await login(url, emails.get(id)!));
+      });
+      const cookieOf = async (id: number) => login(url, (await knex('users').where({ id }).first('email')).email);
+
+      section('Curio stack overhead');
+      await curioStack(url, rawRps);
+
+      await statementCounts(url, knex, cookieOf);
+      const slugs = (await knex('museums').select('id', 'slug')).map((m: any) => ({ id: Number(m.id), slug: m.slug }));
+      const r = await mixedWorkload(url, cookies, await visiblePostIds(knex, 5000), slugs);
+      const feedOk = r.perRoute.get('feed');
+      if (!opts.skipOps) await metricsAndHealth(url, feedOk ? feedOk.n - feedOk.non2xx : null);
+      await app.stop();
+      app = null;
+      if (!opts.skipOps) await gracefulShutdown(dbUrl);
+    }
+  } finally {
+    await app?.stop();
+    await knex.destroy();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!opts.keep) {
+      const a = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
+      await a.raw(`drop database if exists "${name}" with (force)`);
+      await a.destroy();
+    }
+  }
+  section('Summary');
+  for (const r of results) console.log(`  ${r.ok ? 'PASS' : 'FAIL'}  ${r.label}`);
+  const failed = results.filter((r) => !r.ok).length;
+  console.log(`\n  ${results.length - failed} passed, ${failed} failed\n`);
+  if (failed) process.exitCode = 1;
+}
+
+const kind = process.env.CURIO_BENCH_CHILD;
+(kind === 'app' ? appChild() : kind === 'micro' ? microChild() : main()).catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
