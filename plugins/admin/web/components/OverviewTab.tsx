@@ -31,8 +31,9 @@ export default function OverviewTab() {
   const [page, setPage] = useState(1);
   const stats = useApi<AdminAnalyticsOverviewResponse>('/api/admin/analytics/overview');
   const actions = useApi<AdminListActionsResponse>(`/api/admin/actions/all${qs({ page, pageSize: PAGE_SIZE })}`, { keepPreviousData: true });
-  const metric = (name: string) => stats.data?.find((m) => m.metric === name)?.value ?? 0;
-  const num = (n: number) => new Intl.NumberFormat(i18n.language).format(n);
+  const metric = (name: string) => stats.data?.find((m) => m.metric === name)?.value;
+  const num = (n: number | undefined) => (n === undefined ? '—' : new Intl.NumberFormat(i18n.language).format(n));
+  const revenue = metric('monthly_revenue');
   const loadingStats = stats.isLoading;
 
   return (
@@ -42,7 +43,7 @@ export default function OverviewTab() {
         <StatCard label={t('overview.totalUsers')} value={num(metric('total_users'))} icon="users" loading={loadingStats} />
         <StatCard label={t('overview.museums')} value={num(metric('total_museums'))} icon="museum" loading={loadingStats} />
         <StatCard label={t('overview.dailyActive')} value={num(metric('daily_active_users'))} icon="clock" loading={loadingStats} />
-        <StatCard label={t('overview.revenue')} value={formatMoney(metric('monthly_revenue') / 100, 'USD', i18n.language)} icon="star" loading={loadingStats} />
+        <StatCard label={t('overview.revenue')} value={revenue === undefined ? '—' : formatMoney(revenue / 100, 'USD', i18n.language)} icon="star" loading={loadingStats} />
       </div>
 
       <section className="box" aria-labelledby="admin-recent-actions">
