@@ -135,3 +135,30 @@ describe('events: museum events', () => {
     expect((await manager.del(`/api/museum-events/${ev.id}/comments/${c.body.id}`)).status).to.equal(200);
   });
 });
+
+describe('events: seeds', () => {
+  it('loads sample museum events once, at their local times, in the future', async () => {
+    const app = await sharedApp();
+    const museums = app.services.get(MuseumsService);
+    if (!(await museums.getMuseum('louvre-museum'))) {
+      await museums.createMuseum({ name: 'Louvre Museum', address: 'Rue de Rivoli', city: 'Paris', country: 'France', timezone: 'Europe/Paris' } as any, null);
+    }
+    expect((await museums.getMuseum('louvre-museum'))?.slug).to.equal('louvre-museum');
+    const server = app.servers.get('events')!;
+    const ctx = app.contexts.get('events')!;
+    const progress = { start() {}, tick() {} };
+    await server.seed!(ctx, progress);
+    await server.seed!(ctx, progress);
+    const rows = await app.knex('events_events').where({ seed_key: 'museum_event:louvre-after-hours-sketching' });
+    expect(rows).to.have.length(1);
+    const r = rows[0];
+    expect(r.kind).to.equal('museum_event');
+    expect(r.time_zone).to.equal('Europe/Paris');
+    expect(new Date(r.date_time).getTime()).to.be.greaterThan(Date.now());
+    const local = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(r.date_time));
+    expect(local).to.equal('19:00');
+    expect(r.price_cents).to.equal(1200);
+    const listed = await app.client().get('/api/museum-events?limit=200');
+    expect(listed.body.some((e: any) => e.id === r.id && e.startTime === '19:00' && e.price === 12)).to.equal(true);
+  });
+});

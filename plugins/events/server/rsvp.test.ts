@@ -138,6 +138,21 @@ describe('events: RSVP, capacity and waitlist', () => {
     expect(seen.body).to.include({ isJoinable: false, status: 'ongoing', userStatus: 'attending', currentAttendees: 1 });
   });
 
+  it('attendees hear about changes, cancellations and seats freed from the waitlist (event_reminder)', async () => {
+    const m = await makeMeetup(organizer, communityId, { title: 'Notify me', maxAttendees: 1, enableWaitlist: true });
+    await a.post(`/api/meetups/${m.id}/join`, {});
+    await b.post(`/api/meetups/${m.id}/join`, {}); // waitlisted
+    const titles = async (u: SignedInClient) => ((await u.get('/api/notifications?limit=50')).body.items as any[]).map((n) => `${n.title}|${n.message}`);
+    await a.del(`/api/meetups/${m.id}/join`);
+    expect((await titles(b)).some((x) => x.startsWith('You have a seat|') && x.includes('Notify me'))).to.equal(true);
+    const body = { title: m.title, description: m.description, location: 'A new place', date: m.date, startTime: '19:00', endTime: '21:00', timeZone: m.timeZone, maxAttendees: 1, enableWaitlist: true };
+    expect((await organizer.put(`/api/meetups/${m.id}`, body)).status).to.equal(200);
+    expect((await titles(b)).some((x) => x.startsWith('Meetup updated|') && x.includes('A new place'))).to.equal(true);
+    expect((await titles(organizer)).some((x) => x.startsWith('Meetup updated|'))).to.equal(false); // not the one who changed it
+    expect((await organizer.del(`/api/meetups/${m.id}`)).status).to.equal(200);
+    expect((await titles(b)).some((x) => x.startsWith('Meetup cancelled|') && x.includes('Notify me'))).to.equal(true);
+  });
+
   it('a deleted account gives its seat to the waitlist', async () => {
     const leaver = await app.user();
     await leaver.post(`/api/communities/${communityId}/join`, {});
@@ -163,6 +178,21 @@ describe('events: RSVP, capacity and waitlist', () => {
       crowdCommunity = await makeCommunity(organizer, []);
     });
 
+    /**
+     * A request that survives a keep-alive socket closed by the server just as the client reused
+     * it ("other side closed", a transport race of Node's HTTP stack under this load). Joining and
+     * leaving are idempotent, so sending again answers the member's true final state.
+     */
+    async function send(fn: () => Promise<any>): Promise<any> {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await fn();
+        } catch (e: any) {
+          if (attempt >= 2 || !/fetch failed/.test(String(e?.message))) throw e;
+        }
+      }
+    }
+
     async function exactCount(id: number) {
       const row = await app.knex('events_events').where({ id }).first('current_attendees', 'max_attendees');
       const seated = await app.knex('events_attendees').where({ event_id: id, status: 'attending' }).count({ n: '*' }).first();
@@ -172,7 +202,7 @@ describe('events: RSVP, capacity and waitlist', () => {
     for (let round = 1; round <= 3; round++) {
       it(`200 simultaneous joins to a 20-seat meetup seat exactly 20, the rest hear 409 Full (round ${round})`, async () => {
         const m = await makeMeetup(organizer, crowdCommunity, { maxAttendees: 20, whoCanJoin: 'anyone' });
-        const answers = await Promise.all(crowd.map((u) => u.post(`/api/meetups/${m.id}/join`, { status: 'attending' })));
+        const answers = await Promise.all(crowd.map((u) => send(() => u.post(`/api/meetups/${m.id}/join`, { status: 'attending' }))));
         const ok = answers.filter((r) => r.status === 200);
         const full = answers.filter((r) => r.status === 409);
         expect(ok.length).to.equal(20);
@@ -190,7 +220,7 @@ describe('events: RSVP, capacity and waitlist', () => {
       it(`concurrent cancellations promote the waitlist in order, never past capacity (round ${round})`, async () => {
         const m = await makeMeetup(organizer, crowdCommunity, { maxAttendees: 20, whoCanJoin: 'anyone', enableWaitlist: true });
         const joiners = crowd.slice(0, 80);
-        const answers = await Promise.all(joiners.map((u) => u.post(`/api/meetups/${m.id}/join`, {})));
+        const answers = await Promise.all(joiners.map((u) => send(() => u.post(`/api/meetups/${m.id}/join`, {}))));
         expect(answers.every((r) => r.status === 200)).to.equal(true);
         expect(answers.filter((r) => r.body.userStatus === 'attending').length).to.equal(20);
         const positions = answers.filter((r) => r.body.userStatus === 'waitlisted').map((r) => r.body.waitlistPosition);
@@ -206,9 +236,9 @@ describe('events: RSVP, capacity and waitlist', () => {
         const waitingLeavers = joiners.filter((u) => waitOrder.slice(0, 5).includes(u.me.id));
         const lateJoiners = crowd.slice(80, 100);
         const results = await Promise.all([
-          ...leavers.map((u) => u.del(`/api/meetups/${m.id}/join`)),
-          ...waitingLeavers.map((u) => u.del(`/api/meetups/${m.id}/join`)),
-          ...lateJoiners.map((u) => u.post(`/api/meetups/${m.id}/join`, {})),
+          ...leavers.map((u) => send(() => u.del(`/api/meetups/${m.id}/join`))),
+          ...waitingLeavers.map((u) => send(() => u.del(`/api/meetups/${m.id}/join`))),
+          ...lateJoiners.map((u) => send(() => u.post(`/api/meetups/${m.id}/join`, {}))),
         ]);
         expect(results.every((r) => r.status === 200)).to.equal(true);
         expect(await exactCount(m.id)).to.deep.equal({ current: 20, seated: 20, max: 20 });
