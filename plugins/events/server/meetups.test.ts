@@ -300,6 +300,43 @@ describe('events: meetups (create, list, edit, delete, validation)', () => {
     });
   });
 
+  describe('group meetups', () => {
+    it('the group creator or an Ambassador member creates them; group members join; leaving the group frees the seat', async () => {
+      const traveler = await app.user();
+      const g = await traveler.post('/api/groups', { name: 'Sketchers', description: 'We draw' });
+      expect(g.status, g.text).to.equal(201);
+      const gid = g.body.id;
+      const amb = await app.user({ role: 'Ambassador' });
+      const joiner = await app.user();
+      for (const u of [amb, joiner]) expect((await u.post(`/api/groups/${gid}/join`, {})).status).to.equal(200);
+
+      const byCreator = await traveler.post(`/api/groups/${gid}/meetups`, meetupBody({ title: 'Group sketch walk', maxAttendees: 3 }));
+      expect(byCreator.status, byCreator.text).to.equal(201);
+      expect(byCreator.body).to.include({ groupId: gid, communityId: null });
+      expect(byCreator.body.group).to.deep.equal({ id: gid, name: 'Sketchers' });
+      expect((await amb.post(`/api/groups/${gid}/meetups`, meetupBody())).status).to.equal(201);
+      const refused = await joiner.post(`/api/groups/${gid}/meetups`, meetupBody());
+      expect(refused.status).to.equal(403);
+      expect(refused.body.message).to.equal('Only group ambassadors can create meetups.');
+      expect((await outsiderAmbassador.post(`/api/groups/${gid}/meetups`, meetupBody())).status).to.equal(403);
+      expect((await traveler.post('/api/groups/99999999/meetups', meetupBody())).status).to.equal(404);
+
+      const list = await joiner.get(`/api/groups/${gid}/meetups`);
+      expect(list.status).to.equal(200);
+      expect(list.body.map((m: any) => m.title)).to.include('Group sketch walk');
+      expect((await joiner.get('/api/meetup-hosts')).body).to.deep.equal([]);
+      expect((await amb.get('/api/meetup-hosts')).body.map((h: any) => `${h.kind}:${h.id}`)).to.include(`group:${gid}`);
+
+      const id = byCreator.body.id;
+      const outsiderJoin = await outsider.post(`/api/meetups/${id}/join`, {});
+      expect(outsiderJoin.status).to.equal(403);
+      expect(outsiderJoin.body.message).to.equal('Only members of this group can join this meetup');
+      expect((await joiner.post(`/api/meetups/${id}/join`, {})).body.currentAttendees).to.equal(1);
+      expect((await joiner.del(`/api/groups/${gid}/leave`)).status).to.equal(200);
+      expect((await traveler.get(`/api/meetups/${id}`)).body.currentAttendees).to.equal(0);
+    });
+  });
+
   describe('clean-ups', () => {
     it('deleting a community removes its meetups', async () => {
       const c = await makeCommunity(creator, [member]);
