@@ -420,10 +420,10 @@ function AccountTab({ onClose }: { onClose: () => void }) {
       await withRetry(() => deleteAccount(), SAFE_RETRY);
       toast({ title: t('settings.accountDeleted'), description: t('settings.accountDeletedText'), variant: 'success' });
       onClose();
-      navigate('/', { replace: true });
+      // Signed out locally, nothing of the deleted account left in the cache, then home (as logout does).
       await setUser(null);
-      // Nothing of the deleted account stays in the cache.
       await globalMutate((key) => key !== AUTH_KEY, undefined, { revalidate: false });
+      navigate('/', { replace: true });
     } catch {
       toast({ title: t('settings.deletionFailed'), description: t('settings.deletionFailedText'), variant: 'destructive' });
       setDeleting(false);

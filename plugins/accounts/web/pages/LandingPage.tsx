@@ -18,8 +18,8 @@ function Stats() {
   const museums = useApi<{ total?: number }>(museumsOn ? '/api/museums?page=1&pageSize=1' : null);
   const users = useApi<{ travelersCount: number }>('/api/users/stats');
   const items: Array<{ key: string; value: number }> = [];
-  if (typeof museums.data?.total === 'number') items.push({ key: 'museumsStat', value: museums.data.total });
-  if (typeof users.data?.travelersCount === 'number') items.push({ key: 'travelersStat', value: users.data.travelersCount });
+  if (typeof museums.data?.total === 'number' && museums.data.total > 0) items.push({ key: 'museumsStat', value: museums.data.total });
+  if (typeof users.data?.travelersCount === 'number' && users.data.travelersCount > 0) items.push({ key: 'travelersStat', value: users.data.travelersCount });
   if (!items.length) return null;
   return (
     <dl className="acc-hero__stats" aria-label={t('landing.statsLabel')}>
