@@ -78,7 +78,12 @@ describe('events in the browser', function () {
 
   async function openEvents(page: Page) {
     await page.goto(`${app.url}/events`, { waitUntil: 'networkidle0' });
-    await waitForText(page, title);
+    try {
+      await waitForText(page, title, 30000);
+    } catch (e) {
+      if (SHOTS) await shot(page, `open-events-failed-${Date.now()}`);
+      throw new Error(`/events did not show the meetup: ${(await page.evaluate(() => document.body.innerText)).slice(0, 600)}`);
+    }
   }
 
   it('an Ambassador creates a meetup with 2 seats in the Create Meetup dialog', async () => {
