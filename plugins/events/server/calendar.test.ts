@@ -132,6 +132,10 @@ describe('events: calendars and search', () => {
     const r = await member.get('/api/search/events?q=quetzalcoatl');
     expect(r.status).to.equal(200);
     expect(r.body.map((x: any) => x.id)).to.include.members([m.id, ev.id]);
+    // the all-in-one search lists them too (events registered as a search provider)
+    const all = await member.get('/api/search?q=quetzalcoatl');
+    expect(all.status).to.equal(200);
+    expect((all.body.events as any[]).map((x) => x.id)).to.include.members([m.id, ev.id]);
     const anon = await app.client().get('/api/search/events?q=quetzalcoatl');
     expect(anon.body.map((x: any) => x.id)).to.deep.equal([ev.id]);
     expect((await member.get('/api/search/events?q=qu')).body).to.deep.equal([]);
