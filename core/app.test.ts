@@ -76,3 +76,12 @@ describe('operations', () => {
     expect(r.text).to.match(/curio_jobs\{status="queued"\}/);
   });
 });
+
+describe('request bodies', () => {
+  it('parses a JSON body on DELETE', async () => {
+    const app = await sharedApp();
+    const r = await app.client().req('DELETE', '/api/does-not-exist', '{"broken": ', { 'content-type': 'application/json' });
+    expect(r.status).to.equal(400);
+    expect(r.body.message).to.equal('Malformed JSON body');
+  });
+});

@@ -277,7 +277,8 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
   });
 
   koa.use(storage.middleware());
-  koa.use(bodyParser({ enableTypes: ['json'], jsonLimit: '1mb', encoding: 'utf-8' } as any));
+  // DELETE carries a JSON body on some routes (DELETE /api/admin/delete-user, member content): parse it too.
+  koa.use(bodyParser({ enableTypes: ['json'], jsonLimit: '1mb', encoding: 'utf-8', parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] } as any));
   for (const fn of pluginMiddleware) koa.use(fn);
 
   const core = buildCoreRoutes();
