@@ -7,6 +7,7 @@ export default defineWebPlugin({
     // '/' is the landing page for visitors (another plugin) and home for members
     { path: '/', audience: 'signedIn', component: lazy(() => import('./pages/HomePage.tsx')) },
   ],
+  nav: [{ key: 'home', label: 'insights:nav.home', to: '/', icon: 'home', order: 10, isActive: (p) => p === '/' }],
   slots: {
     'shell.createDialog': [{ component: lazy(() => import('./components/CreateInsightDialog.tsx')) }],
     'museum.insights': [{ component: lazy(() => import('./components/MuseumInsights.tsx')) }],

@@ -156,8 +156,14 @@ export function FullRecommendations() {
                       </Link>
                     </p>
                     <RoleBadge role={p.role} hideTraveler />
-                    <p className="is-size-7 has-text-grey mt-1">{t('recs.mutual', { count: mutual })}</p>
-                    <p className="is-size-7 has-text-grey mb-2">{t('recs.commonMuseums', { count: common })}</p>
+                    {'mutualFollowersCount' in p ? (
+                      <>
+                        <p className="is-size-7 has-text-grey mt-1">{t('recs.mutual', { count: mutual })}</p>
+                        <p className="is-size-7 has-text-grey mb-2">{t('recs.commonMuseums', { count: common })}</p>
+                      </>
+                    ) : (
+                      <p className="is-size-7 has-text-grey mt-1 mb-2">{t('recs.recentInsights', { count: (p as ActiveUser).recentInsightsCount ?? 0 })}</p>
+                    )}
                     <FollowButton userId={p.id} />
                   </div>
                 );
