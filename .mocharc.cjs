@@ -6,7 +6,7 @@ module.exports = {
   require: ['core/testing/global-fixtures.ts', 'core/testing/root-hooks.ts'],
   parallel: true,
   jobs: 2,
-  timeout: 30000,
+  timeout: 60000,
   slow: 1000,
   reporter: 'spec',
   exit: true,
