@@ -6,6 +6,8 @@ export default defineWebPlugin({
   pages: [
     // '/' is the landing page for visitors (another plugin) and home for members
     { path: '/', audience: 'signedIn', component: lazy(() => import('./pages/HomePage.tsx')) },
+    // one insight with its comments (link target for notifications); private authors answer 404
+    { path: '/insights/:id', component: lazy(() => import('./pages/PostPage.tsx')), publicNav: true },
   ],
   nav: [{ key: 'home', label: 'insights:nav.home', to: '/', icon: 'home', order: 10, isActive: (p) => p === '/' }],
   slots: {

@@ -161,6 +161,18 @@ describe('insights in the browser', function () {
     expect(posts.body.items[0].videoUrl).to.match(/\.webm$/);
   });
 
+  it('opens one insight at /insights/:id with its comments', async function () {
+    const author = await app.user();
+    const post = (await author.post('/api/posts', { type: 'text', content: 'A page of its own', tags: [] })).body;
+    await author.post(`/api/posts/${post.id}/comments`, { content: 'First comment here' });
+    await page.goto(`${app.url}/insights/${post.id}`, { waitUntil: 'networkidle0' });
+    await waitForText(page, 'A page of its own');
+    await waitForText(page, 'First comment here');
+    await waitForText(page, 'Sign in to comment.');
+    await page.goto(`${app.url}/insights/999999999`, { waitUntil: 'networkidle0' });
+    await waitForText(page, 'Insight not found');
+  });
+
   it('says what is missing: no video, blank text', async function () {
     const author = await app.user();
     await openHome(author);
