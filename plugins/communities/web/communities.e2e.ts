@@ -1,0 +1,159 @@
+/**
+ * Communities in Debian's Chromium against the real app: an Ambassador creates a community with
+ * the Create Community dialog and posts a poll; a second member joins and votes; the creator pins
+ * the poll, makes that member a moderator, restricts them from posting, and the member sees the
+ * server's refusal, then the composer replaced by the restriction notice.
+ */
+import { expect } from 'chai';
+import path from 'node:path';
+import type { Browser, Page } from 'puppeteer';
+import { launchBrowser, startE2EApp, signInPage, waitForText, clickText } from '../../../core/testing/browser.ts';
+import type { TestApp, SignedInClient } from '../../../core/testing/index.ts';
+
+const SHOTS = process.env.COMMUNITIES_SCREENSHOTS || '';
+
+describe('communities in the browser', function () {
+  this.timeout(240000);
+  let app: TestApp;
+  let browser: Browser;
+  let creator: SignedInClient;
+  let member: SignedInClient;
+  let creatorPage: Page;
+  let memberPage: Page;
+  let communityId = 0;
+  const name = `Impressionists ${Date.now().toString(36)}`;
+
+  before(async function () {
+    app = await startE2EApp();
+    browser = await launchBrowser();
+    creator = await app.user({ role: 'Ambassador', firstName: 'Ada', lastName: 'Creator' });
+    member = await app.user({ firstName: 'Marie', lastName: 'Member' });
+    creatorPage = await pageFor(creator);
+    memberPage = await pageFor(member);
+  });
+
+  after(async function () {
+    await browser?.close();
+    await app?.close();
+  });
+
+  async function pageFor(user: SignedInClient): Promise<Page> {
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    await signInPage(page, app, user);
+    return page;
+  }
+
+  async function shot(page: Page, file: string) {
+    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${file}.png`), fullPage: true });
+  }
+
+  const pollSelector = '[data-testid="community-post"]';
+
+  it('creates a community with the Create Community dialog', async () => {
+    await creatorPage.goto(`${app.url}/communities`, { waitUntil: 'networkidle0' });
+    await clickText(creatorPage, 'Create Community');
+    await creatorPage.waitForSelector('#cm-name');
+    // an empty name is refused in the dialog
+    await creatorPage.click('.modal-card-foot button[type="submit"]');
+    await waitForText(creatorPage, 'Community name is required');
+    await creatorPage.type('#cm-name', name);
+    await creatorPage.type('#cm-description', 'Light on canvas');
+    await creatorPage.type('#cm-location', 'Paris');
+    await creatorPage.type('#cm-tags', 'monet, morisot , pissarro');
+    await creatorPage.click('.modal-card-foot button[type="submit"]');
+    await waitForText(creatorPage, 'Community created successfully!');
+    await creatorPage.waitForFunction(() => /\/communities\/\d+$/.test(location.pathname));
+    communityId = Number(new URL(creatorPage.url()).pathname.split('/').pop());
+    await waitForText(creatorPage, name);
+    await creatorPage.waitForSelector('[data-testid="creator-label"]');
+    const c = await creator.get(`/api/communities/${communityId}`);
+    expect(c.body).to.include({ name, location: 'Paris', membershipType: 'open', type: 'general', isCreator: true });
+    expect(c.body.tags).to.deep.equal(['monet', 'morisot', 'pissarro']);
+  });
+
+  it('posts a poll: blank options are dropped', async () => {
+    await clickText(creatorPage, 'Poll', '[role="radio"]');
+    await creatorPage.waitForSelector('#cm-opt-1');
+    await creatorPage.type('#cm-post-content', 'Which museum has the best Impressionists?');
+    await creatorPage.type('#cm-opt-0', "Musée d'Orsay");
+    await creatorPage.type('#cm-opt-1', 'Marmottan Monet');
+    await clickText(creatorPage, 'Add option');
+    await creatorPage.waitForSelector('#cm-opt-2');
+    await creatorPage.type('#cm-opt-2', '   ');
+    await creatorPage.click('[data-testid="post-composer"] button[type="submit"]');
+    await waitForText(creatorPage, 'Post created successfully!');
+    await creatorPage.waitForSelector(pollSelector);
+    await waitForText(creatorPage, 'Which museum has the best Impressionists?');
+    const feed = await creator.get(`/api/communities/${communityId}/posts`);
+    expect(feed.body.items[0]).to.include({ type: 'poll' });
+    expect(feed.body.items[0].pollOptions).to.deep.equal(["Musée d'Orsay", 'Marmottan Monet']);
+  });
+
+  it('lets a second member join and vote', async () => {
+    await memberPage.goto(`${app.url}/communities/${communityId}`, { waitUntil: 'networkidle0' });
+    await clickText(memberPage, 'Join Community');
+    await waitForText(memberPage, 'Joined community successfully!');
+    await memberPage.waitForFunction(() => [...document.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Leave'));
+    await memberPage.waitForSelector(`${pollSelector} input[type="radio"]`);
+    const radios = await memberPage.$$(`${pollSelector} input[type="radio"]`);
+    await radios[1].click();
+    await clickText(memberPage, 'Vote');
+    await waitForText(memberPage, 'Vote recorded');
+    await waitForText(memberPage, 'Your vote');
+    const counts = await memberPage.$$eval('[data-testid="poll-count"]', (els) => els.map((e) => e.textContent));
+    expect(counts[0]).to.match(/^0 votes/);
+    expect(counts[1]).to.match(/^1 vote · 100%/);
+    await shot(memberPage, 'voted');
+  });
+
+  it('lets the creator pin the poll', async () => {
+    await creatorPage.reload({ waitUntil: 'networkidle0' });
+    await waitForText(creatorPage, '1 vote in total');
+    await clickText(creatorPage, 'Pin', `${pollSelector} button`);
+    await waitForText(creatorPage, 'Post pinned');
+    await creatorPage.waitForSelector(`${pollSelector} [data-testid="pinned-badge"]`);
+    const feed = await member.get(`/api/communities/${communityId}/posts`);
+    expect(feed.body.items[0].isPinned).to.equal(true);
+  });
+
+  it('makes the member a moderator, then restricts them from posting; the member sees the refusal', async () => {
+    // the member starts writing while the composer is still there
+    await memberPage.reload({ waitUntil: 'networkidle0' });
+    await memberPage.waitForSelector('#cm-post-content');
+
+    await creatorPage.goto(`${app.url}/communities/${communityId}?tab=members`, { waitUntil: 'networkidle0' });
+    const menu = `[data-testid="member-menu-${member.me.id}"]`;
+    await creatorPage.waitForSelector(menu);
+    await creatorPage.click(menu);
+    await clickText(creatorPage, 'Make moderator', '[role="menuitem"]');
+    await waitForText(creatorPage, 'Role updated successfully');
+    await creatorPage.waitForFunction((uid) => document.querySelector(`[data-testid="member-row"][data-user-id="${uid}"]`)?.textContent?.includes('Moderator'), {}, member.me.id);
+
+    await creatorPage.click(menu);
+    await clickText(creatorPage, 'Restrict posting', '[role="menuitem"]');
+    await waitForText(creatorPage, 'Permissions updated');
+    await creatorPage.waitForFunction((uid) => document.querySelector(`[data-testid="member-row"][data-user-id="${uid}"]`)?.textContent?.includes('Cannot post'), {}, member.me.id);
+    await shot(creatorPage, 'members');
+    const members = await creator.get(`/api/communities/${communityId}/members`);
+    const m = members.body.find((x: any) => x.userId === member.me.id);
+    expect(m.role).to.equal('moderator');
+    expect(m.restrictions.canPost).to.equal(false);
+
+    // the member's open page still shows the composer: the server refuses the post
+    await memberPage.type('#cm-post-content', 'Can I still post?');
+    await memberPage.click('[data-testid="post-composer"] button[type="submit"]');
+    await waitForText(memberPage, 'Failed to create post');
+    await waitForText(memberPage, 'You are not allowed to post in this community');
+    // after a reload the composer is gone, the restriction is explained, moderation stays
+    await memberPage.reload({ waitUntil: 'networkidle0' });
+    await memberPage.waitForSelector('[data-testid="post-restriction"]');
+    expect(await memberPage.$('[data-testid="post-composer"]')).to.equal(null);
+    await waitForText(memberPage, 'You are not allowed to post in this community.');
+    await memberPage.waitForSelector(`${pollSelector} button[aria-pressed="true"]`); // Unpin: a moderator may still pin
+    await shot(memberPage, 'restricted');
+    const feed = await member.get(`/api/communities/${communityId}/posts`);
+    expect(feed.body.items.map((p: any) => p.content)).to.not.include('Can I still post?');
+  });
+});
