@@ -72,6 +72,7 @@ describe('accounts in the browser', function () {
     for (const text of ['Share Moments', 'Discover Museums', 'Earn Badges', 'Connect', 'Featured Museums', 'Sign In']) await waitForText(page, text);
     await clickText(page, 'Join');
     await page.waitForFunction(() => location.pathname === '/auth' && location.search.includes('tab=register'));
+    await page.waitForSelector('[role="tab"][aria-selected="true"]');
     expect(await page.$eval('[role="tab"][aria-selected="true"]', (e) => (e as HTMLElement).innerText)).to.equal('Sign Up');
     await page.goto(`${app.url}/`, { waitUntil: 'networkidle0' });
     await clickText(page, 'Start Exploring');
