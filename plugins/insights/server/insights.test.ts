@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { sharedApp, type TestApp, type SignedInClient } from '../../../core/testing/index.ts';
 import { MESSAGES } from './index.ts';
 import { uploadVideo, textPost, follow, setVisibility, museumsAvailable, createMuseum, makeVideo } from './test-helpers.ts';
@@ -81,6 +83,19 @@ describe('insights: creating text and video insights', function () {
     const rec = await uploadVideo(alice, 'nodur');
     expect(rec.status).to.equal(201);
     expect(rec.body.duration).to.be.closeTo(3, 0.3);
+    // the served file has its duration written now (players can seek)
+    const key = rec.body.videoUrl.replace('/uploads/', '');
+    const probe = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', path.join(app.config.dataDir, 'uploads', key)]).toString();
+    expect(Number(probe)).to.be.closeTo(3, 0.3);
+  });
+
+  it('serves H.264 from Matroska as MP4 and refuses codecs browsers cannot play', async () => {
+    const mkv = await uploadVideo(alice, 'mkv264');
+    expect(mkv.status).to.equal(201);
+    expect(mkv.body.contentType).to.equal('video/mp4');
+    const avi = await uploadVideo(alice, 'avi');
+    expect(avi.status).to.equal(400);
+    expect(avi.body.message).to.equal(MESSAGES.notVideo);
   });
 
   it('refuses a video longer than 60 seconds, judged from its content', async () => {

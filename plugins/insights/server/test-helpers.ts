@@ -10,14 +10,21 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'insights-test-'));
 const cache = new Map<string, Buffer>();
 
 /** A real video made with ffmpeg's test source (cached per kind). */
-export function makeVideo(kind: 'webm' | 'mp4' | 'long' | 'nodur'): Buffer {
+export type VideoKind = 'webm' | 'mp4' | 'long' | 'nodur' | 'mkv264' | 'avi';
+
+export function makeVideo(kind: VideoKind): Buffer {
   const hit = cache.get(kind);
   if (hit) return hit;
-  const out = path.join(dir, `${kind}.${kind === 'mp4' ? 'mp4' : 'webm'}`);
+  const ext = kind === 'mp4' ? 'mp4' : kind === 'mkv264' ? 'mkv' : kind === 'avi' ? 'avi' : 'webm';
+  const out = path.join(dir, `${kind}.${ext}`);
   const base = ['-v', 'error', '-y', '-f', 'lavfi'];
   if (kind === 'webm') execFileSync('ffmpeg', [...base, '-i', 'testsrc=duration=2:size=320x240:rate=10', '-c:v', 'libvpx', '-b:v', '200k', out]);
   if (kind === 'mp4')
     execFileSync('ffmpeg', [...base, '-i', 'testsrc=duration=2:size=320x240:rate=10', '-f', 'lavfi', '-i', 'sine=duration=2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', out]);
+  // H.264 in Matroska (what some recorders write): served as MP4
+  if (kind === 'mkv264') execFileSync('ffmpeg', [...base, '-i', 'testsrc=duration=2:size=160x120:rate=10', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', out]);
+  // MPEG-4 Part 2 in AVI: browsers cannot play it
+  if (kind === 'avi') execFileSync('ffmpeg', [...base, '-i', 'testsrc=duration=2:size=160x120:rate=10', '-c:v', 'mpeg4', out]);
   // 61 s, cheaply: tiny frames at 2 fps
   if (kind === 'long') execFileSync('ffmpeg', [...base, '-i', 'testsrc=duration=61:size=64x48:rate=2', '-c:v', 'libvpx', '-b:v', '20k', out]);
   // like a browser's MediaRecorder: written to a pipe, so the header carries no duration
@@ -30,7 +37,7 @@ export function makeVideo(kind: 'webm' | 'mp4' | 'long' | 'nodur'): Buffer {
   return data;
 }
 
-export async function uploadVideo(c: TestClient, kind: 'webm' | 'mp4' | 'long' | 'nodur' = 'webm') {
+export async function uploadVideo(c: TestClient, kind: VideoKind = 'webm') {
   const data = makeVideo(kind);
   return c.upload('/api/posts/video', [{ field: 'video', name: kind === 'mp4' ? 'clip.mp4' : 'clip.webm', type: kind === 'mp4' ? 'video/mp4' : 'video/webm', data }]);
 }

@@ -1,8 +1,8 @@
 /**
  * Video checks and processing with ffprobe/ffmpeg (Debian's ffmpeg package). Everything is
  * decided from the file's content, never from the client's name or declared type:
- * - a video stream must exist, in a container and codecs browsers play (MP4/MOV with H.264, HEVC
- *   or AV1; WebM/Matroska with VP8, VP9 or AV1);
+ * - a video stream must exist, with codecs browsers play (H.264, HEVC or AV1 served as MP4; VP8,
+ *   VP9 or AV1 served as WebM);
  * - the duration comes from the container, or — for WebM recorded by a browser's MediaRecorder,
  *   which writes no duration — from the last packet's timestamp;
  * - the file is remuxed without re-encoding (WebM gets duration and cues so players can seek,
@@ -31,7 +31,7 @@ export interface ProbedVideo {
   audioCodec: string | null;
 }
 
-const MP4_VIDEO = new Set(['h264', 'hevc', 'av1', 'mpeg4']);
+const MP4_VIDEO = new Set(['h264', 'hevc', 'av1']);
 const MP4_AUDIO = new Set(['aac', 'mp3', 'opus', 'alac', 'flac']);
 const WEBM_VIDEO = new Set(['vp8', 'vp9', 'av1']);
 const WEBM_AUDIO = new Set(['opus', 'vorbis']);
@@ -119,14 +119,18 @@ export async function probeVideo(file: string): Promise<ProbedVideo> {
     const video = streams.find((s) => s.codec_type === 'video' && !['mjpeg', 'png', 'bmp', 'gif', 'webp'].includes(s.codec_name));
     if (!video) throw new VideoRejected('not a video');
     const audio = streams.find((s) => s.codec_type === 'audio');
+    // The served container follows the codecs (streams are copied, never re-encoded): MP4 for
+    // H.264/HEVC/AV1 with AAC/MP3/Opus, WebM for VP8/VP9/AV1 with Opus/Vorbis, whatever the source
+    // container (e.g. H.264 recorded into Matroska becomes MP4).
+    const a = audio?.codec_name as string | undefined;
+    const mp4Ok = MP4_VIDEO.has(video.codec_name) && (!a || MP4_AUDIO.has(a));
+    const webmOk = WEBM_VIDEO.has(video.codec_name) && (!a || WEBM_AUDIO.has(a));
+    const fromMp4 = /(^|,)(mov|mp4)(,|$)/.test(format);
     let container: 'mp4' | 'webm';
-    if (/(^|,)(mov|mp4)(,|$)/.test(format)) {
-      container = 'mp4';
-      if (!MP4_VIDEO.has(video.codec_name) || (audio && !MP4_AUDIO.has(audio.codec_name))) throw new VideoRejected('codec');
-    } else if (/(^|,)(matroska|webm)(,|$)/.test(format)) {
-      container = 'webm';
-      if (!WEBM_VIDEO.has(video.codec_name) || (audio && !WEBM_AUDIO.has(audio.codec_name))) throw new VideoRejected('codec');
-    } else throw new VideoRejected('format');
+    if (fromMp4 && mp4Ok) container = 'mp4';
+    else if (webmOk) container = 'webm';
+    else if (mp4Ok) container = 'mp4';
+    else throw new VideoRejected('codec');
     let duration = Number(info?.format?.duration);
     if (!Number.isFinite(duration) || duration <= 0) duration = Number(video.duration);
     if (!Number.isFinite(duration) || duration <= 0) {
