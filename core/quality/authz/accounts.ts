@@ -1,0 +1,67 @@
+import { secondSession, freshClient, member, everyone, rnd, type AuthzRow, type ProbeCtx } from './types.ts';
+import { smallPng } from '../fixtures/world.ts';
+
+/** The user a probe is about: the caller (own) or another plain member (other). */
+const userId = (p: ProbeCtx) => (p.obj === 'own' && p.as !== 'anon' ? p.w.u[p.as as Exclude<typeof p.as, 'anon'>].id : p.w.other.me.id);
+const userSlug = (p: ProbeCtx) => (p.obj === 'own' && p.as !== 'anon' ? p.w.u[p.as as Exclude<typeof p.as, 'anon'>].slug : p.w.other.me.slug);
+
+export const rows: AuthzRow[] = [
+  { route: 'GET /api/auth/user', expect: member() },
+  {
+    route: 'POST /api/auth/register',
+    note: 'anyone may create an account; a signed-in browser simply switches to the new one (probed in a second session)',
+    req: async (p) => {
+      const name = rnd('reg');
+      return { client: await secondSession(p), body: { email: `${name}@example.test`, password: 'a-Fine-passphrase-93', firstName: 'Reg', lastName: 'Ister', username: name } };
+    },
+    expect: everyone(201),
+  },
+  {
+    route: 'POST /api/auth/login',
+    note: "each role signs in to its own account; the banned account is refused with the ban's message (403)",
+    req: async (p) => {
+      if (p.as === 'anon') {
+        const u = await p.w.app.user();
+        return { client: p.w.app.client(), body: { email: u.me.email, password: u.me.password } };
+      }
+      const me = p.w.u[p.as];
+      return { client: p.w.app.client(), body: { email: me.email, password: me.password } };
+    },
+    expect: { default: 200, banned: 403 },
+  },
+  { route: 'POST /api/logout', req: async (p) => ({ client: await secondSession(p) }), expect: everyone(200) },
+  { route: 'GET /api/auth/my-sessions', expect: member() },
+  { route: 'POST /api/auth/logout-all-sessions', note: "ends the role's other sessions; the world session is the current one and stays", expect: member() },
+  { route: 'GET /api/users/stats', expect: everyone() },
+  { route: 'GET /api/user', expect: member() },
+  { route: 'GET /api/user/slug/:slug', objects: ['own', 'other'], req: (p) => ({ params: { slug: userSlug(p) } }), expect: everyone() },
+  { route: 'GET /api/user/:id', objects: ['own', 'other'], req: (p) => ({ params: { id: userId(p) } }), expect: everyone() },
+  {
+    route: 'POST /api/user/:id/follow',
+    objects: ['own', 'other'],
+    req: (p) => ({ params: { id: userId(p) } }),
+    expect: { signedOut: 401, 'default': 200, ...Object.fromEntries(['traveler', 'ambassador', 'manager', 'managerOther', 'creator', 'moderator', 'member', 'admin'].map((r) => [`${r}:own`, 400])) },
+    note: 'following yourself is refused (400)',
+  },
+  { route: 'GET /api/user/:id/followers', objects: ['own', 'other'], req: (p) => ({ params: { id: userId(p) } }), expect: everyone() },
+  { route: 'GET /api/user/:id/following', objects: ['own', 'other'], req: (p) => ({ params: { id: userId(p) } }), expect: everyone() },
+  { route: 'GET /api/user/:id/badges', objects: ['own', 'other'], req: (p) => ({ params: { id: userId(p) } }), expect: everyone() },
+  { route: 'PUT /api/user/profile', req: () => ({ body: { bio: `Bio ${rnd()}` } }), expect: member() },
+  {
+    route: 'PUT /api/user/password',
+    note: 'acts on the caller only: probed with a fresh account of the same platform role',
+    req: async (p) => {
+      const client: any = await freshClient(p);
+      return { client, body: { currentPassword: client.me?.password ?? 'correct-horse-42', newPassword: `Another-passphrase-${rnd()}` } };
+    },
+    expect: member(),
+  },
+  { route: 'DELETE /api/user/account', req: async (p) => ({ client: await freshClient(p) }), expect: member() },
+  { route: 'GET /api/user/preferences', expect: member() },
+  { route: 'PUT /api/user/preferences', req: () => ({ body: { showEmail: false } }), expect: member() },
+  {
+    route: 'POST /api/user/profile-image',
+    req: async () => ({ files: [{ field: 'image', name: 'me.png', type: 'image/png', data: await smallPng() }] }),
+    expect: member(),
+  },
+];

@@ -1,0 +1,13 @@
+/** The one authorization table: every plugin's rows together. */
+import type { AuthzRow } from './types.ts';
+import { rows as accounts } from './accounts.ts';
+import { rows as communities } from './communities.ts';
+import { rows as groups } from './groups.ts';
+import { rows as events } from './events.ts';
+import { rows as insights } from './insights.ts';
+import { rows as museums } from './museums.ts';
+import { rows as notifications } from './notifications.ts';
+import { rows as badges } from './badges.ts';
+import { rows as admin } from './admin.ts';
+
+export const AUTHZ_TABLE: Record<string, AuthzRow[]> = { accounts, communities, groups, events, insights, museums, notifications, badges, admin };

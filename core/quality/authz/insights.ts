@@ -1,0 +1,56 @@
+/** Insights. 'own' = the caller's own insight or comment, 'other' = another member's. */
+import { everyone, member, rnd, type AuthzRow, type Expect, type ExpectKey } from './types.ts';
+import { must } from '../fixtures/world.ts';
+import type { TestClient } from '../../testing/index.ts';
+
+type E = Partial<Record<ExpectKey, Expect>>;
+const both: Array<'own' | 'other'> = ['own', 'other'];
+const signedInRoles = ['traveler', 'ambassador', 'manager', 'managerOther', 'creator', 'moderator', 'member', 'admin'];
+const newPost = async (c: TestClient) => must(await c.post('/api/posts', { type: 'text', content: `Insight ${rnd()}` }), 'insight');
+
+export const rows: AuthzRow[] = [
+  { route: 'POST /api/posts', req: () => ({ body: { type: 'text', content: `Hello ${rnd()}` } }), expect: member(201) },
+  {
+    route: 'POST /api/posts/video',
+    note: 'authorization only: an empty upload is refused (400) after sign-in is checked; real videos are covered by the upload corpus',
+    req: () => ({ files: [{ field: 'video', name: 'v.mp4', type: 'video/mp4', data: Buffer.alloc(0) }] }),
+    expect: member(400),
+  },
+  { route: 'GET /api/posts', expect: everyone() },
+  { route: 'GET /api/feed/personalized', expect: member() },
+  { route: 'GET /api/posts/museum/:museumId', req: (p) => ({ params: { museumId: p.w.museumA.id } }), expect: everyone() },
+  { route: 'GET /api/user/:id/posts', objects: both, req: (p) => ({ params: { id: p.obj === 'own' && p.as !== 'anon' ? p.w.u[p.as as 'member'].id : p.w.other.me.id } }), expect: everyone() },
+  { route: 'GET /api/posts/:id', req: (p) => ({ params: { id: p.w.post.id } }), expect: everyone() },
+  {
+    route: 'POST /api/posts/:id/like',
+    objects: both,
+    req: async (p) => ({ params: { id: p.obj === 'own' ? (p.as === 'banned' ? p.w.post.id : (await newPost(p.w.c[p.as as 'member'])).id) : p.w.post.id } }),
+    expect: member(),
+  },
+  { route: 'GET /api/posts/:id/comments', req: (p) => ({ params: { id: p.w.post.id } }), expect: everyone() },
+  { route: 'POST /api/posts/:id/comments', req: (p) => ({ params: { id: p.w.post.id }, body: { content: `Nice ${rnd()}` } }), expect: member(201) },
+  {
+    route: 'DELETE /api/posts/:id',
+    objects: both,
+    note: 'the author deletes; an Admin deletes anyone\'s (moderation)',
+    req: async (p) => {
+      if (p.obj === 'own') return p.as === 'banned' ? null : { params: { id: (await newPost(p.w.c[p.as as 'member'])).id } };
+      return { params: { id: (await newPost(p.w.other)).id } };
+    },
+    expect: { signedOut: 401, default: 403, 'banned:own': 'n/a', ...Object.fromEntries(signedInRoles.map((r) => [`${r}:own`, 200])), 'admin:other': 200 } as E,
+  },
+  {
+    route: 'DELETE /api/comments/:id',
+    objects: both,
+    req: async (p) => {
+      const author = p.obj === 'own' ? (p.as === 'banned' ? null : p.w.c[p.as as 'member']) : p.w.other;
+      if (!author) return null;
+      return { params: { id: must(await author.post(`/api/posts/${p.w.post.id}/comments`, { content: `C ${rnd()}` }), 'comment').id } };
+    },
+    expect: { signedOut: 401, default: 403, 'banned:own': 'n/a', ...Object.fromEntries(signedInRoles.map((r) => [`${r}:own`, 200])), 'admin:other': 200 } as E,
+  },
+  { route: 'GET /api/recommendations/users', expect: everyone() },
+  { route: 'GET /api/recommendations/museums', expect: everyone() },
+  { route: 'GET /api/trending/museums', expect: everyone() },
+  { route: 'GET /api/users/active', expect: everyone() },
+];

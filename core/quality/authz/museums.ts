@@ -1,0 +1,44 @@
+/**
+ * Museums. For museum-scoped routes 'own' = museum A (manager's), 'other' = museum B
+ * (managerOther's): "a Museum Manager of this museum and of another".
+ */
+import { everyone, member, rnd, type AuthzRow } from './types.ts';
+import { museumBody, type World } from '../fixtures/world.ts';
+
+const both: Array<'own' | 'other'> = ['own', 'other'];
+const museumOf = (w: World, obj: 'own' | 'other' | null) => (obj === 'other' ? w.museumB : w.museumA);
+
+export const rows: AuthzRow[] = [
+  { route: 'GET /api/museums', expect: everyone() },
+  { route: 'GET /api/museums/featured', expect: everyone() },
+  { route: 'GET /api/museums/slug/:slug', req: (p) => ({ params: { slug: p.w.museumA.slug } }), expect: everyone() },
+  { route: 'GET /api/museums/:id', req: (p) => ({ params: { id: p.w.museumA.id } }), expect: everyone() },
+  { route: 'POST /api/museums/:id/follow', req: (p) => ({ params: { id: p.w.museumA.id } }), expect: member() },
+  { route: 'POST /api/museums/:id/checkin', req: (p) => ({ params: { id: p.w.museumA.id } }), expect: member(201) },
+  {
+    route: 'GET /api/museums/user/:userId',
+    objects: both,
+    req: (p) => ({ params: { userId: p.obj === 'own' && p.as !== 'anon' ? p.w.u[p.as as 'member'].id : p.w.other.me.id } }),
+    expect: everyone(),
+  },
+  { route: 'GET /api/search/museums', req: () => ({ query: { q: 'Quality' } }), expect: everyone() },
+  { route: 'GET /api/search', req: () => ({ query: { q: 'Quality' } }), expect: everyone() },
+  {
+    route: 'PATCH /api/museums/:id/edit',
+    objects: both,
+    note: "spec part 2 §6: Admin, or the Museum Manager whose id is the museum's managerId",
+    req: (p) => ({ params: { id: museumOf(p.w, p.obj).id }, body: { ...museumBody(museumOf(p.w, p.obj).name), description: `Edited ${rnd()}` } }),
+    expect: { signedOut: 401, signedIn: 403, admin: 200, 'manager:own': 200, 'managerOther:other': 200 },
+  },
+  {
+    route: 'POST /api/museums/:id/suggest-edit',
+    req: (p) => ({ params: { id: p.w.museumA.id }, body: { suggestedChanges: { description: `Suggested ${rnd()}` }, reason: 'better' } }),
+    expect: member(201),
+  },
+  { route: 'POST /api/museum-suggestions', req: () => ({ body: { name: `Suggested ${rnd()}`, address: '1 Road', city: 'Lyon', country: 'France' } }), expect: member(201) },
+  { route: 'POST /api/museums', req: () => ({ body: museumBody(`Member museum ${rnd()}`) }), expect: member(201), note: 'any signed-in member creates a museum profile (unverified)' },
+  { route: 'POST /api/museums/auto-populate', req: () => ({ body: { museumName: 'Nothing Museum' } }), expect: member() },
+  { route: 'GET /api/geocode', req: () => ({ query: { address: '1 Rue de Rivoli', city: 'Paris' } }), expect: member() },
+  { route: 'GET /api/google-maps-script', expect: everyone(302), note: 'redirects to Google with the configured key' },
+  { route: 'GET /api/google-maps-config', expect: everyone() },
+];
