@@ -212,4 +212,16 @@ describe('accounts in the browser', function () {
     await page.goto(`${app.url}/profile/no-such-member-${uniqueName()}`, { waitUntil: 'networkidle0' });
     await waitForText(page, 'User not found');
   });
+
+  it("warns 'Session Expiring Soon' when under 24 hours remain", async function () {
+    const member = await app.user();
+    const url = new URL(app.url);
+    await page.setCookie(...[...member.cookies].map(([name, value]) => ({ name, value, domain: url.hostname, path: '/', httpOnly: true })));
+    await app.knex('user_sessions').where({ user_id: member.me.id }).update({ expires_at: new Date(Date.now() + 5 * 3600_000), last_activity: new Date() });
+    await page.goto(`${app.url}/sessions`, { waitUntil: 'networkidle0' });
+    await waitForText(page, 'Session Expiring Soon');
+    await waitForText(page, 'Regular (7 days)');
+    await waitForText(page, 'No other active sessions.');
+    expect(await page.evaluate(() => document.body.innerText.includes('Logout All Others'))).to.equal(false);
+  });
 });
