@@ -201,7 +201,7 @@ export function communityRoutes(d: Deps) {
         const key = ctx.storage.keyFromUrl(a.community.image_url);
         if (key) await ctx.storage.delete(key).catch(() => {});
       }
-      await d.notify(memberIds, { title: 'Community deleted', message: `The community ${a.community.name} was deleted by its creator.`, link: '/communities' });
+      await d.notify(memberIds, { title: 'Community deleted', message: `The community ${a.community.name} was deleted by its creator.`, link: '/communities', template: 'communities:notify.deleted', params: { community: a.community.name } });
       return { success: true, message: 'Community deleted successfully' };
     },
   });
@@ -251,7 +251,9 @@ export function communityRoutes(d: Deps) {
           await d.notify([...new Set([community.creator_id, ...managers])], {
             title: 'New join request',
             message: `${user.username} asked to join ${community.name}.`,
-            link: `/communities/${community.id}`,
+            link: `/communities/${community.id}?tab=management`,
+            template: 'communities:notify.joinRequested',
+            params: { user: user.username, community: community.name },
           });
         }
         return { success: true, status: 'requested', message: 'Your request to join has been sent', memberCount: community.member_count, isMember: false };
@@ -337,10 +339,10 @@ export function communityRoutes(d: Deps) {
         if (decision === 'accept') {
           const r = await addMember(a.community.id, req.user_id);
           if (r.added) await ctx.events.emit('communities.member.joined', { communityId: a.community.id, userId: req.user_id });
-          await d.notify([req.user_id], { title: 'Join request accepted', message: `You are now a member of ${name}.`, link: `/communities/${a.community.id}` });
+          await d.notify([req.user_id], { title: 'Join request accepted', message: `You are now a member of ${name}.`, link: `/communities/${a.community.id}`, template: 'communities:notify.joinAccepted', params: { community: name } });
           return { success: true, message: 'Request accepted' };
         }
-        await d.notify([req.user_id], { title: 'Join request declined', message: `Your request to join ${name} was declined.`, link: `/communities/${a.community.id}` });
+        await d.notify([req.user_id], { title: 'Join request declined', message: `Your request to join ${name} was declined.`, link: `/communities/${a.community.id}`, template: 'communities:notify.joinDeclined', params: { community: name } });
         return { success: true, message: 'Request declined' };
       },
     });

@@ -38,13 +38,20 @@ export function memberRoutes(d: Deps) {
     });
     await ctx.events.emit('communities.member.left', { communityId: a.community.id, userId: target.user_id });
     await d.notify([target.user_id], ban
-      ? { title: 'Banned from a community', message: `You have been banned from ${a.community.name}${ban.reason ? `: ${ban.reason}` : '.'}`, priority: 'high', link: '/communities' }
-      : { title: 'Removed from a community', message: `You have been removed from ${a.community.name}.`, link: '/communities' });
+      ? {
+          title: 'Banned from a community',
+          message: `You have been banned from ${a.community.name}${ban.reason ? `: ${ban.reason}` : '.'}`,
+          priority: 'high',
+          link: '/communities',
+          template: ban.reason ? 'communities:notify.bannedReason' : 'communities:notify.banned',
+          params: { community: a.community.name, reason: ban.reason },
+        }
+      : { title: 'Removed from a community', message: `You have been removed from ${a.community.name}.`, link: '/communities', template: 'communities:notify.removed', params: { community: a.community.name } });
   }
 
   async function warn(a: Access, target: MemberRow, reason: string) {
     await knex('community_warnings').insert({ community_id: a.community.id, user_id: target.user_id, reason, issued_by: a.user!.id });
-    await d.notify([target.user_id], { title: `Warning from ${a.community.name}`, message: reason, priority: 'high', link: `/communities/${a.community.id}` });
+    await d.notify([target.user_id], { title: `Warning from ${a.community.name}`, message: reason, priority: 'high', link: `/communities/${a.community.id}`, template: 'communities:notify.warned', params: { community: a.community.name, reason } });
   }
 
   async function restrict(a: Access, target: MemberRow, key: PermissionKey, value: boolean) {
@@ -60,7 +67,7 @@ export function memberRoutes(d: Deps) {
       'requiresApproval:false': 'Your posts no longer need approval in',
     };
     const t = texts[`${key}:${value}`];
-    if (t) await d.notify([target.user_id], { title: 'Community permissions changed', message: `${t} ${a.community.name}.`, link: `/communities/${a.community.id}` });
+    if (t) await d.notify([target.user_id], { title: 'Community permissions changed', message: `${t} ${a.community.name}.`, link: `/communities/${a.community.id}`, template: `communities:notify.permissions.${key}_${value}`, params: { community: a.community.name } });
   }
 
   ctx.routes.add<{ id: number }>({
@@ -101,7 +108,13 @@ export function memberRoutes(d: Deps) {
       const target = await loadTarget(knex, a, c.input.params.memberId);
       await knex('community_members').where({ id: target.id }).update({ role: c.input.body.role });
       if (target.role !== c.input.body.role) {
-        await d.notify([target.user_id], { title: 'Community role changed', message: `You are now ${c.input.body.role === 'admin' ? 'an admin' : `a ${c.input.body.role}`} of ${a.community.name}.`, link: `/communities/${a.community.id}` });
+        await d.notify([target.user_id], {
+          title: 'Community role changed',
+          message: `You are now ${c.input.body.role === 'admin' ? 'an admin' : `a ${c.input.body.role}`} of ${a.community.name}.`,
+          link: `/communities/${a.community.id}`,
+          template: `communities:notify.role.${c.input.body.role}`,
+          params: { community: a.community.name },
+        });
       }
       return presentOne(a, target.id);
     },

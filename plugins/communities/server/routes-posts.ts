@@ -166,10 +166,10 @@ export function postRoutes(d: Deps) {
         if (!done) throw new HttpError(409, 'This post is not waiting for review');
         if (decision === 'approve') {
           await ctx.events.emit('communities.post.created', { communityId: a.community.id, postId: post.id, userId: post.user_id });
-          await d.notify([post.user_id], { title: 'Post approved', message: `Your post in ${a.community.name} is now published.`, link: `/communities/${a.community.id}` });
+          await d.notify([post.user_id], { title: 'Post approved', message: `Your post in ${a.community.name} is now published.`, link: `/communities/${a.community.id}`, template: 'communities:notify.postApproved', params: { community: a.community.name } });
           return { success: true, message: 'Post approved' };
         }
-        await d.notify([post.user_id], { title: 'Post not approved', message: `A moderator of ${a.community.name} did not approve your post.`, link: `/communities/${a.community.id}` });
+        await d.notify([post.user_id], { title: 'Post not approved', message: `A moderator of ${a.community.name} did not approve your post.`, link: `/communities/${a.community.id}`, template: 'communities:notify.postRejected', params: { community: a.community.name } });
         return { success: true, message: 'Post rejected' };
       },
     });
@@ -346,6 +346,8 @@ export function postRoutes(d: Deps) {
           title: parentId ? 'New reply' : 'New comment',
           message: `${c.user!.username} ${parentId ? 'replied in' : 'commented on'} a discussion in ${a.community.name}.`,
           link: `/communities/${a.community.id}`,
+          template: parentId ? 'communities:notify.reply' : 'communities:notify.comment',
+          params: { user: c.user!.username, community: a.community.name },
         });
       }
       const [out] = await presentComments([{ ...row, parent_id: null }], a);

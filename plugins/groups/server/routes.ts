@@ -354,7 +354,7 @@ export function groupRoutes(ctx: PluginContext) {
       if (!u) throw new HttpError(404, 'User not found');
       if (!(await addMember(a.group.id, u.id))) throw new HttpError(409, 'This user is already a member of this group');
       await ctx.events.emit('groups.member.joined', { groupId: a.group.id, userId: u.id });
-      await notify([u.id], { type: 'community', title: 'Added to a group', message: `${c.user!.username} added you to the group ${a.group.name}.`, link: `/groups/${a.group.id}` });
+      await notify([u.id], { type: 'community', title: 'Added to a group', message: `${c.user!.username} added you to the group ${a.group.name}.`, link: `/groups/${a.group.id}`, template: 'groups:notify.added', params: { user: c.user!.username, group: a.group.name } });
       const m = await knex('group_members').where({ group_id: a.group.id, user_id: u.id }).first();
       const s = await summaries([u.id]);
       return { userId: u.id, role: m.role, isCreator: false, joinedAt: iso(m.joined_at)!, user: s.get(u.id) ?? null };
@@ -553,7 +553,7 @@ export function groupRoutes(ctx: PluginContext) {
       });
       const to = new Set([post.user_id, ...(parentAuthor ? [parentAuthor] : [])]);
       to.delete(c.user!.id);
-      await notify([...to], { type: 'comment', title: parentId ? 'New reply' : 'New comment', message: `${c.user!.username} ${parentId ? 'replied in' : 'commented on'} a post in ${a.group.name}.`, link: `/groups/${a.group.id}` });
+      await notify([...to], { type: 'comment', title: parentId ? 'New reply' : 'New comment', message: `${c.user!.username} ${parentId ? 'replied in' : 'commented on'} a post in ${a.group.name}.`, link: `/groups/${a.group.id}`, template: parentId ? 'groups:notify.reply' : 'groups:notify.comment', params: { user: c.user!.username, group: a.group.name } });
       const [out] = await presentComments([{ ...row, parent_id: null }], a);
       return { ...out, parentId };
     },

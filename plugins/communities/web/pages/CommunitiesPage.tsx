@@ -94,7 +94,7 @@ export default function CommunitiesPage() {
       width="wide"
       actions={
         tab === 'communities' && mayCreate ? (
-          <button type="button" className="button is-primary" onClick={() => setCreating(true)}>
+          <button type="button" className="button is-primary cm-iconbutton" onClick={() => setCreating(true)}>
             <Icon name="plus" size={18} />
             <span>{t('create.title')}</span>
           </button>

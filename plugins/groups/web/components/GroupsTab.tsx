@@ -33,7 +33,7 @@ export default function GroupsTab() {
             </span>
           </div>
         </form>
-        <button type="button" className="button is-primary" onClick={() => setCreating(true)}>
+        <button type="button" className="button is-primary gr-iconbutton" onClick={() => setCreating(true)}>
           <Icon name="plus" size={18} />
           <span>{t('create.title')}</span>
         </button>
