@@ -44,6 +44,8 @@ export interface AuthzRow {
   expect: Partial<Record<ExpectKey, Expect>>;
   /** why the expectations are what they are, where not obvious */
   note?: string;
+  /** cells (`role` or `role:obj`) that currently break their expectation because of a known bug (id in known-bugs.ts) */
+  bugs?: Partial<Record<string, string>>;
 }
 
 export function expectationFor(row: AuthzRow, as: Role, obj: Obj | null): Expect | undefined {
