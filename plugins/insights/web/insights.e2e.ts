@@ -161,6 +161,33 @@ describe('insights in the browser', function () {
     expect(posts.body.items[0].videoUrl).to.match(/\.webm$/);
   });
 
+  it("suggests a museum that is not found and tags the insight with the pending suggestion", async function () {
+    const author = await app.user();
+    await openHome(author);
+    await openDialog();
+    await clickText(page, 'Text', '[role="tab"]');
+    await page.type('textarea[id$="-text"]', 'A tiny museum nobody lists yet.');
+    const name = `Nowhere Gallery ${Date.now().toString(36)}`;
+    await page.type('input[type="search"]', name);
+    await waitForText(page, 'Museum not found');
+    await clickText(page, 'Suggest');
+    await waitForText(page, 'Suggest New Museum');
+    await clickText(page, 'Submit Suggestion');
+    await waitForText(page, 'Name, address, city and country are required.');
+    await page.type('input[id$="-address"]', '1 Hidden Lane');
+    await page.type('input[id$="-city"]', 'Ghent');
+    await page.type('input[id$="-country"]', 'Belgium');
+    await clickText(page, 'Submit Suggestion');
+    await waitForText(page, 'Museum suggested!');
+    await waitForText(page, 'Pending review');
+    await shot('dialog-suggested');
+    await clickText(page, 'Share Insight');
+    await waitForText(page, 'Insight shared!');
+    const posts = await author.get(`/api/user/${author.me.id}/posts`);
+    expect(posts.body.items[0].pendingMuseumSuggestionId).to.be.a('number');
+    expect(posts.body.items[0].museumId).to.equal(null);
+  });
+
   it('opens one insight at /insights/:id with its comments', async function () {
     const author = await app.user();
     const post = (await author.post('/api/posts', { type: 'text', content: 'A page of its own', tags: [] })).body;

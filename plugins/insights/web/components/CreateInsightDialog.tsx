@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import {
   useTranslation,
   useAuth,
@@ -77,9 +77,9 @@ function SuggestMuseumForm({ initialName, onDone, onCancel }: { initialName: str
   const [error, setError] = useState<string | null>(null);
   const id = useId();
   const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF((x) => ({ ...x, [k]: e.target.value }));
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    e.stopPropagation();
+  // Not a <form>: it sits inside the dialog's form (nested forms are invalid HTML and would share the insight).
+  const submit = async () => {
+    if (pending) return;
     if (!f.name.trim() || !f.city.trim() || !f.country.trim() || !f.address.trim()) {
       setError(t('suggest.required'));
       return;
@@ -110,6 +110,12 @@ function SuggestMuseumForm({ initialName, onDone, onCancel }: { initialName: str
       setPending(false);
     }
   };
+  const onEnter = (e: KeyboardEvent) => {
+    if (e.key === 'Enter' && (e.target as HTMLElement).tagName === 'INPUT') {
+      e.preventDefault();
+      void submit();
+    }
+  };
   const field = (k: keyof typeof f, label: string, required = false, type = 'text') => (
     <div className="field">
       <label className="label is-small" htmlFor={`${id}-${k}`}>
@@ -126,7 +132,7 @@ function SuggestMuseumForm({ initialName, onDone, onCancel }: { initialName: str
     </div>
   );
   return (
-    <form className="box mt-2" onSubmit={submit} aria-labelledby={`${id}-title`} noValidate>
+    <div className="box mt-2" role="group" aria-labelledby={`${id}-title`} onKeyDown={onEnter}>
       <h3 id={`${id}-title`} className="title is-6">
         {t('suggest.title')}
       </h3>
@@ -150,11 +156,11 @@ function SuggestMuseumForm({ initialName, onDone, onCancel }: { initialName: str
         <button type="button" className="button is-small" onClick={onCancel}>
           {t('suggest.cancel')}
         </button>
-        <button type="submit" className="button is-small is-primary" disabled={pending}>
+        <button type="button" className="button is-small is-primary" disabled={pending} onClick={() => void submit()}>
           {pending ? t('suggest.submitting') : t('suggest.submit')}
         </button>
       </div>
-    </form>
+    </div>
   );
 }
 
