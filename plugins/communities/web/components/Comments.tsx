@@ -78,7 +78,7 @@ export function Comments({ postId, canComment, commentBlockedReason, isMember, o
             </button>
           )}
           {c.canDelete && (
-            <button type="button" className="cm-linkbutton has-text-danger" onClick={() => void onDelete(c, replies)} disabled={remove.isPending}>
+            <button type="button" className="cm-linkbutton cm-danger" onClick={() => void onDelete(c, replies)} disabled={remove.isPending}>
               {t('common.delete')}
             </button>
           )}
@@ -90,8 +90,8 @@ export function Comments({ postId, canComment, commentBlockedReason, isMember, o
   return (
     <section className="cm-comments" aria-label={t('comments.title')}>
       {isLoading && <Spinner size="small" label={t('comments.loading')} />}
-      {error && <p className="has-text-danger">{t('comments.loadFailed')}</p>}
-      {data && data.length === 0 && <p className="has-text-grey is-size-7">{t('comments.none')}</p>}
+      {error && <p className="cm-danger">{t('comments.loadFailed')}</p>}
+      {data && data.length === 0 && <p className="cm-muted is-size-7">{t('comments.none')}</p>}
       {data?.map((c) => (
         <div key={c.id} className="cm-thread">
           {renderOne(c, c.replies.length)}

@@ -10,8 +10,8 @@ export function MemberPostsDialog({ communityId, member, viewer, onClose }: { co
   return (
     <Modal open={Boolean(member)} onClose={onClose} size="large" title={member ? t('members.postsOf', { name: displayName(member.user) }) : ''}>
       {isLoading && <Spinner center />}
-      {error && <p className="has-text-danger">{error.message}</p>}
-      {data && data.length === 0 && <p className="has-text-grey">{t('members.noPosts')}</p>}
+      {error && <p className="cm-danger">{error.message}</p>}
+      {data && data.length === 0 && <p className="cm-muted">{t('members.noPosts')}</p>}
       {data?.map((p) => (
         <PostCard key={p.id} post={p} viewer={{ ...viewer, canComment: false }} compact onChange={() => void mutate()} onRefresh={() => void mutate()} />
       ))}
@@ -27,13 +27,13 @@ export function MemberCommentsDialog({ communityId, member, onClose, onChanged }
   return (
     <Modal open={Boolean(member)} onClose={onClose} title={member ? t('members.commentsOf', { name: displayName(member.user) }) : ''}>
       {isLoading && <Spinner center />}
-      {error && <p className="has-text-danger">{error.message}</p>}
-      {data && data.length === 0 && <p className="has-text-grey">{t('members.noComments')}</p>}
+      {error && <p className="cm-danger">{error.message}</p>}
+      {data && data.length === 0 && <p className="cm-muted">{t('members.noComments')}</p>}
       <ul className="cm-plainlist">
         {data?.map((c) => (
           <li key={c.id} className="cm-review-comment">
             <p className="cm-prewrap">{c.content}</p>
-            <p className="is-size-7 has-text-grey">
+            <p className="is-size-7 cm-muted">
               <RelativeTime date={c.createdAt} /> · {t('members.onPost', { id: c.postId })}
             </p>
             <button

@@ -180,7 +180,7 @@ export function MembersTab({ community, onChanged }: { community: Community; onC
           </span>
         </div>
       </div>
-      <p className="has-text-grey is-size-7 mb-3">{t('common.members', { count: data.length })}</p>
+      <p className="cm-muted is-size-7 mb-3">{t('common.members', { count: data.length })}</p>
       <ul className="cm-member-list">
         {shown.map((m) => (
           <li key={m.id} className="cm-member" data-testid="member-row" data-user-id={m.userId}>
@@ -190,7 +190,7 @@ export function MembersTab({ community, onChanged }: { community: Community; onC
                 <Link to={profilePath(m.user)} className="has-text-weight-semibold">
                   {displayName(m.user)}
                 </Link>{' '}
-                <span className="has-text-grey">@{m.user.username}</span>{' '}
+                <span className="cm-muted">@{m.user.username}</span>{' '}
                 {m.isCreator ? (
                   <span className="tag is-primary">{t('roles.creator')}</span>
                 ) : m.role !== 'member' ? (
@@ -203,7 +203,7 @@ export function MembersTab({ community, onChanged }: { community: Community; onC
                 {m.restrictions?.isMuted && <span className="tag is-danger is-light ml-1">{t('restrictions.muted')}</span>}
                 {m.restrictions?.requiresApproval && <span className="tag is-info is-light ml-1">{t('restrictions.requiresApproval')}</span>}
               </p>
-              <p className="is-size-7 has-text-grey">
+              <p className="is-size-7 cm-muted">
                 {t('members.joined')} <RelativeTime date={m.joinedAt} />
                 {m.stats && community.permissions.canModerate && (
                   <>
@@ -234,7 +234,7 @@ export function MembersTab({ community, onChanged }: { community: Community; onC
           </li>
         ))}
       </ul>
-      {shown.length === 0 && <p className="has-text-grey">{t('members.noMatch')}</p>}
+      {shown.length === 0 && <p className="cm-muted">{t('members.noMatch')}</p>}
 
       <ReasonDialog
         open={dialog?.kind === 'warn'}

@@ -86,7 +86,7 @@ export function Menu({ label, items, className, buttonClassName, align = 'right'
                 type="button"
                 role="menuitem"
                 tabIndex={-1}
-                className={`dropdown-item cm-menu__item${it.danger ? ' has-text-danger' : ''}`}
+                className={`dropdown-item cm-menu__item${it.danger ? ' cm-danger' : ''}`}
                 onKeyDown={(e) => onKey(e, i)}
                 onClick={() => {
                   setOpen(false);

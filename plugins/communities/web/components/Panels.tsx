@@ -128,8 +128,8 @@ export function JoinRequestsPanel({ community, onChanged }: PanelProps) {
   const decide = useMutation((r: JoinRequest, accept: boolean) =>
     accept ? acceptCommunityJoinRequest({ params: { id: community.id, requestId: r.id } }) : declineCommunityJoinRequest({ params: { id: community.id, requestId: r.id } }), { retries: 0 });
   if (isLoading) return <Spinner />;
-  if (error) return <p className="has-text-danger">{error.message}</p>;
-  if (!data?.length) return <p className="has-text-grey">{community.membershipType === 'open' ? t('requests.noneOpen') : t('requests.none')}</p>;
+  if (error) return <p className="cm-danger">{error.message}</p>;
+  if (!data?.length) return <p className="cm-muted">{community.membershipType === 'open' ? t('requests.noneOpen') : t('requests.none')}</p>;
   return (
     <ul className="cm-plainlist">
       {data.map((r) => (
@@ -138,7 +138,7 @@ export function JoinRequestsPanel({ community, onChanged }: PanelProps) {
           <div className="cm-row__main">
             <p className="has-text-weight-semibold">{displayName(r.user)}</p>
             {r.message && <p className="cm-prewrap">{r.message}</p>}
-            <p className="is-size-7 has-text-grey">
+            <p className="is-size-7 cm-muted">
               <RelativeTime date={r.createdAt} />
             </p>
           </div>
@@ -210,17 +210,17 @@ export function ReportsPanel({ community, onChanged }: PanelProps) {
         ))}
       </div>
       {isLoading && <Spinner />}
-      {error && <p className="has-text-danger">{error.message}</p>}
-      {data && data.length === 0 && <p className="has-text-grey">{status === 'open' ? t('reports.none') : t('reports.noneResolved')}</p>}
+      {error && <p className="cm-danger">{error.message}</p>}
+      {data && data.length === 0 && <p className="cm-muted">{status === 'open' ? t('reports.none') : t('reports.noneResolved')}</p>}
       <ul className="cm-plainlist">
         {data?.map((r) => (
           <li key={r.id} className="cm-report" data-testid="report">
-            <p className="is-size-7 has-text-grey">
+            <p className="is-size-7 cm-muted">
               {t(r.targetType === 'post' ? 'reports.postBy' : 'reports.commentBy', { name: displayName(r.author) })} · <RelativeTime date={r.createdAt} />
             </p>
             <blockquote className="cm-report__content cm-prewrap">{r.content}</blockquote>
             <p>
-              <strong>{t('reports.reason')}:</strong> {r.reason} <span className="has-text-grey">— {displayName(r.reporter)}</span>
+              <strong>{t('reports.reason')}:</strong> {r.reason} <span className="cm-muted">— {displayName(r.reporter)}</span>
             </p>
             {r.contentRemoved && r.status === 'open' && <p className="help">{t('reports.alreadyRemoved')}</p>}
             {r.status === 'open' ? (
@@ -250,8 +250,8 @@ export function ReviewPostsPanel({ community, onChanged }: PanelProps) {
   const { data, isLoading, error, mutate } = useApi<Post[]>(`/api/communities/${community.id}/posts/pending`);
   const decide = useMutation((p: Post, ok: boolean) => (ok ? approveCommunityPost({ params: { id: p.id } }) : rejectCommunityPost({ params: { id: p.id } })), { retries: 0 });
   if (isLoading) return <Spinner />;
-  if (error) return <p className="has-text-danger">{error.message}</p>;
-  if (!data?.length) return <p className="has-text-grey">{t('review.none')}</p>;
+  if (error) return <p className="cm-danger">{error.message}</p>;
+  if (!data?.length) return <p className="cm-muted">{t('review.none')}</p>;
   return (
     <div>
       {data.map((p) => (
@@ -327,7 +327,7 @@ export function BulkMembersPanel({ community, onChanged }: PanelProps) {
   return (
     <div>
       {candidates.length === 0 ? (
-        <p className="has-text-grey">{t('bulk.none')}</p>
+        <p className="cm-muted">{t('bulk.none')}</p>
       ) : (
         <>
           <label className="checkbox mb-2">
@@ -337,7 +337,7 @@ export function BulkMembersPanel({ community, onChanged }: PanelProps) {
             {candidates.map((m) => (
               <li key={m.id}>
                 <label className="checkbox">
-                  <input type="checkbox" checked={selected.has(m.id)} onChange={() => toggle(m.id)} /> {displayName(m.user)} <span className="has-text-grey">@{m.user.username}</span>
+                  <input type="checkbox" checked={selected.has(m.id)} onChange={() => toggle(m.id)} /> {displayName(m.user)} <span className="cm-muted">@{m.user.username}</span>
                   {m.role !== 'member' && <span className="tag is-light ml-1">{t(`roles.${m.role}`)}</span>}
                 </label>
               </li>
@@ -376,7 +376,7 @@ export function BulkMembersPanel({ community, onChanged }: PanelProps) {
         </>
       )}
       <h4 className="title is-6 mt-5">{t('bulk.banned')}</h4>
-      {bans.data && bans.data.length === 0 && <p className="has-text-grey">{t('bulk.noBans')}</p>}
+      {bans.data && bans.data.length === 0 && <p className="cm-muted">{t('bulk.noBans')}</p>}
       <ul className="cm-plainlist">
         {bans.data?.map((b) => (
           <li key={b.userId} className="cm-row">
@@ -417,7 +417,7 @@ export function AssignRolesPanel({ community, onChanged }: PanelProps) {
   const set = useMutation((m: Member, role: 'member' | 'moderator' | 'admin') => updateCommunityMemberRole({ params: { id: community.id, memberId: m.id }, body: { role } }), { retries: 0 });
   const others = (data ?? []).filter((m) => !m.isCreator);
   if (!data) return <Spinner />;
-  if (!others.length) return <p className="has-text-grey">{t('roles.nobody')}</p>;
+  if (!others.length) return <p className="cm-muted">{t('roles.nobody')}</p>;
   return (
     <table className="table is-fullwidth is-narrow cm-table">
       <thead>
@@ -430,7 +430,7 @@ export function AssignRolesPanel({ community, onChanged }: PanelProps) {
         {others.map((m) => (
           <tr key={m.id}>
             <td>
-              {displayName(m.user)} <span className="has-text-grey">@{m.user.username}</span>
+              {displayName(m.user)} <span className="cm-muted">@{m.user.username}</span>
             </td>
             <td>
               <div className="select is-small">

@@ -151,7 +151,7 @@ export function PostCard({ post: p, viewer, onChange, onRefresh, compact = false
                 <Icon name="map" size={14} /> {p.eventLocation}
               </p>
             )}
-            {p.eventDescription && <p className="cm-prewrap has-text-grey">{p.eventDescription}</p>}
+            {p.eventDescription && <p className="cm-prewrap cm-muted">{p.eventDescription}</p>}
           </div>
         </div>
       )}
@@ -224,7 +224,7 @@ export function PostCard({ post: p, viewer, onChange, onRefresh, compact = false
         <footer className="cm-post__actions">
           <button
             type="button"
-            className={`button is-small is-white${p.isLiked ? ' has-text-danger' : ''}`}
+            className={`button is-small is-white${p.isLiked ? ' cm-danger' : ''}`}
             aria-pressed={p.isLiked}
             disabled={!viewer.isMember || like.isPending}
             title={viewer.isMember ? undefined : t('post.membersOnly')}
@@ -251,7 +251,7 @@ export function PostCard({ post: p, viewer, onChange, onRefresh, compact = false
             </button>
           )}
           {p.canDelete && (
-            <button type="button" className="button is-small is-white has-text-danger" onClick={() => setConfirmDelete(true)}>
+            <button type="button" className="button is-small is-white cm-danger" onClick={() => setConfirmDelete(true)}>
               <Icon name="trash" size={16} />
               <span>{t('common.delete')}</span>
             </button>

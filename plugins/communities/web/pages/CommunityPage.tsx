@@ -397,7 +397,7 @@ function Discussion({ c, readable, onChanged, onReview }: { c: Community; readab
     void feed.mutate();
   };
 
-  if (!readable) return <EmptyState icon="shield" title={t('detail.privateDiscussion')} description={t('detail.privateJoinHelp')} />;
+  if (!readable) return <EmptyState icon="shield" title={t('detail.privateDiscussion')} description={t('detail.privateDiscussionText')} />;
 
   const restriction = !c.isMember ? null : !c.permissions.canPost ? (c.restrictions?.isMuted ? t('restrictions.mutedNotice') : t('restrictions.cannotPostNotice')) : null;
   const commentBlocked = c.isMember && !c.permissions.canComment ? (c.restrictions?.isMuted ? t('restrictions.mutedNotice') : t('restrictions.cannotCommentNotice')) : null;

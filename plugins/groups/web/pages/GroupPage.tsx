@@ -273,7 +273,7 @@ function PostItem({ post: p, onChange, onRemoved }: { post: GroupPost; onChange:
           ) : (
             <span>{displayName(null)}</span>
           )}
-          <p className="is-size-7 has-text-grey">
+          <p className="is-size-7 gr-muted">
             <RelativeTime date={p.createdAt} />
           </p>
         </div>
@@ -282,7 +282,7 @@ function PostItem({ post: p, onChange, onRemoved }: { post: GroupPost; onChange:
       <footer className="gr-post__actions">
         <button
           type="button"
-          className={`button is-small is-white${p.isLiked ? ' has-text-danger' : ''}`}
+          className={`button is-small is-white${p.isLiked ? ' gr-danger' : ''}`}
           aria-pressed={p.isLiked}
           disabled={like.isPending}
           onClick={async () => {
@@ -305,7 +305,7 @@ function PostItem({ post: p, onChange, onRemoved }: { post: GroupPost; onChange:
         {p.canDelete && (
           <button
             type="button"
-            className="button is-small is-white has-text-danger"
+            className="button is-small is-white gr-danger"
             disabled={remove.isPending}
             onClick={async () => {
               if (!window.confirm(t('post.deleteConfirm'))) return;
@@ -349,7 +349,7 @@ function Comments({ postId, onCount }: { postId: number; onCount: (delta: number
           {c.canDelete && (
             <button
               type="button"
-              className="gr-linkbutton has-text-danger"
+              className="gr-linkbutton gr-danger"
               onClick={async () => {
                 try {
                   await remove.trigger(c.id);
@@ -370,7 +370,7 @@ function Comments({ postId, onCount }: { postId: number; onCount: (delta: number
   return (
     <section className="gr-comments" aria-label={t('comments.title')}>
       {isLoading && <Spinner size="small" />}
-      {data?.length === 0 && <p className="is-size-7 has-text-grey">{t('comments.none')}</p>}
+      {data?.length === 0 && <p className="is-size-7 gr-muted">{t('comments.none')}</p>}
       {data?.map((c) => (
         <div key={c.id}>
           {one(c, c.replies.length)}
@@ -487,7 +487,7 @@ function Members({ g, isAdmin, onChanged }: { g: Group; isAdmin: boolean; onChan
                 displayName(null)
               )}{' '}
               {m.isCreator ? <span className="tag is-primary">{t('roles.creator')}</span> : m.role === 'admin' ? <span className="tag is-link is-light">{t('roles.admin')}</span> : null}
-              <p className="is-size-7 has-text-grey">
+              <p className="is-size-7 gr-muted">
                 {t('members.joined')} <RelativeTime date={m.joinedAt} />
               </p>
             </div>
