@@ -104,53 +104,53 @@ function Feed() {
   useOnPosted(() => void feed.mutate());
   return (
     <>
-    <section aria-label={t('home.feedLabel')}>
-      <InfiniteList<Post>
-        items={feed.items}
-        getKey={(p) => p.id}
-        hasMore={feed.hasMore}
-        loadMore={feed.loadMore}
-        isLoading={feed.isLoading}
-        isLoadingMore={feed.isLoadingMore}
-        error={feed.error}
-        errorState={
-          <EmptyState
-            tone="error"
-            icon="alert"
-            title={t('home.loadError')}
-            action={
-              <button type="button" className="button is-small" onClick={() => void feed.mutate()}>
-                {t('home.retry')}
-              </button>
-            }
-          />
-        }
-        empty={
-          <EmptyState
-            icon="inbox"
-            title={t('home.welcomeTitle', { appName })}
-            description={t('home.welcomeText')}
-            action={
-              <Link to="/discover" className="button is-link is-light">
-                {t('home.discoverCta')}
-              </Link>
-            }
-          />
-        }
-        renderItem={(p, i) => (
-          <Fragment>
-            <PostCard post={p} onDeleted={onDeleted} />
-            {i === 1 && <MuseumSpotlight />}
-          </Fragment>
-        )}
-      />
-    </section>
-    {/* an empty feed: the full recommendations help a new member find people and museums */}
-    {feed.isEmpty && (
-      <div className="box mt-4">
-        <FullRecommendations />
-      </div>
-    )}
+      <section aria-label={t('home.feedLabel')}>
+        <InfiniteList<Post>
+          items={feed.items}
+          getKey={(p) => p.id}
+          hasMore={feed.hasMore}
+          loadMore={feed.loadMore}
+          isLoading={feed.isLoading}
+          isLoadingMore={feed.isLoadingMore}
+          error={feed.error}
+          errorState={
+            <EmptyState
+              tone="error"
+              icon="alert"
+              title={t('home.loadError')}
+              action={
+                <button type="button" className="button is-small" onClick={() => void feed.mutate()}>
+                  {t('home.retry')}
+                </button>
+              }
+            />
+          }
+          empty={
+            <EmptyState
+              icon="inbox"
+              title={t('home.welcomeTitle', { appName })}
+              description={t('home.welcomeText')}
+              action={
+                <Link to="/discover" className="button is-link is-light">
+                  {t('home.discoverCta')}
+                </Link>
+              }
+            />
+          }
+          renderItem={(p, i) => (
+            <Fragment>
+              <PostCard post={p} onDeleted={onDeleted} />
+              {i === 1 && <MuseumSpotlight />}
+            </Fragment>
+          )}
+        />
+      </section>
+      {/* an empty feed: the full recommendations help a new member find people and museums */}
+      {feed.isEmpty && (
+        <div className="box mt-4">
+          <FullRecommendations />
+        </div>
+      )}
     </>
   );
 }
