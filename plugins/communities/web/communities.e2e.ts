@@ -156,4 +156,98 @@ describe('communities in the browser', function () {
     const feed = await member.get(`/api/communities/${communityId}/posts`);
     expect(feed.body.items.map((p: any) => p.content)).to.not.include('Can I still post?');
   });
+  it('runs every item of the Manage Community menu on a private community', async () => {
+    const owner = await app.user({ role: 'Ambassador', firstName: 'Olga', lastName: 'Owner' });
+    const asker = await app.user({ firstName: 'Ines', lastName: 'Asker' });
+    const privateName = `Private circle ${Date.now().toString(36)}`;
+    const created = await owner.post('/api/communities', { name: privateName, membershipType: 'private' });
+    const id = created.body.id as number;
+    const ownerPage = await pageFor(owner);
+    const askerPage = await pageFor(asker);
+    const openMenu = async (item: string) => {
+      await ownerPage.click('[data-testid="manage-menu"]');
+      await clickText(ownerPage, item, '[role="menuitem"]');
+    };
+
+    // a join request from the browser
+    await askerPage.goto(`${app.url}/communities/${id}`, { waitUntil: 'networkidle0' });
+    await waitForText(askerPage, 'This community is private');
+    await clickText(askerPage, 'Join Community');
+    await waitForText(askerPage, 'Request sent');
+    await waitForText(askerPage, 'Request pending');
+
+    // Pending Requests: accept
+    await ownerPage.goto(`${app.url}/communities/${id}`, { waitUntil: 'networkidle0' });
+    await openMenu('Pending Requests');
+    await ownerPage.waitForSelector('[data-testid="join-request"]');
+    await clickText(ownerPage, 'Accept', '[data-testid="join-request"] button');
+    await waitForText(ownerPage, 'Request accepted');
+    expect((await asker.get(`/api/communities/${id}`)).body.isMember).to.equal(true);
+
+    // Edit Community Info
+    await openMenu('Edit Community Info');
+    await ownerPage.waitForSelector('#cm-description');
+    await ownerPage.type('#cm-description', 'We photograph galleries.');
+    await ownerPage.click('.modal-card-foot button[type="submit"]');
+    await waitForText(ownerPage, 'Community updated');
+    await waitForText(ownerPage, 'We photograph galleries.');
+
+    // Privacy & Rules
+    await openMenu('Privacy & Rules');
+    await ownerPage.waitForSelector('#cm-rules');
+    await ownerPage.type('#cm-rules', 'No flash photography.');
+    await clickText(ownerPage, 'Save', '#cm-section-privacy button');
+    await waitForText(ownerPage, 'Privacy and rules saved');
+    expect((await asker.get(`/api/communities/${id}`)).body.rules).to.equal('No flash photography.');
+
+    // Reported Content: the member reports a post from the browser; the owner removes it
+    const bad = await owner.post(`/api/communities/${id}/posts`, { content: 'Cheap tickets!!! click here' });
+    await askerPage.reload({ waitUntil: 'networkidle0' });
+    await waitForText(askerPage, 'Cheap tickets!!!');
+    await clickText(askerPage, 'Report', `[data-post-id="${bad.body.id}"] button`);
+    await askerPage.waitForSelector('#cm-reason');
+    await askerPage.type('#cm-reason', 'spam');
+    await askerPage.click('.modal-card-foot button[type="submit"]');
+    await waitForText(askerPage, 'Report sent');
+    await ownerPage.reload({ waitUntil: 'networkidle0' });
+    await openMenu('Reported Content');
+    await ownerPage.waitForSelector('[data-testid="report"]');
+    await clickText(ownerPage, 'Remove content', '[data-testid="report"] button');
+    await waitForText(ownerPage, 'Content removed');
+    expect((await asker.get(`/api/communities/${id}/posts`)).body.items).to.have.length(0);
+
+    // Review Posts: a member whose posts need approval
+    const mid = (await owner.get(`/api/communities/${id}/members`)).body.find((m: any) => m.userId === asker.me.id).id;
+    await owner.patch(`/api/communities/${id}/members/${mid}/permissions`, { requiresApproval: true });
+    await asker.post(`/api/communities/${id}/posts`, { content: 'Please approve my photo walk' });
+    await ownerPage.reload({ waitUntil: 'networkidle0' });
+    await openMenu('Review Posts');
+    await ownerPage.waitForSelector('[data-testid="pending-post"]');
+    await clickText(ownerPage, 'Approve', '[data-testid="pending-post"] button');
+    await waitForText(ownerPage, 'Post approved');
+    expect((await asker.get(`/api/communities/${id}/posts`)).body.items[0]).to.include({ status: 'published', content: 'Please approve my photo walk' });
+
+    // Manage Members (bulk) and Assign Roles
+    await openMenu('Manage Members');
+    await ownerPage.waitForSelector('#cm-bulk-action');
+    await clickText(ownerPage, 'Select all', 'label');
+    await ownerPage.select('#cm-bulk-action', 'mute');
+    await clickText(ownerPage, 'Apply to 1 member', '#cm-section-members button');
+    await waitForText(ownerPage, 'Done for 1 member');
+    expect((await asker.post(`/api/communities/${id}/posts`, { content: 'x' })).status).to.equal(403);
+    await openMenu('Assign Roles');
+    await ownerPage.waitForSelector('#cm-section-roles select');
+    await ownerPage.select('#cm-section-roles select', 'moderator');
+    await waitForText(ownerPage, 'Role updated successfully');
+    expect((await asker.get(`/api/communities/${id}`)).body.role).to.equal('moderator');
+
+    // Delete Community, after typing its name
+    await openMenu('Delete Community');
+    await ownerPage.waitForSelector('#cm-delete-name');
+    await ownerPage.type('#cm-delete-name', privateName);
+    await clickText(ownerPage, 'Delete Community', '.modal-card-foot button');
+    await waitForText(ownerPage, 'Community deleted');
+    await ownerPage.waitForFunction(() => location.pathname === '/communities');
+    expect((await asker.get(`/api/communities/${id}`)).status).to.equal(404);
+  });
 });
