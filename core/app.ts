@@ -198,6 +198,34 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
     }
   });
 
+  // Security headers first, so that every answer carries them (/metrics and uploads included).
+  koa.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          baseUri: ["'none'"],
+          objectSrc: ["'none'"],
+          frameAncestors: ["'none'"],
+          formAction: ["'self'"],
+          scriptSrc: ["'self'", 'https://maps.googleapis.com', 'https://maps.gstatic.com'],
+          styleSrc: ["'self'", "'unsafe-inline'", 'https://fonts.googleapis.com'],
+          fontSrc: ["'self'", 'data:', 'https://fonts.gstatic.com'],
+          imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+          mediaSrc: ["'self'", 'blob:'],
+          connectSrc: ["'self'", 'https://maps.googleapis.com'],
+          workerSrc: ["'self'", 'blob:'],
+          frameSrc: ["'none'"],
+        },
+      },
+      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+      crossOriginEmbedderPolicy: false,
+      crossOriginResourcePolicy: { policy: 'same-origin' },
+      strictTransportSecurity: config.trustProxy ? undefined : false,
+    } as any),
+  );
+
   // Metrics sit outside the error handler so they see the final status.
   koa.use(metrics.middleware);
   koa.use(async (ctx, next) => {
@@ -227,33 +255,6 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
       }
     }
   });
-
-  koa.use(
-    helmet({
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          defaultSrc: ["'self'"],
-          baseUri: ["'none'"],
-          objectSrc: ["'none'"],
-          frameAncestors: ["'none'"],
-          formAction: ["'self'"],
-          scriptSrc: ["'self'", 'https://maps.googleapis.com', 'https://maps.gstatic.com'],
-          styleSrc: ["'self'", "'unsafe-inline'", 'https://fonts.googleapis.com'],
-          fontSrc: ["'self'", 'data:', 'https://fonts.gstatic.com'],
-          imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-          mediaSrc: ["'self'", 'blob:'],
-          connectSrc: ["'self'", 'https://maps.googleapis.com'],
-          workerSrc: ["'self'", 'blob:'],
-          frameSrc: ["'none'"],
-        },
-      },
-      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-      crossOriginEmbedderPolicy: false,
-      crossOriginResourcePolicy: { policy: 'same-origin' },
-      strictTransportSecurity: config.trustProxy ? undefined : false,
-    } as any),
-  );
 
   // Refuse cross-origin state-changing requests (the client sends no CSRF token; Origin is the check).
   koa.use(async (ctx, next) => {

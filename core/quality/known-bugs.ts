@@ -25,6 +25,18 @@ export const KNOWN_BUGS: Record<string, KnownBug> = {
       '"This community is private. Only members can see its discussions and members." (403) and the group "This group is private. Only its members can see it." (403). ' +
       'Expected: 403/404 for the detail and the lists of that community or group, and such meetups left out of /api/meetups and search for non-members.',
   },
+  'storage-upload-csp': {
+    owner: 'core (core/storage.ts)',
+    description:
+      "Files under /uploads/ are served with Content-Security-Policy \"default-src 'none'; sandbox\" (it replaces the app-wide policy), which has no base-uri 'none' " +
+      "and no frame-ancestors 'none' (neither falls back to default-src). Expected: \"default-src 'none'; sandbox; base-uri 'none'; frame-ancestors 'none'\".",
+  },
+  'events-calendar-token-get': {
+    owner: 'events',
+    description:
+      'GET /api/calendar/token inserts a row into events_calendar_tokens the first time a member calls it ("created on first use"): a GET that changes state. ' +
+      'Expected: GET answers the existing feed (or { token: null, url: null }) and only POST /api/calendar/token creates or rotates it.',
+  },
 };
 
 export function knownBug(id: string): KnownBug {
