@@ -466,7 +466,8 @@ describe('communities API', function () {
       const posts = await w.admin.del(`/api/communities/${w.id}/members/${mid}/content?contentType=posts`);
       expect(posts.body).to.include({ message: 'Content deleted successfully', deletedPosts: 2, deletedComments: 0 });
       expect((await w.creator.get(`/api/community-posts/${other.id}/comments`)).body).to.have.length(2);
-      const all = await w.creator.del(`/api/communities/${w.id}/members/${mid}/content?contentType=all`);
+      // the spec's form: contentType in the JSON body
+      const all = await w.creator.del(`/api/communities/${w.id}/members/${mid}/content`, { contentType: 'all' });
       expect(all.body).to.include({ deletedPosts: 0, deletedComments: 1 });
       expect((await w.creator.get(`/api/community-posts/${other.id}/comments`)).body.map((c: any) => c.content)).to.deep.equal(['theirs']);
       expect((await w.creator.get(`/api/communities/${w.id}/posts`)).body.items.find((p: any) => p.id === other.id).commentsCount).to.equal(1);
