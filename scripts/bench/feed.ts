@@ -246,8 +246,22 @@ async function seedPosts(knex: Knex, from: number, to: number, net: { users: { l
 
 // ---------------------------------------------------------------- measuring
 
+/** The same signed-in round trip without the feed (session, guards, one user row): the floor under every figure. */
+async function baseline(url: string, cookies: string[]): Promise<{ p50: number; p95: number }> {
+  const lat: number[] = [];
+  for (let i = 0; i < Math.min(300, opts.requests); i++) {
+    const t0 = process.hrtime.bigint();
+    const r = await fetch(`${url}/api/auth/user`, { headers: { cookie: cookies[i % cookies.length] } });
+    await r.text();
+    lat.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  lat.sort((a, b) => a - b);
+  return { p50: percentile(lat, 50), p95: percentile(lat, 95) };
+}
+
 interface Figures {
   posts: number;
+  base: { p50: number; p95: number };
   p50: number;
   p95: number;
   p99: number;
@@ -270,6 +284,7 @@ async function measure(url: string, cookies: string[], posts: number): Promise<F
   };
   // warm-up: connections, plans, caches
   for (let i = 0; i < Math.min(100, cookies.length * 2); i++) await get(cookies[i % cookies.length], null);
+  const base = await baseline(url, cookies);
 
   const lat: number[] = [];
   let errors = 0;
@@ -316,6 +331,7 @@ async function measure(url: string, cookies: string[], posts: number): Promise<F
   const cannonErrors = (result.errors ?? 0) + (result.timeouts ?? 0) + (result.non2xx ?? 0);
   return {
     posts,
+    base,
     p50: percentile(lat, 50),
     p95: percentile(lat, 95),
     p99: percentile(lat, 99),
@@ -391,6 +407,9 @@ async function main() {
       ['p95 under 50 ms', figures.every((f) => f.p95 < 50), figures.map((f) => `${f.p95.toFixed(1)} ms`).join(', ')],
       ['zero errors', figures.every((f) => f.errors === 0), String(figures.reduce((n, f) => n + f.errors, 0))],
     ] as const;
+    console.log('\n  baseline, signed-in GET /api/auth/user (no feed work):');
+    for (const f of figures) console.log(`  ${fmt(f.posts).padEnd(11)} ${f.base.p50.toFixed(2).padStart(7)}  ${f.base.p95.toFixed(2).padStart(7)}`);
+    console.log(`  load average during the run: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
     console.log('');
     for (const [label, ok, value] of checks) console.log(`  ${ok ? 'PASS' : 'FAIL'}  ${label} (${value})`);
     console.log('');
