@@ -85,3 +85,13 @@ describe('request bodies', () => {
     expect(r.body.message).to.equal('Malformed JSON body');
   });
 });
+
+describe('NUL characters', () => {
+  it('are refused with 400 in params, query and body instead of failing in PostgreSQL', async () => {
+    const app = await sharedApp();
+    const c = app.client();
+    expect((await c.post('/api/auth/login', { email: 'a\u0000b@x.test', password: 'whatever1' })).status).to.equal(400);
+    const r = await c.post('/api/auth/login', { email: 'a\u0000b@x.test', password: 'whatever1' });
+    expect(r.body.message).to.equal('Input must not contain NUL characters');
+  });
+});

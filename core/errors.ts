@@ -31,6 +31,8 @@ export function pgErrorToHttp(err: any): HttpError | null {
     case '23505': return new HttpError(409, 'This already exists');
     case '23503': return new HttpError(409, 'A referenced record does not exist');
     case '23514': return new HttpError(409, 'This change breaks a rule of the data');
+    case '22021':
+    case '22P05':
     case '22P02':
     case '22003':
     case '22007':

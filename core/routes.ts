@@ -75,6 +75,14 @@ function check(reg: SchemaRegistry, v: ValidateFunction | undefined, schema: JSO
   }
 }
 
+/** PostgreSQL text cannot hold NUL; refuse it in any input rather than fail in the database. */
+function hasNul(v: unknown, depth = 0): boolean {
+  if (typeof v === 'string') return v.includes('\u0000');
+  if (depth > 20 || v === null || typeof v !== 'object') return false;
+  if (Array.isArray(v)) return v.some((x) => hasNul(x, depth + 1));
+  return Object.entries(v as Record<string, unknown>).some(([k, x]) => k.includes('\u0000') || hasNul(x, depth + 1));
+}
+
 /**
  * Builds the router: for each route, auth and role checks, then params / query / body validation,
  * then the handler, then the response shaped by its schema (an allow-list).
@@ -114,6 +122,7 @@ export function buildRouter(
           check(reg, c.body, def.schema.body, body, '/body');
         }
       }
+      if (hasNul(params) || hasNul(query) || hasNul(body)) throw new HttpError(400, 'Input must not contain NUL characters');
       ctx.input = { params, query, body };
       const result = await def.handler(ctx);
       if (def.raw) return;
