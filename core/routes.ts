@@ -107,6 +107,9 @@ export function buildRouter(
       if (def.roles && user && !def.roles.includes(user.role)) throw new HttpError(403, 'Access denied');
       if (def.permission) await opts.permissions.assert(def.permission, user);
 
+      if (hasNul(ctx.params) || hasNul(ctx.query) || (def.bodyType !== 'multipart' && hasNul((ctx.request as any).body))) {
+        throw new HttpError(400, 'Input must not contain NUL characters');
+      }
       const params = { ...(ctx.params ?? {}) };
       check(reg, c.params, def.schema?.params, params, '/params');
       const query: Record<string, unknown> = {};
@@ -122,7 +125,6 @@ export function buildRouter(
           check(reg, c.body, def.schema.body, body, '/body');
         }
       }
-      if (hasNul(params) || hasNul(query) || hasNul(body)) throw new HttpError(400, 'Input must not contain NUL characters');
       ctx.input = { params, query, body };
       const result = await def.handler(ctx);
       if (def.raw) return;
