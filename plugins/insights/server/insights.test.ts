@@ -426,6 +426,14 @@ describe('insights: recommendations', function () {
     // a deleted user is never recommended
     expect((await niche.del('/api/user/account')).status).to.equal(200);
     expect((await me.get('/api/recommendations/users')).body.map((u: any) => u.id)).to.deep.equal([popular.me.id]);
+    // nor a banned one (the admin plugin's login guard refuses them)
+    await textPost(popular, 'very active today');
+    expect((await me.get('/api/users/active?limit=50')).body.some((u: any) => u.id === popular.me.id)).to.equal(true);
+    const admin = await app.user({ role: 'Admin' });
+    const ban = await admin.post('/api/admin/moderate-user', { userId: popular.me.id, type: 'permanent_ban', reason: 'spam' });
+    expect(ban.status).to.be.oneOf([200, 201]);
+    expect((await me.get('/api/recommendations/users')).body).to.deep.equal([]);
+    expect((await me.get('/api/users/active?limit=50')).body.some((u: any) => u.id === popular.me.id)).to.equal(false);
   });
 
   it('lists the most active members, never yourself, within the limit', async () => {
