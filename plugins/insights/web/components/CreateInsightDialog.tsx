@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, type KeyboardEvent } from 'react';
 import {
   useTranslation,
   useAuth,
@@ -285,7 +285,6 @@ export default function CreateInsightDialog({ onClose, museum: preset = null, in
   const chunksRef = useRef<Blob[]>([]);
   const timerRef = useRef<number | null>(null);
   const uploadAbort = useRef<AbortController | null>(null);
-  const fileRef = useRef<HTMLInputElement>(null);
   const idp = useId();
 
   const stopCamera = useCallback(() => {
@@ -390,9 +389,10 @@ export default function CreateInsightDialog({ onClose, museum: preset = null, in
     }, 250);
   };
 
-  const onFile = async (file: File | undefined) => {
+  const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0];
+    e.target.value = ''; // the same file can be chosen again
     if (!file) return;
-    if (fileRef.current) fileRef.current.value = '';
     if (!file.type.startsWith('video/') && !/\.(mp4|webm|mov|m4v|mkv)$/i.test(file.name)) {
       toast({ title: t('create.uploadFailedTitle'), description: t('create.notVideo'), variant: 'error' });
       return;
@@ -520,6 +520,25 @@ export default function CreateInsightDialog({ onClose, museum: preset = null, in
                   <span className="ml-1">{t('create.remove')}</span>
                 </button>
               </div>
+              {/* a new recording or file replaces this one */}
+              <div className="buttons mt-2">
+                <button
+                  type="button"
+                  className="button is-small is-light"
+                  onClick={() => {
+                    removeVideo();
+                    void startCamera();
+                  }}
+                >
+                  <Icon name="camera" size={14} />
+                  <span className="ml-1">{t('create.startCamera')}</span>
+                </button>
+                <label className="button is-small is-light">
+                  <input className="is-sr-only" type="file" accept="video/*" onChange={(e) => void onFile(e)} />
+                  <Icon name="upload" size={14} />
+                  <span className="ml-1">{t('create.uploadVideo')}</span>
+                </label>
+              </div>
             </div>
           ) : (
             <div className="mb-3">
@@ -568,7 +587,7 @@ export default function CreateInsightDialog({ onClose, museum: preset = null, in
                   <div className="column has-text-centered">
                     <div className="file is-centered is-fullwidth">
                       <label className="file-label" style={{ width: '100%' }}>
-                        <input ref={fileRef} className="file-input" type="file" accept="video/*" onChange={(e) => void onFile(e.target.files?.[0])} aria-describedby={`${idp}-limits`} />
+                        <input className="file-input" type="file" accept="video/*" onChange={(e) => void onFile(e)} aria-describedby={`${idp}-limits`} />
                         <span className="file-cta" style={{ width: '100%', justifyContent: 'center' }}>
                           <Icon name="upload" size={16} />
                           <span className="file-label ml-1">{t('create.uploadVideo')}</span>
