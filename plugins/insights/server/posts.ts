@@ -83,14 +83,27 @@ export function museumPostsSource(knex: Knex, museumId: number): Source {
 }
 
 /**
- * Posts by any of `userIds` or about any of `museumIds`, newest first. One index range scan per
- * followed user and museum (each stops after n rows), merged: the cost depends on how many
- * people and museums the viewer follows and on n, not on the size of the posts table.
+ * Posts by any of `userIds` or about any of `museumIds`, newest first.
+ * Usually one index range scan per followed person and museum (each stops after n rows), merged:
+ * the cost depends on how many people and museums the viewer follows and on n, not on the size of
+ * the posts table. For members who follow very many (over `lateralLimit`), one backward scan of
+ * the time index filtered by the follow sets finds a page sooner.
  */
-export function personalSource(knex: Knex, userIds: number[], museumIds: number[]): Source {
+export function personalSource(knex: Knex, userIds: number[], museumIds: number[], opts: { lateralLimit?: number } = {}): Source {
+  const lateralLimit = opts.lateralLimit ?? 400;
   return async (before, n) => {
     const t = before?.t ?? '9999-12-31T00:00:00.000Z';
     const id = before?.id ?? 2147483647;
+    if (!userIds.length && !museumIds.length) return [];
+    if (userIds.length + museumIds.length > lateralLimit) {
+      const r = await knex.raw(
+        `select ${POST_COLUMNS.join(', ')} from insights_posts p
+         where (p.user_id = any(?::int[]) or p.museum_id = any(?::int[])) and (p.created_at, p.id) < (?::timestamptz, ?)
+         order by p.created_at desc, p.id desc limit ?`,
+        [userIds, museumIds, t, id, n],
+      );
+      return r.rows as PostRow[];
+    }
     const parts: string[] = [];
     const bindings: unknown[] = [];
     const cols = POST_COLUMNS.map((c) => c.replace(/^p\./, 'x.')).join(', ');
@@ -110,7 +123,6 @@ export function personalSource(knex: Knex, userIds: number[], museumIds: number[
       );
       bindings.push(museumIds, t, id, n);
     }
-    if (!parts.length) return [];
     const sql = `select * from (${parts.join(' union ')}) f order by f.created_at desc, f.id desc limit ?`;
     bindings.push(n);
     const r = await knex.raw(sql, bindings as any[]);
