@@ -79,6 +79,22 @@ export interface AccountsApi {
    * emits 'accounts.user.deleted'. Answers false when the user does not exist.
    */
   deleteUser(userId: number): Promise<boolean>;
+  /**
+   * The admin user list: case-insensitive partial match of `q` on username, first name, last name,
+   * "first last" and email; only `roles` when given (any spelling canonicalRole accepts; none known
+   * → no one); newest first. `page` from 1, `pageSize` 1–200 (default 10).
+   */
+  listUsers(q?: UserListQuery): Promise<{ items: Array<UserSummary & { email: string }>; total: number; page: number; pageSize: number }>;
+  /** Number of users, optionally only these roles. */
+  countUsers(q?: { roles?: string[] }): Promise<number>;
+
+}
+
+export interface UserListQuery {
+  q?: string;
+  roles?: string[];
+  page?: number;
+  pageSize?: number;
 }
 
 export const AccountsService = serviceRef<AccountsApi>('accounts.api');

@@ -148,6 +148,58 @@ export async function canViewProfile(knex: Knex, viewer: { id: number; role: str
   return visible(visibility, viewer, ownerId, await relation(knex, viewer.id, ownerId));
 }
 
+// ---- directory (admin list, search, bulk ids) ----
+
+/** `%q%` for ILIKE with the wildcards of q taken literally; control characters become spaces. */
+export function containsPattern(q: string): string {
+  const s = q.replace(/[\u0000-\u001f]+/g, ' ').trim();
+  return `%${s.replace(/[\\%_]/g, (m) => '\\' + m)}%`;
+}
+
+/**
+ * The searchable text of a user, one line per field so that a match never spans two fields:
+ * username, "first last" (which also matches the first or the last name alone) and, for the
+ * admin directory, email. The same expressions are indexed (pg_trgm) by the migration
+ * 20261124000000_add_user_directory_indexes.
+ */
+export const NAME_SEARCH_SQL = `(username::text || E'\\n' || first_name || ' ' || last_name)`;
+export const ADMIN_SEARCH_SQL = `(username::text || E'\\n' || first_name || ' ' || last_name || E'\\n' || email::text)`;
+
+function directoryQuery(knex: Knex, q: { q?: string; roles?: string[] }) {
+  const b = knex('users');
+  if (q.roles) {
+    const roles = q.roles.map((r) => canonicalRole(r)).filter((r) => r !== null);
+    // roles given but none known: nobody (never "everyone")
+    if (!roles.length) b.whereRaw('false');
+    else b.whereIn('role', roles);
+  }
+  const s = q.q?.trim();
+  if (s) b.whereRaw(`${ADMIN_SEARCH_SQL} ilike ?`, [containsPattern(s)]);
+  return b;
+}
+
+export async function listUsers(knex: Knex, q: { q?: string; roles?: string[]; page?: number; pageSize?: number }) {
+  const page = Math.max(1, Math.floor(Number(q.page) || 1));
+  const pageSize = Math.max(1, Math.min(200, Math.floor(Number(q.pageSize) || 10)));
+  const [[{ n }], rows] = await Promise.all([
+    directoryQuery(knex, q).count({ n: '*' }),
+    directoryQuery(knex, q)
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .select({ ...SUMMARY_COLUMNS, email: 'users.email' }),
+  ]);
+  return { items: rows.map((r: any) => ({ ...toSummary(r), email: r.email })), total: Number(n), page, pageSize };
+}
+
+export async function countUsers(knex: Knex, q: { roles?: string[] } = {}): Promise<number> {
+  const [{ n }] = await directoryQuery(knex, { roles: q.roles }).count({ n: '*' });
+  return Number(n);
+}
+
 export interface AccountsApiDeps {
   deleteUser(userId: number): Promise<boolean>;
 }
@@ -215,5 +267,7 @@ export function createAccountsApi(knex: Knex, deps: AccountsApiDeps): AccountsAp
       return rows.length > 0;
     },
     deleteUser: (id) => deps.deleteUser(id),
+    listUsers: (q) => listUsers(knex, q ?? {}),
+    countUsers: (q) => countUsers(knex, q ?? {}),
   };
 }

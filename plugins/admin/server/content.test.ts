@@ -6,7 +6,7 @@ import { sharedApp, uniqueName, type SignedInClient, type TestApp } from '../../
 import { planFeatures, toCents } from '../shared/monetization.ts';
 import { actionIcon, actionStyle, pageWindow, titleCase } from '../shared/actions.ts';
 import { numericIds } from './routes-content.ts';
-import { auditOf, ensureUserDirectory } from './test-helpers.ts';
+import { auditOf } from './test-helpers.ts';
 
 describe('admin: badges, notifications, monetization, audit log', function () {
   let app: TestApp;
@@ -14,7 +14,6 @@ describe('admin: badges, notifications, monetization, audit log', function () {
   before(async function () {
     this.timeout(120_000);
     app = await sharedApp();
-    ensureUserDirectory(app);
     admin = await app.user({ role: 'Admin' });
   });
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Knex } from 'knex';
 import type { PluginContext, ApiContext } from '../../../core/plugin-api.ts';
 import { HttpError } from '../../../core/errors.ts';
-import { AccountsService, type AccountsApi, type UserSummary } from '../../accounts/public.ts';
+import { AccountsService, type AccountsApi } from '../../accounts/public.ts';
 import { MuseumsService, type MuseumsApi } from '../../museums/public.ts';
 import { BadgesService, type BadgesApi } from '../../badges/public.ts';
 import { NotificationsService, type NotificationsApi } from '../../notifications/public.ts';
@@ -19,18 +19,6 @@ export function english(key: string, params: Record<string, string | number> = {
   const raw = key.split('.').reduce<any>((o, k) => (o ? o[k] : undefined), EN);
   if (typeof raw !== 'string') throw new Error(`admin locale key ${key} is missing`);
   return raw.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k) => String(params[k] ?? ''));
-}
-
-/**
- * Members the admin screens need from accounts beyond the published AccountsApi: a page-numbered,
- * searchable user list with emails, and counts. Used when the accounts plugin provides them
- * (requested from the accounts engineer; see the admin report).
- */
-export interface AccountsAdminDirectory {
-  /** Case-insensitive search on username, first name, last name, "first last" and email; newest first. */
-  listUsers(q: { q?: string; roles?: string[]; page?: number; pageSize?: number }): Promise<{ items: Array<UserSummary & { email: string }>; total: number; page?: number; pageSize?: number }>;
-  /** Number of users (optionally only these roles). */
-  countUsers(q?: { roles?: string[] }): Promise<number>;
 }
 
 export type Admin = { id: number; username: string };
@@ -63,14 +51,6 @@ export class Deps {
 
   accounts(): AccountsApi {
     return this.ctx.services.get(AccountsService);
-  }
-
-  directory(): AccountsAdminDirectory {
-    const a = this.accounts() as AccountsApi & Partial<AccountsAdminDirectory>;
-    if (typeof a.listUsers !== 'function' || typeof a.countUsers !== 'function') {
-      throw new HttpError(501, 'The user directory is not available: the accounts plugin does not provide listUsers/countUsers yet');
-    }
-    return { listUsers: (q) => a.listUsers!(q), countUsers: (q) => a.countUsers!(q) };
   }
 
   museums(): MuseumsApi {
@@ -118,7 +98,7 @@ export class Deps {
   }
 
   async countAdmins(): Promise<number> {
-    return this.directory().countUsers({ roles: ['Admin'] });
+    return this.accounts().countUsers({ roles: ['Admin'] });
   }
 
   async notify(userIds: number[], n: Parameters<NotificationsApi['notify']>[1]): Promise<void> {

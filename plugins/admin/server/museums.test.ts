@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { sharedApp, startTestApp, uniqueName, waitFor, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
-import { auditOf, ensureUserDirectory } from './test-helpers.ts';
+import { auditOf } from './test-helpers.ts';
 
 function museumBody(over: Record<string, unknown> = {}) {
   return {
@@ -27,7 +27,6 @@ describe('admin: museums', function () {
   before(async function () {
     this.timeout(120_000);
     app = await sharedApp();
-    ensureUserDirectory(app);
     admin = await app.user({ role: 'Admin' });
   });
 
@@ -243,7 +242,6 @@ describe('admin: Update Museums (a background job with progress)', function () {
         },
       },
     });
-    ensureUserDirectory(app);
     admin = await app.user({ role: 'Admin' });
   });
   after(async () => {

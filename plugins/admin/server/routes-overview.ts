@@ -40,21 +40,14 @@ export function registerOverviewRoutes(d: Deps) {
     roles: ADMIN,
     schema: { response: { type: 'array', items: ref('Metric') } },
     async handler() {
-      // Without the accounts directory (AccountsApi.countUsers) total_users is left out rather than failing the whole overview.
-      let directory: ReturnType<Deps['directory']> | null = null;
-      try {
-        directory = d.directory();
-      } catch {
-        directory = null;
-      }
       const [users, museums, [{ n: dau }], revenue] = await Promise.all([
-        directory ? directory.countUsers() : Promise.resolve(null),
+        d.accounts().countUsers(),
         d.museums().countMuseums(),
         knex('admin_user_activity').where('last_seen_at', '>', knex.raw(`now() - interval '24 hours'`)).count({ n: '*' }),
         monthlyRevenueCents(knex, 'USD'),
       ]);
       return [
-        ...(users === null ? [] : [{ metric: 'total_users', value: Number(users) }]),
+        { metric: 'total_users', value: Number(users) },
         { metric: 'total_museums', value: Number(museums) },
         { metric: 'daily_active_users', value: Number(dau) },
         { metric: 'monthly_revenue', value: Number(revenue) },

@@ -45,7 +45,7 @@ export function registerUserRoutes(d: Deps) {
       if (!r) throw new HttpError(400, 'Invalid role');
       roles = [r];
     }
-    const res = await d.directory().listUsers({ q: q.q?.trim() || undefined, roles, page: q.page, pageSize: q.pageSize });
+    const res = await d.accounts().listUsers({ q: q.q?.trim() || undefined, roles, page: q.page, pageSize: q.pageSize });
     return { items: await withModeration(res.items), total: res.total, page: q.page, pageSize: q.pageSize };
   }
 

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { sharedApp, startTestApp, uniqueName, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
 import { ModerationService } from '../public.ts';
-import { auditOf, ensureUserDirectory } from './test-helpers.ts';
+import { auditOf } from './test-helpers.ts';
 
 async function login(app: TestApp, u: SignedInClient) {
   const c = app.client();
@@ -19,7 +19,6 @@ describe('admin: users, moderation and roles', function () {
   before(async function () {
     this.timeout(120_000);
     app = await sharedApp();
-    ensureUserDirectory(app);
     admin = await app.user({ role: 'Admin', firstName: 'Ada', lastName: 'Root' });
   });
 
@@ -236,7 +235,6 @@ describe('admin: the last Admin stays (a database of its own)', function () {
   before(async function () {
     this.timeout(120_000);
     app = await startTestApp();
-    ensureUserDirectory(app);
   });
   after(() => app?.close());
 

@@ -7,7 +7,6 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
 import { launchBrowser, signInPage, startE2EApp, waitForText, clickText } from '../../../core/testing/browser.ts';
 import type { TestApp, SignedInClient } from '../../../core/testing/index.ts';
-import { ensureUserDirectory } from '../server/test-helpers.ts';
 
 describe('admin dashboard (browser)', function () {
   let app: TestApp;
@@ -17,7 +16,6 @@ describe('admin dashboard (browser)', function () {
   before(async function () {
     this.timeout(180_000);
     app = await startE2EApp();
-    ensureUserDirectory(app);
     browser = await launchBrowser();
     admin = await app.user({ role: 'Admin', firstName: 'Ada', lastName: 'Admin' });
   });

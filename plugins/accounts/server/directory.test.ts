@@ -1,0 +1,87 @@
+import crypto from 'node:crypto';
+import { expect } from 'chai';
+import { sharedApp, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
+import { AccountsService, type AccountsApi } from '../public.ts';
+
+/** A random word of letters only (names are searched as text; uniqueName is hex). */
+function word(prefix: string): string {
+  return prefix + crypto.randomBytes(5).toString('hex').replace(/\d/g, (d) => 'ghijklmnop'[Number(d)]);
+}
+
+/**
+ * The user directory accounts offers other plugins: the admin list (listUsers, countUsers), the
+ * people search of GET /api/search, and the bulk id walk (notifications to everyone).
+ */
+describe('accounts: user directory', function () {
+  let app: TestApp;
+  let api: AccountsApi;
+
+  before(async function () {
+    this.timeout(120_000);
+    app = await sharedApp();
+    api = app.services.get(AccountsService);
+  });
+
+  describe('listUsers and countUsers (admin list)', () => {
+    it('match username, first name, last name, "first last" and email, case-insensitively, newest first', async () => {
+      const last = word('Lastname');
+      const a = await app.user({ username: word('alpha'), firstName: 'Ottilie', lastName: last });
+      const b = await app.user({ username: word('bravo'), firstName: 'Barnaby', lastName: last });
+      const c = await app.user({ username: word('charlie'), firstName: 'Cosima', lastName: last, email: `${word('mailbox')}@example.test` });
+
+      const byLast = await api.listUsers({ q: last.toUpperCase() });
+      expect(byLast.items.map((u) => u.id)).to.deep.equal([c.me.id, b.me.id, a.me.id]);
+      expect(byLast).to.include({ total: 3, page: 1, pageSize: 10 });
+      expect(byLast.items[0]).to.deep.equal({
+        id: c.me.id,
+        slug: c.me.slug,
+        username: c.me.username,
+        firstName: 'Cosima',
+        lastName: last,
+        profileImageUrl: null,
+        role: 'Traveler',
+        email: c.me.email,
+      });
+
+      expect((await api.listUsers({ q: b.me.username.slice(2, 12).toUpperCase() })).items.map((u) => u.id)).to.deep.equal([b.me.id]);
+      expect((await api.listUsers({ q: `barnaby ${last.slice(0, 12)}` })).items.map((u) => u.id)).to.deep.equal([b.me.id]);
+      expect((await api.listUsers({ q: c.me.email.split('@')[0].toUpperCase() })).items.map((u) => u.id)).to.deep.equal([c.me.id]);
+      // a match never spans two fields: the end of the username followed by the first name
+      expect((await api.listUsers({ q: `${a.me.username.slice(-4)}ottilie` })).total).to.equal(0);
+      expect((await api.listUsers({ q: `${a.me.username.slice(-4)} ottilie` })).total).to.equal(0);
+
+      const page2 = await api.listUsers({ q: last, page: 2, pageSize: 2 });
+      expect(page2).to.include({ total: 3, page: 2, pageSize: 2 });
+      expect(page2.items.map((u) => u.id)).to.deep.equal([a.me.id]);
+    });
+
+    it('takes LIKE wildcards literally', async () => {
+      const last = word('Under');
+      const [w1, w2] = [word('snake'), word('case')];
+      const u = await app.user({ username: `${w1}_${w2}`, firstName: 'Percy', lastName: last });
+      expect((await api.listUsers({ q: last })).items.map((x) => x.id)).to.deep.equal([u.me.id]);
+      expect((await api.listUsers({ q: `${last.slice(0, 6)}%${last.slice(7)}` })).total).to.equal(0);
+      expect((await api.listUsers({ q: `${last.slice(0, 6)}_${last.slice(7)}` })).total).to.equal(0);
+      expect((await api.listUsers({ q: `${w1.slice(-3)}_${w2.slice(0, 3)}` })).items.map((x) => x.id)).to.deep.equal([u.me.id]);
+    });
+
+    it('filters by roles (any accepted spelling) and counts exactly', async () => {
+      const tag = word('Rolecheck');
+      const m = await app.user({ role: 'Museum Manager', lastName: tag });
+      const x = await app.user({ role: 'Admin', lastName: tag });
+      await app.user({ lastName: tag });
+      const managers = await api.listUsers({ q: tag, roles: ['museum_manager', 'Admin'] });
+      expect(managers.items.map((u) => u.id)).to.deep.equal([x.me.id, m.me.id]);
+      expect((await api.listUsers({ q: tag, roles: ['wizard'] })).total).to.equal(0);
+
+      const all = await api.countUsers();
+      const admins = await api.countUsers({ roles: ['Admin'] });
+      const [{ n }] = await app.knex('users').count({ n: '*' });
+      const [{ n: na }] = await app.knex('users').where({ role: 'Admin' }).count({ n: '*' });
+      expect(all).to.equal(Number(n));
+      expect(admins).to.equal(Number(na));
+      await app.user({ role: 'Admin' });
+      expect(await api.countUsers({ roles: ['admin'] })).to.equal(admins + 1);
+    });
+  });
+});
