@@ -84,4 +84,53 @@ describe('accounts: user directory', function () {
       expect(await api.countUsers({ roles: ['admin'] })).to.equal(admins + 1);
     });
   });
+
+  describe('people in GET /api/search', () => {
+    let viewer: SignedInClient;
+    before(async () => {
+      viewer = await app.user();
+    });
+
+    it('finds members by a partial first name, last name, "first last" or username; never by email', async () => {
+      const last = word('Vanderquist');
+      const email = `${word('secretbox')}@example.test`;
+      const u = await app.user({ username: word('wanderer'), firstName: 'Henrietta', lastName: last, email });
+
+      const byPart = await viewer.get(`/api/search?q=${encodeURIComponent(last.slice(3, 14).toLowerCase())}`);
+      expect(byPart.status).to.equal(200);
+      expect(byPart.body.users).to.deep.equal([
+        { id: u.me.id, slug: u.me.slug, username: u.me.username, firstName: 'Henrietta', lastName: last, profileImageUrl: null, role: 'Traveler' },
+      ]);
+      const full = await viewer.get(`/api/search?q=${encodeURIComponent(`henrietta ${last.slice(0, 10)}`)}`);
+      expect(full.body.users.map((x: any) => x.id)).to.deep.equal([u.me.id]);
+      const byUsername = await viewer.get(`/api/search?q=${u.me.username.slice(1, 11).toUpperCase()}`);
+      expect(byUsername.body.users.map((x: any) => x.id)).to.deep.equal([u.me.id]);
+      const byEmail = await viewer.get(`/api/search?q=${email.split('@')[0]}`);
+      expect(byEmail.body.users).to.deep.equal([]);
+    });
+
+    it('lists the exact username first, then names starting with the text', async () => {
+      const base = word('Quillon');
+      const inside = await app.user({ firstName: 'Ana', lastName: `Mc${base}` });
+      const starts = await app.user({ firstName: 'Ben', lastName: `${base}son` });
+      const exact = await app.user({ username: base.toLowerCase(), firstName: 'Cy', lastName: 'Other' });
+      const r = await viewer.get(`/api/search?q=${base}`);
+      expect(r.body.users.map((x: any) => x.id)).to.deep.equal([exact.me.id, starts.me.id, inside.me.id]);
+    });
+
+    it('is for signed-in members; a private profile appears by name and photo only', async () => {
+      const last = word('Privatova');
+      const u = await app.user({ firstName: 'Greta', lastName: last });
+      expect((await app.client().get(`/api/search?q=${last}`)).body.users).to.deep.equal([]);
+
+      await u.put('/api/user/preferences', { profileVisibility: 'private' });
+      const hidden = await viewer.get(`/api/search?q=${last}`);
+      expect(hidden.body.users).to.deep.equal([{ id: u.me.id, slug: u.me.slug, username: u.me.username, firstName: 'Greta', lastName: last, profileImageUrl: null }]);
+      // a follower may see the private profile: the full summary
+      expect((await viewer.post(`/api/user/${u.me.id}/follow`, {})).status).to.equal(200);
+      expect((await viewer.get(`/api/search?q=${last}`)).body.users[0]).to.include({ id: u.me.id, role: 'Traveler' });
+      // and the member always sees themselves in full
+      expect((await u.get(`/api/search?q=${last}`)).body.users[0]).to.include({ id: u.me.id, role: 'Traveler' });
+    });
+  });
 });

@@ -8,6 +8,8 @@ import { LoginThrottle, THROTTLE_DEFAULTS } from './throttle.ts';
 import { addAuthRoutes } from './routes-auth.ts';
 import { addUserRoutes, userBadgesRoute } from './routes-users.ts';
 import { addSettingsRoutes } from './routes-settings.ts';
+import { usersSearchProvider } from './search.ts';
+import { SearchRegistry } from '../../museums/public.ts';
 
 export default definePluginServer({
   register(ctx: PluginContext) {
@@ -60,6 +62,9 @@ export default definePluginServer({
   },
 
   bootstrap(ctx: PluginContext) {
+    // People in GET /api/search (served by the museums plugin when it is enabled).
+    ctx.services.maybe(SearchRegistry)?.register(usersSearchProvider(ctx.db));
+
     // GET /api/user/{id}/badges: served here from the UserBadgesProvider extension point, unless an
     // enabled plugin (badges) registered the same route itself.
     try {

@@ -200,6 +200,33 @@ export async function countUsers(knex: Knex, q: { roles?: string[] } = {}): Prom
   return Number(n);
 }
 
+/**
+ * People search (GET /api/search users): partial, case-insensitive match on username, first name,
+ * last name and "first last" (never email). Best matches first: exact username, then a username,
+ * first or last name starting with q, then the rest; within each, most followed.
+ */
+export async function searchUsers(knex: Knex, q: string, limit: number) {
+  const s = q.replace(/[\u0000-\u001f]+/g, ' ').trim();
+  if (!s) return [];
+  const prefix = `${containsPattern(s).slice(1)}`; // "q%"
+  const rows = await knex('users')
+    .leftJoin('user_preferences', 'user_preferences.user_id', 'users.id')
+    .whereRaw(`${NAME_SEARCH_SQL.replace(/\b(username|first_name|last_name)\b/g, 'users.$1')} ilike ?`, [containsPattern(s)])
+    .orderByRaw(
+      `case when users.username = ? then 0
+            when users.username ilike ? or users.first_name ilike ? or users.last_name ilike ? or (users.first_name || ' ' || users.last_name) ilike ? then 1
+            else 2 end`,
+      [s, prefix, prefix, prefix, prefix],
+    )
+    .orderBy([
+      { column: 'users.followers_count', order: 'desc' },
+      { column: 'users.id', order: 'asc' },
+    ])
+    .limit(limit)
+    .select({ ...SUMMARY_COLUMNS, followersCount: 'users.followers_count', visibility: 'user_preferences.profile_visibility', showFollowers: 'user_preferences.show_followers' });
+  return rows as Array<Record<string, any>>;
+}
+
 export interface AccountsApiDeps {
   deleteUser(userId: number): Promise<boolean>;
 }
