@@ -88,6 +88,15 @@ export interface AccountsApi {
   /** Number of users, optionally only these roles. */
   countUsers(q?: { roles?: string[] }): Promise<number>;
 
+  // ---- bulk (e.g. a notification to every member) ----
+  /**
+   * Ids of users greater than `afterId`, ascending, at most `limit` (≤ 50,000), and at most
+   * `maxId` when given: walk everyone in batches with the last id of each batch (keyset, uses the
+   * primary key, constant cost per batch at any size).
+   */
+  userIdsBatch(afterId: number, limit: number, opts?: { maxId?: number }): Promise<number[]>;
+  /** How many users there are and the largest id, read together (the end of a userIdsBatch walk). */
+  userIdRange(): Promise<{ count: number; maxId: number }>;
 }
 
 export interface UserListQuery {

@@ -133,4 +133,29 @@ describe('accounts: user directory', function () {
       expect((await u.get(`/api/search?q=${last}`)).body.users[0]).to.include({ id: u.me.id, role: 'Traveler' });
     });
   });
+
+  describe('userIdsBatch and userIdRange (walking every member)', () => {
+    it('walks every id once, ascending, in batches, up to maxId', async () => {
+      const made = [await app.user(), await app.user(), await app.user()];
+      const range = await api.userIdRange();
+      const [{ n, m }] = await app.knex('users').select(app.knex.raw('count(*)::int as n'), app.knex.raw('max(id)::int as m'));
+      expect(range).to.deep.equal({ count: n, maxId: m });
+
+      const seen: number[] = [];
+      for (let after = 0; ; ) {
+        const batch = await api.userIdsBatch(after, 2, { maxId: range.maxId });
+        if (!batch.length) break;
+        expect(batch.length).to.be.at.most(2);
+        seen.push(...batch);
+        after = batch[batch.length - 1];
+      }
+      const ids = (await app.knex('users').where('id', '<=', range.maxId).orderBy('id').pluck('id')).map(Number);
+      expect(seen).to.deep.equal(ids);
+      for (const u of made) expect(seen).to.include(u.me.id);
+
+      const later = await app.user();
+      expect(await api.userIdsBatch(range.maxId, 10, { maxId: range.maxId })).to.deep.equal([]);
+      expect(await api.userIdsBatch(range.maxId, 10)).to.include(later.me.id);
+    });
+  });
 });

@@ -227,6 +227,19 @@ export async function searchUsers(knex: Knex, q: string, limit: number) {
   return rows as Array<Record<string, any>>;
 }
 
+/** Ids of users after `afterId` (ascending), at most `limit`, optionally only up to `maxId`. */
+export async function userIdsBatch(knex: Knex, afterId: number, limit: number, opts: { maxId?: number } = {}): Promise<number[]> {
+  const size = Math.max(1, Math.min(50000, Math.floor(limit)));
+  const q = knex('users').where('id', '>', Math.max(0, Math.floor(afterId) || 0));
+  if (opts.maxId != null) q.where('id', '<=', opts.maxId);
+  return (await q.orderBy('id').limit(size).pluck('id')).map(Number);
+}
+
+export async function userIdRange(knex: Knex): Promise<{ count: number; maxId: number }> {
+  const [r] = await knex('users').select(knex.raw('count(*)::int as n'), knex.raw('coalesce(max(id), 0)::int as m'));
+  return { count: Number(r.n), maxId: Number(r.m) };
+}
+
 export interface AccountsApiDeps {
   deleteUser(userId: number): Promise<boolean>;
 }
@@ -296,5 +309,7 @@ export function createAccountsApi(knex: Knex, deps: AccountsApiDeps): AccountsAp
     deleteUser: (id) => deps.deleteUser(id),
     listUsers: (q) => listUsers(knex, q ?? {}),
     countUsers: (q) => countUsers(knex, q ?? {}),
+    userIdsBatch: (afterId, limit, opts) => userIdsBatch(knex, afterId, limit, opts),
+    userIdRange: () => userIdRange(knex),
   };
 }

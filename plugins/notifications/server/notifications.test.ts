@@ -3,7 +3,13 @@ import { sharedApp, startTestApp, waitFor, type TestApp, type SignedInClient } f
 import { NotificationsService, type NotificationsApi } from '../public.ts';
 import { BadgesService } from '../../badges/public.ts';
 import { MuseumsService } from '../../museums/public.ts';
-import { safeLink } from './service.ts';
+import { createNotificationsService, safeLink } from './service.ts';
+import pino from 'pino';
+import { AccountsService, type AccountsApi } from '../../accounts/public.ts';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PLUGINS_DIR } from '../../../core/plugins.ts';
 
 let seq = 1_700_000_000 + Math.floor(Math.random() * 100_000_000);
 const nextId = () => ++seq;
@@ -262,6 +268,54 @@ describe('notifications', function () {
       } finally {
         await small.close();
       }
+    });
+  });
+
+  describe('a member deleted between the check and the write', () => {
+    it('is left out; the others still get it, inside a send transaction and outside', async () => {
+      const real = app.services.get(AccountsService);
+      const gone = 2147483001; // never a member: stands for one deleted after accounts answered
+      // accounts answering as if `gone` still existed (what it said a moment before the deletion)
+      const stale: AccountsApi = Object.create(real);
+      stale.getPreferencesMany = async (ids) => {
+        const m = await real.getPreferencesMany(ids.filter((i) => i !== gone));
+        if (ids.includes(gone)) m.set(gone, (await real.getPreferences(gone)) as any);
+        return m;
+      };
+      const svc = createNotificationsService({ knex: app.knex, log: pino({ level: 'silent' }), accounts: () => stale, enqueue: async () => undefined, batchSize: 1000, syncLimit: 1000 });
+      const a = await app.user();
+      const b = await app.user();
+      expect(await svc.api.send({ type: 'admin', title: `Stale ${nextId()}`, message: 'm' }, { userIds: [a.me.id, gone, b.me.id] })).to.equal(2);
+      const title = `Stale notify ${nextId()}`;
+      expect(await svc.api.notify([gone, a.me.id], { type: 'admin', title, message: 'm' })).to.equal(1);
+      expect((await inbox(a)).map((n) => n.title)).to.include(title);
+    });
+  });
+
+  describe('boundaries', () => {
+    it("reads no other plugin's tables: members come from AccountsApi (userIdsBatch, userIdRange, getPreferencesMany)", () => {
+      const here = path.dirname(fileURLToPath(import.meta.url));
+      // every table another plugin creates in its migrations
+      const foreign = new Set<string>();
+      for (const plugin of fs.readdirSync(PLUGINS_DIR)) {
+        if (plugin === 'notifications') continue;
+        const dir = path.join(PLUGINS_DIR, plugin, 'server', 'migrations');
+        if (!fs.existsSync(dir)) continue;
+        for (const f of fs.readdirSync(dir)) {
+          const text = fs.readFileSync(path.join(dir, f), 'utf8');
+          for (const m of text.matchAll(/createTable\(\s*['"](\w+)['"]|create table (?:if not exists )?"?(\w+)/gi)) foreign.add(m[1] ?? m[2]);
+        }
+      }
+      expect(foreign).to.include('users');
+      const offenders: string[] = [];
+      for (const f of fs.readdirSync(here).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
+        const code = fs.readFileSync(path.join(here, f), 'utf8');
+        for (const t of foreign) {
+          const uses = new RegExp(`\\(\\s*['"]${t}['"]\\s*\\)|\\b(from|join|into|update)\\s+"?${t}"?(\\s|$|,|\\))`, 'i');
+          if (uses.test(code)) offenders.push(`${f}: ${t}`);
+        }
+      }
+      expect(offenders).to.deep.equal([]);
     });
   });
 });

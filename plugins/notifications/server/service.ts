@@ -105,37 +105,69 @@ export interface NotificationsDeps {
 }
 
 /**
- * Recipients are read from the accounts plugin's users table in this one module (INSERT … SELECT
- * in batches is what makes a send to 100k members cheap; AccountsApi has no bulk id listing).
+ * Recipients come from the accounts plugin's service (never its tables): a send to everyone walks
+ * the members with AccountsApi.userIdsBatch (keyset batches of `batchSize` ids), filters each batch
+ * by preferences in one query (getPreferencesMany) and writes it with one INSERT … SELECT unnest.
  */
 export function createNotificationsService(deps: NotificationsDeps) {
   const { knex } = deps;
 
-  /** The ids whose preference for this type is not switched off (missing preference = on). */
-  async function allowed(ids: number[], type: string): Promise<number[]> {
+  /**
+   * The ids of existing members (accounts' getPreferencesMany answers only those, in one query per
+   * batch) whose preference for this type is not switched off (missing preference = on).
+   */
+  async function allowed(list: number[], type: string): Promise<number[]> {
     const pref = PREFERENCE_OF_TYPE[type as keyof typeof PREFERENCE_OF_TYPE];
     const acc = deps.accounts();
-    if (!pref || !acc || !ids.length) return ids;
-    const m = await acc.getPreferencesMany(ids);
-    return ids.filter((id) => (m.get(id) as Record<string, unknown> | undefined)?.[pref] !== false);
+    if (!acc) throw new Error('Notifications need the accounts plugin');
+    const out: number[] = [];
+    for (let i = 0; i < list.length; i += deps.batchSize) {
+      const chunk = list.slice(i, i + deps.batchSize);
+      const m = await acc.getPreferencesMany(chunk);
+      for (const id of chunk) {
+        const p = m.get(id) as Record<string, unknown> | undefined;
+        if (p && (!pref || p[pref] !== false)) out.push(id);
+      }
+    }
+    return out;
   }
 
-  /** Inserts for existing members among ids; answers how many rows were stored. */
-  async function insertFor(trx: Knex | Knex.Transaction, ids: number[], row: ReturnType<typeof clean>, sendId: number | null): Promise<number> {
-    let stored = 0;
-    for (let i = 0; i < ids.length; i += deps.batchSize) {
-      const chunk = ids.slice(i, i + deps.batchSize);
+  /**
+   * Inserts one row per id (ids of existing members, from allowed()); answers how many were stored
+   * (dedupe keys and a retried fan-out batch store nothing twice). A member deleted meanwhile makes
+   * the foreign key refuse the chunk, naming them: it is written again without them (each chunk
+   * inside a transaction runs under a savepoint, so the refusal does not abort the transaction).
+   */
+  async function insertFor(trx: Knex | Knex.Transaction, list: number[], row: ReturnType<typeof clean>, sendId: number | null): Promise<number> {
+    const write = async (db: Knex | Knex.Transaction, chunk: number[]) => {
       const [r] = rowsOf(
-        await trx.raw(
+        await db.raw(
           `with ins as (
              insert into notifications (user_id, type, title, message, priority, link, template, params, dedupe_key, send_id)
-             select u.id, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ? from users u where u.id = any(?::int[])
+             select u.id, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ? from unnest(?::int[]) as u(id)
              on conflict do nothing returning 1
            ) select count(*)::int as n from ins`,
           [row.type, row.title, row.message, row.priority, row.link, row.template, row.params, row.dedupe_key, sendId, intArray(chunk)],
         ),
       );
-      stored += Number(r?.n ?? 0);
+      return Number(r?.n ?? 0);
+    };
+    const inTrx = (trx as Knex.Transaction).isTransaction === true;
+    let stored = 0;
+    for (let i = 0; i < list.length; i += deps.batchSize) {
+      let chunk = list.slice(i, i + deps.batchSize);
+      for (let attempt = 0; chunk.length; attempt++) {
+        try {
+          stored += inTrx ? await (trx as Knex.Transaction).transaction((sp) => write(sp, chunk)) : await write(trx, chunk);
+          break;
+        } catch (e: any) {
+          // 'Key (user_id)=(42) is not present in table …': that member is gone; no query here
+          // (inside a transaction the embedded database's single connection belongs to trx)
+          const gone = e?.code === '23503' ? /\(user_id\)=\((\d+)\)/.exec(String(e.detail ?? '')) : null;
+          if (!gone || attempt >= 100) throw e;
+          chunk = chunk.filter((id) => id !== Number(gone[1]));
+        }
+      }
     }
     return stored;
   }
@@ -151,9 +183,9 @@ export function createNotificationsService(deps: NotificationsDeps) {
   async function fanoutBatch(sendId: number): Promise<boolean> {
     const s = await knex('notification_sends').where({ id: sendId }).first();
     if (!s || s.status === 'done') return false;
-    const batch: number[] = (
-      await knex('users').where('id', '>', s.cursor).where('id', '<=', s.max_user_id ?? 0).orderBy('id').limit(deps.batchSize).pluck('id')
-    ).map(Number);
+    const acc = deps.accounts();
+    if (!acc) throw new Error('Notifications need the accounts plugin');
+    const batch = await acc.userIdsBatch(Number(s.cursor), deps.batchSize, { maxId: Number(s.max_user_id ?? 0) });
     const recipients = await allowed(batch, s.type);
     const row = {
       ...clean({ type: s.type, title: s.title, message: s.message, priority: s.priority, link: s.link, template: s.template ?? undefined }),
@@ -217,7 +249,9 @@ export function createNotificationsService(deps: NotificationsDeps) {
           return stored;
         });
       }
-      const [{ n: total, m: maxId }] = rowsOf(await knex.raw('select count(*)::int as n, coalesce(max(id), 0)::int as m from users'));
+      const acc = deps.accounts();
+      if (!acc) throw new Error('Notifications need the accounts plugin');
+      const { count: total, maxId } = await acc.userIdRange();
       const [s] = await knex('notification_sends')
         .insert({
           type: row.type,
