@@ -21,6 +21,8 @@ export interface MuseumSummary {
   category: string | null;
   managerId: number | null;
   isVerified: boolean;
+  /** IANA time zone of the museum ("open now", event times and check-in days are computed there). */
+  timezone: string;
 }
 
 /** A museum as every museum answer shows it (schema "museums/Museum"). */
@@ -36,8 +38,6 @@ export interface Museum extends MuseumSummary {
   zipCode: string | null;
   latitude: number | null;
   longitude: number | null;
-  /** IANA time zone of the museum ("open now" is computed there). */
-  timezone: string;
   amenities: string[];
   /** Always the structured form (text-form input is converted on write). */
   openingHours: StructuredHours | null;

@@ -4,7 +4,7 @@
  */
 import type { PluginContext } from '../../../core/plugin-api.ts';
 import { AccountsService, type AccountsApi } from '../../accounts/public.ts';
-import { MuseumsService, type MuseumsApi } from '../../museums/public.ts';
+import { MuseumsService, type MuseumsApi, type MuseumSummary } from '../../museums/public.ts';
 import { isValidTimeZone } from '../shared/time.ts';
 import { CommunitiesService, type CommunitiesApi } from '../../communities/public.ts';
 import { GroupsService, type GroupsApi } from '../../groups/public.ts';
@@ -16,8 +16,11 @@ export interface Deps {
   communities(): CommunitiesApi;
   groups(): GroupsApi | undefined;
   notify(userIds: number[], n: NewNotification): Promise<void>;
-  /** The museum's IANA zone (null when unknown). */
-  museumTimeZone(museumId: number | null | undefined): Promise<string | null>;
+}
+
+/** The museum's IANA zone (MuseumSummary.timezone; null without a museum or for an unknown zone). */
+export function museumTimeZone(museum: MuseumSummary | null | undefined): string | null {
+  return typeof museum?.timezone === 'string' && isValidTimeZone(museum.timezone) ? museum.timezone : null;
 }
 
 export function makeDeps(ctx: PluginContext): Deps {
@@ -35,11 +38,6 @@ export function makeDeps(ctx: PluginContext): Deps {
       } catch (err) {
         ctx.log.warn({ err }, 'could not send event notifications');
       }
-    },
-    async museumTimeZone(museumId) {
-      if (!museumId) return null;
-      const [m] = await ctx.services.get(MuseumsService).getMuseums([museumId]);
-      return typeof m?.timezone === 'string' && isValidTimeZone(m.timezone) ? m.timezone : null;
     },
   };
 }

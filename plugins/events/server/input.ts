@@ -6,7 +6,7 @@
  */
 import { HttpError } from '../../../core/errors.ts';
 import type { MuseumSummary } from '../../museums/public.ts';
-import type { Deps } from './deps.ts';
+import { museumTimeZone, type Deps } from './deps.ts';
 import type { EventRow } from './model.ts';
 import { isValidTimeZone, parseDate, parseTime, toCents, zonedToInstant } from '../shared/time.ts';
 
@@ -142,7 +142,7 @@ export async function meetupColumns(deps: Deps, knex: import('knex').Knex, body:
     museum = await deps.museums().getMuseum(museumId);
     if (!museum) throw fieldError('museumId', MESSAGES.museum);
   }
-  const s = schedule(body, (await deps.museumTimeZone(museum?.id)) ?? existing?.time_zone ?? 'UTC');
+  const s = schedule(body, museumTimeZone(museum) ?? existing?.time_zone ?? 'UTC');
   checkFuture(s, existing);
 
   return {
@@ -200,7 +200,7 @@ export async function museumEventColumns(deps: Deps, body: MuseumEventBody, muse
     if (c === null || c > 10_000_000) throw fieldError('price', MESSAGES.priceInvalid);
     priceCents = c;
   }
-  const s = schedule(body, (await deps.museumTimeZone(museum.id)) ?? existing?.time_zone ?? 'UTC');
+  const s = schedule(body, museumTimeZone(museum) ?? existing?.time_zone ?? 'UTC');
   checkFuture(s, existing);
   const place = [museum.name, museum.city].filter(Boolean).join(', ');
   return {

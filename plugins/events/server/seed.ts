@@ -9,6 +9,7 @@ import path from 'node:path';
 import { ROOT } from '../../../core/config.ts';
 import type { PluginContext, SeedProgress } from '../../../core/plugin-api.ts';
 import type { EventsStore } from './service.ts';
+import { museumTimeZone } from './deps.ts';
 import { isValidTimeZone, isoDate, instantToZoned, toCents, zonedToInstant, parseTime } from '../shared/time.ts';
 import { normalizeTags } from './input.ts';
 
@@ -79,7 +80,7 @@ export async function seedEvents(ctx: PluginContext, store: EventsStore, progres
         ctx.log.debug({ key, ref }, 'sample event skipped: museum not in the directory');
         continue;
       }
-      const tz = e.timeZone && isValidTimeZone(e.timeZone) ? e.timeZone : (await store.deps.museumTimeZone(museum.id)) ?? 'UTC';
+      const tz = e.timeZone && isValidTimeZone(e.timeZone) ? e.timeZone : museumTimeZone(museum) ?? 'UTC';
       let start: Date;
       let end: Date | null = null;
       if (e.dateTime) {

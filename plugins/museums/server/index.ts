@@ -104,7 +104,7 @@ export default definePluginServer({
         const unique = [...new Set(ids.filter((i) => Number.isInteger(i) && i > 0))];
         const map = new Map();
         if (!unique.length) return map;
-        const rows = await knex('museums').whereIn('id', unique).select('id', 'slug', 'name', 'city', 'country', 'featured_image', 'category', 'manager_id', 'is_verified');
+        const rows = await knex('museums').whereIn('id', unique).select('id', 'slug', 'name', 'city', 'country', 'featured_image', 'category', 'manager_id', 'is_verified', 'timezone');
         for (const r of rows) map.set(r.id, d.toSummary(r));
         return map;
       },

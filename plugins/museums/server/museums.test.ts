@@ -83,6 +83,17 @@ describe('museums API', function () {
       expect(sameNameElsewhere.body.slug).to.not.equal(r.body.slug);
     });
 
+    it('the summaries other plugins read carry the time zone (getMuseum, getMuseumSummaries)', async () => {
+      const tokyo = await makeMuseum({ name: uniqueName('Tokyo Museum '), city: 'Tokyo', country: 'Japan', timezone: 'Asia/Tokyo', latitude: 35.71, longitude: 139.77, state: null, zipCode: null });
+      const lima = await makeMuseum({ name: uniqueName('Lima Museum '), city: 'Lima', country: 'Peru', timezone: 'America/Lima', latitude: -12.05, longitude: -77.04, state: null, zipCode: null });
+      const svc = app.services.get(MuseumsService);
+      expect((await svc.getMuseum(tokyo.id))?.timezone).to.equal('Asia/Tokyo');
+      expect((await svc.getMuseum(lima.slug))?.timezone).to.equal('America/Lima');
+      const map = await svc.getMuseumSummaries([tokyo.id, lima.id]);
+      expect(map.get(tokyo.id)).to.include({ id: tokyo.id, timezone: 'Asia/Tokyo' });
+      expect(map.get(lima.id)).to.include({ id: lima.id, timezone: 'America/Lima' });
+    });
+
     it('refuses an unknown category, amenity or time zone', async () => {
       const base = { name: uniqueName('Museum '), address: 'a', city: 'b', country: 'France' };
       expect((await member.post('/api/museums', { ...base, category: 'Aquariums' })).body.message).to.equal('Please choose a category from the list');

@@ -156,6 +156,7 @@ export class MuseumsDomain {
       category: row.category ?? null,
       managerId: row.manager_id ?? null,
       isVerified: Boolean(row.is_verified),
+      timezone: row.timezone ?? 'UTC',
     };
   }
 

@@ -634,6 +634,10 @@ featuredImage: (string | null)
 category: (string | null)
 managerId: (number | null)
 isVerified: boolean
+/**
+ * IANA time zone of the museum
+ */
+timezone: string
 }
 /**
  * GET /api/search: at most 6 museums; users, posts, communities and events come from search providers (empty when none is registered).
