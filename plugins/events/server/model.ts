@@ -73,6 +73,11 @@ export class Viewer {
     return this.user?.id ?? null;
   }
 
+  /** Under a content restriction (admin moderation): may not share photos or comment. */
+  get restricted(): boolean {
+    return Boolean(this.user?.restricted);
+  }
+
   communityIds(): Promise<Set<number>> {
     if (!this.user) return Promise.resolve(new Set());
     this.communities ??= this.deps.communities().communityIdsOf(this.user.id).then((ids) => new Set(ids));
@@ -123,7 +128,7 @@ export class Viewer {
   }
 
   async canComment(row: EventRow, myStatus: RsvpStatus | null): Promise<boolean> {
-    if (!this.user || !row.allow_comments) return false;
+    if (!this.user || !row.allow_comments || this.restricted) return false;
     // A museum event's discussion is open to every member; a meetup's to its participants.
     return row.kind === 'museum_event' ? true : this.isParticipant(row, myStatus);
   }
@@ -281,8 +286,9 @@ export async function serializeEvents(knex: Knex, deps: Deps, viewer: Viewer, ro
         photoCount: photos.get(r.id) ?? 0,
         commentCount: comments.get(r.id) ?? 0,
         canEdit: await viewer.canEdit(r),
-        canUploadPhotos: r.allow_photo_sharing && participant,
+        canUploadPhotos: r.allow_photo_sharing && participant && !viewer.restricted,
         canComment: await viewer.canComment(r, myStatus),
+        restricted: viewer.restricted,
         createdAt: iso(r.created_at),
         updatedAt: iso(r.updated_at),
       };

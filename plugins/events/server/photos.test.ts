@@ -143,4 +143,33 @@ describe('events: meetup photos and discussion', () => {
     expect(off.status).to.equal(403);
     expect(off.body.message).to.equal('Comments are turned off for this event');
   });
+  it('a content restriction (admin moderation) refuses photos and comments with a clear message until lifted', async () => {
+    const admin = await app.user({ role: 'Admin' });
+    const restricted = await app.user();
+    expect((await restricted.post(`/api/communities/${communityId}/join`, {})).status).to.equal(200);
+    const before = await restricted.get(`/api/meetups/${meetup.id}`);
+    expect(before.body).to.include({ canUploadPhotos: true, canComment: true, restricted: false });
+
+    const mod = await admin.post('/api/admin/moderate-user', { userId: restricted.me.id, type: 'content_restriction', reason: 'Spam photos' });
+    expect(mod.status, mod.text).to.equal(201);
+
+    const photosBefore = (await organizer.get(`/api/meetups/${meetup.id}/photos`)).body.length;
+    const refused = await restricted.upload(`/api/meetups/${meetup.id}/photos`, [file(await pngBytes())], { caption: 'Look' });
+    expect(refused.status).to.equal(403);
+    expect(refused.body.message).to.equal('Your account is restricted from sharing photos');
+    expect((await organizer.get(`/api/meetups/${meetup.id}/photos`)).body).to.have.length(photosBefore);
+
+    const comment = await restricted.post(`/api/meetups/${meetup.id}/comments`, { content: 'Buy cheap watches' });
+    expect(comment.status).to.equal(403);
+    expect(comment.body.message).to.equal('Your account is restricted from commenting');
+
+    const seen = await restricted.get(`/api/meetups/${meetup.id}`);
+    expect(seen.body).to.include({ canUploadPhotos: false, canComment: false, restricted: true });
+    // others are not affected
+    expect((await member.get(`/api/meetups/${meetup.id}`)).body).to.include({ canUploadPhotos: true, restricted: false });
+
+    expect((await admin.post(`/api/admin/moderations/${mod.body.id}/lift`, { reason: 'appeal' })).status).to.equal(200);
+    const after = await restricted.upload(`/api/meetups/${meetup.id}/photos`, [file(await pngBytes())]);
+    expect(after.status, after.text).to.equal(201);
+  });
 });

@@ -21,7 +21,11 @@ export const PHOTO_MESSAGES = {
   off: 'Photo sharing is turned off for this event',
   members: 'Only members can upload photos',
   caption: 'Caption must be at most 500 characters',
+  restricted: 'Your account is restricted from sharing photos',
 };
+
+/** Content restriction (admin moderation) refusing the discussion. */
+export const COMMENT_RESTRICTED = 'Your account is restricted from commenting';
 
 export function origin(store: EventsStore, c: ApiContext): string {
   return (store.ctx.appConfig.publicOrigin ?? `${c.protocol}://${c.host}`).replace(/\/$/, '');
@@ -184,6 +188,8 @@ export function registerCommonRoutes(store: EventsStore): void {
         const user = c.user!;
         const row = await store.load(c.input.params[P], k.kind);
         const viewer = store.viewer(user);
+        // refused before reading the upload: a restricted member's files are never stored
+        if (viewer.restricted) throw new HttpError(403, PHOTO_MESSAGES.restricted);
         if (!row.allow_photo_sharing) throw new HttpError(403, PHOTO_MESSAGES.off);
         if (!(await viewer.isParticipant(row, await statusOf(row.id, user.id)))) throw new HttpError(403, PHOTO_MESSAGES.members);
         const parsed = await ctx.uploads.parse(c as any, {
@@ -282,6 +288,7 @@ export function registerCommonRoutes(store: EventsStore): void {
         const row = await store.load(c.input.params.id, k.kind);
         if (!row.allow_comments) throw new HttpError(403, 'Comments are turned off for this event');
         const viewer = store.viewer(user);
+        if (viewer.restricted) throw new HttpError(403, COMMENT_RESTRICTED);
         if (!(await viewer.canComment(row, await statusOf(row.id, user.id)))) throw new HttpError(403, 'Only members can join the discussion');
         const [inserted] = await knex('events_comments').insert({ event_id: row.id, user_id: user.id, content: c.input.body.content.trim() }).returning('*');
         const [answer] = await commentAnswers([inserted], user.id, await viewer.canEdit(row));

@@ -74,6 +74,8 @@ export function Discussion({ event: e, onCountChange }: { event: EventItem; onCo
         <p className="has-text-grey is-size-7">{t('comments.signIn')}</p>
       ) : !e.allowComments ? (
         <p className="has-text-grey is-size-7">{t('comments.off')}</p>
+      ) : e.restricted ? (
+        <p className="has-text-grey is-size-7">{t('comments.restricted')}</p>
       ) : !e.canComment ? (
         <p className="has-text-grey is-size-7">{t('comments.membersOnly')}</p>
       ) : (

@@ -35,6 +35,7 @@ export function Photos({ event: e, onCountChange }: { event: EventItem; onCountC
         )}
       </div>
       {!e.allowPhotoSharing && <p className="has-text-grey is-size-7">{t('detail.photoSharingOff')}</p>}
+      {e.allowPhotoSharing && e.restricted && <p className="has-text-grey is-size-7">{t('upload.restricted')}</p>}
       {isLoading && <Spinner size="small" />}
       {error && <EmptyState compact tone="error" title={error.message} />}
       {data && data.length === 0 && <EmptyState compact icon="image" title={t('detail.noPhotos')} />}

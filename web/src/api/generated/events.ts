@@ -299,6 +299,10 @@ commentCount: number
 canEdit: boolean
 canUploadPhotos: boolean
 canComment: boolean
+/**
+ * the viewer is under a content restriction (admin moderation): no photos, no comments
+ */
+restricted: boolean
 createdAt: string
 updatedAt: string
 }
