@@ -1,6 +1,4 @@
-import type Koa from 'koa';
 import { definePluginServer, type PluginContext } from '../../../core/plugin-api.ts';
-import { HttpError } from '../../../core/errors.ts';
 import { AccountsService } from '../../accounts/public.ts';
 import '../../museums/public.ts';
 import '../../badges/public.ts';
@@ -17,31 +15,6 @@ import { registerOverviewRoutes } from './routes-overview.ts';
 
 /** A member's activity is written at most this often (per member and process). */
 const ACTIVITY_EVERY_MS = 5 * 60 * 1000;
-const MAX_JSON_BYTES = 64 * 1024;
-
-/**
- * The core body parser reads JSON for POST, PUT and PATCH only; DELETE /api/admin/delete-user
- * carries { userId, reason } in a JSON body (spec part 2 §7), so admin DELETE bodies are read here.
- */
-async function readDeleteBody(k: Koa.Context): Promise<void> {
-  if (k.method !== 'DELETE' || !k.path.startsWith('/api/admin/') || (k.request as any).body !== undefined) return;
-  if (!k.is('application/json')) return;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of k.req) {
-    size += chunk.length;
-    if (size > MAX_JSON_BYTES) throw new HttpError(413, 'Request body too large');
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (!text.trim()) return;
-  try {
-    (k.request as any).body = JSON.parse(text);
-    (k.request as any).rawBody = text;
-  } catch {
-    throw new HttpError(400, 'Malformed JSON body');
-  }
-}
 
 export default definePluginServer({
   register(ctx: PluginContext) {
@@ -57,7 +30,6 @@ export default definePluginServer({
 
     const lastWrite = new Map<number, number>();
     ctx.middleware.use(async (k, next) => {
-      await readDeleteBody(k);
       const user = k.state.user as { id: number; restricted?: boolean } | undefined;
       if (user) {
         // core AuthUser.restricted: content restriction in effect (posting, commenting, uploads refused by their plugins).
