@@ -88,7 +88,7 @@ export default definePluginServer({
     const knex = ctx.db;
     const accounts = () => ctx.services.get(AccountsService);
     const museums = () => ctx.services.maybe(MuseumsService);
-    const social = createSocial(knex, accounts, museums);
+    const social = createSocial(accounts, museums);
     const hydrate = createHydrator(knex, accounts, museums);
     const recs = createRecommendations(knex, social, accounts, museums);
 
@@ -615,19 +615,12 @@ export default definePluginServer({
         );
         await trx('insights_comments').where({ user_id: userId }).del();
         await trx('insights_museum_activity').where({ user_id: userId }).del();
-        await trx('insights_follow_edges').where({ follower_id: userId }).orWhere({ following_id: userId }).del();
       });
       const ids = await knex('insights_posts').where({ user_id: userId }).pluck('id');
       await deletePosts(knex, ids);
       const videos = await knex('insights_videos').where({ user_id: userId }).del().returning(['url', 'poster_url']);
       await removeFiles(videos.flatMap((v: any) => [v.url, v.poster_url]));
     }
-
-    ctx.events.on('accounts.user.followed', async ({ followerId, followingId, following }) => {
-      if (social.usesAccountsGraph) return;
-      if (following) await knex.raw(`insert into insights_follow_edges (follower_id, following_id) values (?, ?) on conflict do nothing`, [followerId, followingId]);
-      else await knex('insights_follow_edges').where({ follower_id: followerId, following_id: followingId }).del();
-    });
 
     ctx.events.on('museums.museum.followed', async ({ userId, museumId, following }) => {
       if (following) {

@@ -48,29 +48,18 @@ export async function textPost(c: TestClient, content: string, extra: Record<str
   return r.body;
 }
 
-/** Follows through the accounts route when it exists; else tells insights the way accounts would. */
-export async function follow(app: TestApp, c: SignedInClient, targetId: number): Promise<void> {
+/** Follows through the accounts route (a toggle: follow again if it was an unfollow). */
+export async function follow(_app: TestApp, c: SignedInClient, targetId: number): Promise<void> {
   const r = await c.post(`/api/user/${targetId}/follow`);
-  if (r.status === 200 || r.status === 201) {
-    if (r.body?.following === false) await c.post(`/api/user/${targetId}/follow`);
-    return;
-  }
-  if (r.status !== 404) throw new Error(`follow failed: ${r.status} ${r.text}`);
-  await app.events.emit('accounts.user.followed', { followerId: c.me.id, followingId: targetId, following: true });
+  if (r.status !== 200) throw new Error(`follow failed: ${r.status} ${r.text}`);
+  if (r.body?.following === false) await c.post(`/api/user/${targetId}/follow`);
 }
 
-/** Sets profileVisibility through the accounts settings route; null when accounts has none yet. */
+/** Sets profileVisibility through the accounts settings route. */
 export async function setVisibility(c: SignedInClient, v: 'public' | 'private' | 'friends'): Promise<boolean> {
-  for (const p of ['/api/user/preferences', '/api/user/privacy', '/api/user/settings/privacy']) {
-    const r = await c.put(p, { profileVisibility: v });
-    if (r.status === 200) return true;
-  }
-  return false;
-}
-
-export function museumsAvailable(app: TestApp): boolean {
-  const m = app.services.maybe(MuseumsService);
-  return Boolean(m && typeof m.createMuseum === 'function');
+  const r = await c.put('/api/user/preferences', { profileVisibility: v });
+  if (r.status !== 200) throw new Error(`preferences failed: ${r.status} ${r.text}`);
+  return true;
 }
 
 export async function createMuseum(app: TestApp, name: string) {
