@@ -6,6 +6,19 @@ import { formatTime12, mergeDayRanges, openStatusAt, type DayRange } from '../sh
 
 export type MuseumView = Museum;
 
+/**
+ * The window event the badges plugin's web part listens to (BADGES_EARNED_EVENT in
+ * plugins/badges/public.ts) to celebrate earned badges. Named here rather than imported: museums
+ * does not depend on badges (when badges is disabled no badge is earned and no one listens).
+ */
+export const BADGES_EARNED_EVENT = 'curio:badges-earned';
+
+/** Hands the badges of a check-in answer to whoever celebrates them. */
+export function announceBadges(badges: ReadonlyArray<{ id: number; name: string }> | null | undefined): void {
+  if (!badges?.length || typeof window === 'undefined') return;
+  window.dispatchEvent(new CustomEvent(BADGES_EARNED_EVENT, { detail: badges }));
+}
+
 export const NEW_YORK = { lat: 40.78, lng: -73.97 };
 export const EARTH_RADIUS_MILES = 3959;
 

@@ -8,6 +8,7 @@ import type { Browser, Page } from 'puppeteer';
 import { clickText, launchBrowser, signInPage, startE2EApp, waitForText } from '../../../core/testing/browser.ts';
 import { uniqueName, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
 import { MuseumsService, type Museum } from '../public.ts';
+import { BadgesService } from '../../badges/public.ts';
 import { openStatusAt } from '../shared/opening-hours.ts';
 
 const open = (o: string, c: string) => ({ isOpen: true, isByAppointment: false, openTime: o, closeTime: c });
@@ -116,6 +117,37 @@ describe('museums in the browser', function () {
     await waitForText(page, '1 follower');
     const rows = await app.knex('museum_follows').where({ museum_id: museum.id, user_id: member.me.id });
     expect(rows).to.have.length(1);
+  });
+
+  it('a check-in hands the badges it earned to the badges plugin (window event), which celebrates each once', async () => {
+    const badge = await app.services.get(BadgesService).createBadge({
+      name: uniqueName('First Visit '),
+      description: 'Checked in at a museum.',
+      icon: '🎟️',
+      color: '#0EA5E9',
+      requirement: { type: 'check_ins', count: 1 },
+    });
+    const visitor = await app.user({ firstName: 'Vera', lastName: 'Visitor' });
+    await signInPage(page, app, visitor);
+    await openMuseum();
+    await page.evaluate(() => {
+      (window as any).__earned = [];
+      window.addEventListener('curio:badges-earned', (e) => (window as any).__earned.push((e as CustomEvent).detail));
+    });
+    await page.waitForSelector('[data-testid="checkin-button"]');
+    const answer = page.waitForResponse((r) => r.url().endsWith(`/api/museums/${museum.id}/checkin`) && r.request().method() === 'POST');
+    await page.click('[data-testid="checkin-button"]');
+    const checkIn = await (await answer).json();
+    expect(checkIn.badges.map((b: any) => b.id)).to.include(badge.id);
+    await waitForText(page, 'Checked in!');
+    // the page hands over the answer's badges as they are (the notification bell may announce the
+    // same badge again when it sees the new notification: the badges plugin celebrates it once)
+    await page.waitForFunction((want) => (window as any).__earned.some((d: unknown) => JSON.stringify(d) === want), { timeout: 15000 }, JSON.stringify(checkIn.badges));
+    // the celebration comes from the badges plugin, once: the museum page shows no toast of its own
+    const toasts = () => page.$$eval('.curio-toast', (ts, name) => ts.map((t) => t.textContent ?? '').filter((t) => t.includes(name as string)), badge.name);
+    await page.waitForFunction((name) => [...document.querySelectorAll('.curio-toast')].some((t) => t.textContent!.includes('Badge earned!') && t.textContent!.includes(name)), { timeout: 15000 }, badge.name);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await toasts()).to.have.length(1);
   });
 
   it('a member suggests an edit: only the changed field is stored, pending', async () => {

@@ -17,7 +17,7 @@ import {
 } from '../../../../web/src/index.ts';
 import { checkInAtMuseum, toggleMuseumFollow } from '../../../../web/src/api/generated/museums.ts';
 import { AMENITY_KEYS } from '../../shared/catalog.ts';
-import { addressLine, categoryLabel, directionsUrl, rangeText, safeUrl, statusDetail, weekRows, type MuseumView } from '../lib.ts';
+import { addressLine, announceBadges, categoryLabel, directionsUrl, rangeText, safeUrl, statusDetail, weekRows, type MuseumView } from '../lib.ts';
 import { MuseumImage } from '../components/MuseumImage.tsx';
 import { OpenBadge } from '../components/OpenBadge.tsx';
 import { EditMuseumDialog } from '../components/EditMuseumDialog.tsx';
@@ -110,7 +110,8 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
       const r = await checkIn.trigger();
       onChanged({ ...m, checkInCount: r.checkInCount, recentCheckInsCount: r.recentCheckInsCount, hasCheckedInToday: true });
       toast({ title: t('toasts.checkedIn'), description: t('toasts.checkedInText', { name: m.name }), variant: 'success' });
-      for (const b of r.badges) toast({ title: `${b.icon ?? '🏆'} ${t('toasts.badgeEarned', { name: b.name })}`, description: b.description ?? undefined, variant: 'success' });
+      // Earned badges are celebrated by the badges plugin (one toast per badge, profile lists refreshed).
+      announceBadges(r.badges);
     } catch (e) {
       const err = e as ApiError;
       if (err.status === 409) {
