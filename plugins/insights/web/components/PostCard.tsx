@@ -74,7 +74,7 @@ export function PostCard({ post, onDeleted, hideMuseum, commentsOpen = false }: 
             <Link to={profilePath(post.user)} className="has-text-weight-semibold has-text-dark">
               {name}
             </Link>
-            <RoleBadge role={post.user.role} hideTraveler />
+            <RoleBadge role={post.user.role} />
           </p>
           {!hideMuseum && post.museum && (
             <p className="is-size-7">
