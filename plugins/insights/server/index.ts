@@ -631,8 +631,11 @@ export default definePluginServer({
       } else await knex('insights_museum_activity').where({ kind: 'follow', museum_id: museumId, user_id: userId }).del();
     });
 
+    // Activity older than 90 days counts nowhere (trending: 7 days, category recommendations: 90).
+    let activityEvents = 0;
     ctx.events.on('museums.museum.checkedIn', async ({ userId, museumId }) => {
       await knex('insights_museum_activity').insert({ kind: 'checkin', museum_id: museumId, user_id: userId });
+      if (++activityEvents % 500 === 0) await knex('insights_museum_activity').where('created_at', '<', knex.raw(`now() - interval '90 days'`)).del();
     });
 
     ctx.events.on('museums.suggestion.approved', async ({ suggestionId, museumId, userId, kind }) => {
