@@ -34,7 +34,7 @@ function start(env: Record<string, string>): { child: ChildProcess; output: () =
   return { child, output: () => out, exited };
 }
 
-async function waitHealthy(url: string, ms = 60_000) {
+async function waitHealthy(url: string, ms = 150_000) {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     try {
@@ -49,7 +49,7 @@ async function waitHealthy(url: string, ms = 60_000) {
 }
 
 describe('start-up on the embedded database', function () {
-  this.timeout(120_000);
+  this.timeout(200_000);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'curio-startup-'));
   let first: ReturnType<typeof start> | null = null;
 
