@@ -65,13 +65,27 @@ async function appChild() {
   const app = await createApp();
   if (process.env.BENCH_SEED === 'true') await app.seed({ onlyFirstTime: true });
   const als = new AsyncLocalStorage<{ n: number; handler: number; inHandler: boolean; sql: string[] }>();
-  app.knex.on('query', (q: { sql?: string }) => {
+  // statement → [its request's list, index, start] to add the duration when the answer comes
+  const started = new Map<string, [string[], number, bigint]>();
+  app.knex.on('query', (q: { sql?: string; __knexQueryUid?: string }) => {
     const s = als.getStore();
     if (!s) return;
     s.n++;
     if (s.inHandler) s.handler++;
-    if (s.sql.length < 60) s.sql.push(`${s.inHandler ? 'route' : 'mw   '} ${String(q.sql ?? '').replace(/\s+/g, ' ').slice(0, 400)}`);
+    if (s.sql.length < 60) {
+      s.sql.push(`${s.inHandler ? 'route' : 'mw   '} ${String(q.sql ?? '').replace(/\s+/g, ' ').slice(0, 400)}`);
+      if (q.__knexQueryUid) started.set(q.__knexQueryUid, [s.sql, s.sql.length - 1, process.hrtime.bigint()]);
+    }
   });
+  const done = (_r: unknown, q: { __knexQueryUid?: string }) => {
+    const st = q?.__knexQueryUid ? started.get(q.__knexQueryUid) : undefined;
+    if (!st) return;
+    started.delete(q.__knexQueryUid!);
+    const ms = Number(process.hrtime.bigint() - st[2]) / 1e6;
+    st[0][st[1]] = st[0][st[1]].replace(/^(route|mw   ) /, (m) => `${m}${ms.toFixed(1).padStart(6)} ms  `);
+  };
+  app.knex.on('query-response', done);
+  app.knex.on('query-error', (e: unknown, q: any) => done(e, q));
   // Statements issued by the matched route (validation, auth check, handler) apart from the
   // middleware before it (session, current user, plugins' middleware): a marker before the router.
   const routerAt = app.koa.middleware.findIndex((fn: any) => fn.router);
@@ -530,16 +544,18 @@ async function statementCounts(url: string, knex: Knex, cookieOf: (id: number) =
   const lc = await cookieOf(Number(light.id));
 
   type Probe = { label: string; group?: string; method?: string; path: string; cookie: string; body?: unknown; limit?: number };
-  type Row = { label: string; n: number; route: number; status: number; items?: number; reqId: string; group?: string; limit?: number };
+  type Row = { label: string; n: number; route: number; status: number; items?: number; reqId: string; group?: string; limit?: number; ms: number };
   let cursor: { value: string; cookie: string } | null = null;
   const rows: Row[] = [];
   const run = async (p: Probe) => {
+    const t0 = process.hrtime.bigint();
     const r = await fetch(url + p.path, {
       method: p.method ?? 'GET',
       headers: { cookie: p.cookie, origin: url, 'x-bench-sql': '1', ...(p.body ? { 'content-type': 'application/json' } : {}) },
       body: p.body ? JSON.stringify(p.body) : undefined,
     });
     const text = await r.text();
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
     let items: number | undefined;
     try {
       const b = JSON.parse(text);
@@ -557,6 +573,7 @@ async function statementCounts(url: string, knex: Knex, cookieOf: (id: number) =
       reqId: r.headers.get('x-request-id') ?? '',
       group: p.group,
       limit: p.limit,
+      ms,
     });
   };
   for (const [who, c, n] of [['heavy', hc, heavy.n], ['light', lc, light.n]] as const) {
@@ -574,8 +591,9 @@ async function statementCounts(url: string, knex: Knex, cookieOf: (id: number) =
   for (const q of ['light', 'modern sculpture']) await run({ label: `search: GET /api/search?q=${q}`, path: `/api/search?q=${encodeURIComponent(q)}`, cookie: hc });
   await run({ label: 'session only: GET /api/auth/user', path: '/api/auth/user', cookie: hc });
 
-  console.log('  request                                                 status  items   statements: whole request = middleware + route');
-  for (const r of rows) console.log(`  ${r.label.padEnd(55)} ${String(r.status).padStart(6)}  ${String(r.items ?? '').padStart(5)}   ${String(r.n).padStart(6)} = ${String(r.n - r.route).padStart(2)} + ${r.route}`);
+  console.log('  request                                                 status  items    ms (alone)   statements: whole request = middleware + route');
+  for (const r of rows)
+    console.log(`  ${r.label.padEnd(55)} ${String(r.status).padStart(6)}  ${String(r.items ?? '').padStart(5)}  ${ms(r.ms).padStart(11)}   ${String(r.n).padStart(6)} = ${String(r.n - r.route).padStart(2)} + ${r.route}`);
   console.log('\n  middleware = before the router (session, current user, plugins\' middleware); route = validation, auth and handler.\n');
   const bad = rows.filter((r) => r.status >= 300);
   check(bad.length === 0, 'every probe answered 2xx', bad.length ? bad.map((r) => `${r.label}: ${r.status}`).join('; ') : `${rows.length} probes`);
@@ -586,20 +604,33 @@ async function statementCounts(url: string, knex: Knex, cookieOf: (id: number) =
     'a feed page issues at most 5 SQL statements whatever its size (route)',
     `route: ${feed.map((r) => r.route).join('/')}, whole request: ${feed.map((r) => r.n).join('/')} over ${feed.length} pages of 1–50 items`,
   );
+  // No N+1: ten times the items may add a conditional batch lookup or two (e.g. museums when some
+  // insight is tagged with one), not a statement per item or per author.
+  const spread = (g: string) => {
+    const n = rows.filter((r) => r.group === g && r.limit).map((r) => r.n);
+    return Math.max(...n) - Math.min(...n);
+  };
   for (const g of ['feed', 'museum insights', 'profile insights']) {
     const gr = rows.filter((r) => r.group === g && r.limit);
-    check(new Set(gr.map((r) => r.n)).size === 1, `${g}: no N+1 (the same statement count at every page size)`, gr.map((r) => `limit ${r.limit} → ${r.n}`).join(', '));
+    check(spread(g) <= 2, `${g}: no N+1 (at most 2 more statements for 1 to 50 items)`, gr.map((r) => `limit ${r.limit} → ${r.n}`).join(', '));
   }
   const mw = rows.find((r) => r.label.startsWith('session only'));
   if (mw) console.log(`\n  every signed-in request spends ${mw.n - mw.route} statements in middleware before its route (see the "mw" lines below)`);
+  // The slowest probe's statements (with their durations), when one takes long alone.
+  const slowest = rows.reduce((x, y) => (y.ms > x.ms ? y : x));
+  if (slowest.ms > 200) {
+    const sql: string[] = await (await fetch(`${url}/__bench/sql/${slowest.reqId}`)).json();
+    console.log(`\n  the slowest probe, "${slowest.label}" (${ms(slowest.ms)} ms alone):`);
+    sql.forEach((q, i) => console.log(`   ${String(i + 1).padStart(2)}. ${q.slice(0, 190)}`));
+  }
   // The statements of the largest request of each group that fails, so that their owners see where they go.
   for (const g of ['feed', 'museum insights', 'profile insights']) {
     const gr = rows.filter((r) => r.group === g);
-    if (!gr.length || (new Set(gr.filter((r) => r.limit).map((r) => r.n)).size === 1 && (g !== 'feed' || maxRoute <= 5))) continue;
+    if (!gr.length || (spread(g) <= 2 && (g !== 'feed' || maxRoute <= 5))) continue;
     const worst = gr.reduce((x, y) => (y.n > x.n ? y : x));
     const sql: string[] = await (await fetch(`${url}/__bench/sql/${worst.reqId}`)).json();
     console.log(`\n  statements of "${worst.label}" (mw = middleware):`);
-    sql.forEach((q, i) => console.log(`   ${String(i + 1).padStart(2)}. ${q.slice(0, 176)}`));
+    sql.forEach((q, i) => console.log(`   ${String(i + 1).padStart(2)}. ${q.slice(0, 190)}`));
   }
 }
 
