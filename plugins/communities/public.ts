@@ -10,7 +10,14 @@ export interface CommunitiesApi {
   creatorId(communityId: number): Promise<number | null>;
   /** Ids of communities the user belongs to (creator included). */
   communityIdsOf(userId: number): Promise<number[]>;
-  summaries(ids: number[]): Promise<Map<number, { id: number; name: string }>>;
+  /** Name and privacy of communities; unknown ids are absent. isPrivate: membership by request (posts, members and meetups for members only). */
+  summaries(ids: number[]): Promise<Map<number, CommunitySummary>>;
+}
+
+export interface CommunitySummary {
+  id: number;
+  name: string;
+  isPrivate: boolean;
 }
 
 export const CommunitiesService = serviceRef<CommunitiesApi>('communities.api');
@@ -20,6 +27,8 @@ declare module '../../core/events.ts' {
     'communities.member.joined': { communityId: number; userId: number };
     'communities.member.left': { communityId: number; userId: number };
     'communities.community.deleting': { communityId: number };
+    /** an open community turned private (its discussions, members and meetups are now for members only) */
+    'communities.community.madePrivate': { communityId: number };
     'communities.post.created': { communityId: number; postId: number; userId: number };
   }
 }

@@ -6,7 +6,14 @@ export interface GroupsApi {
   isMember(groupId: number, userId: number): Promise<boolean>;
   creatorId(groupId: number): Promise<number | null>;
   groupIdsOf(userId: number): Promise<number[]>;
-  summaries(ids: number[]): Promise<Map<number, { id: number; name: string }>>;
+  /** Name and privacy of groups; unknown ids are absent. isPrivate: visible to its members only. */
+  summaries(ids: number[]): Promise<Map<number, GroupSummary>>;
+}
+
+export interface GroupSummary {
+  id: number;
+  name: string;
+  isPrivate: boolean;
 }
 
 export const GroupsService = serviceRef<GroupsApi>('groups.api');

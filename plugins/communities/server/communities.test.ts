@@ -726,7 +726,14 @@ describe('communities API', function () {
       expect(await svc.roleOf(w.id, w.outsider.me.id)).to.equal(null);
       expect(await svc.creatorId(w.id)).to.equal(w.creator.me.id);
       expect(await svc.communityIdsOf(w.member.me.id)).to.include(w.id);
-      expect((await svc.summaries([w.id])).get(w.id)?.id).to.equal(w.id);
+      expect((await svc.summaries([w.id])).get(w.id)).to.deep.equal({ id: w.id, name: (await w.creator.get(`/api/communities/${w.id}`)).body.name, isPrivate: false });
+      // privacy is what other plugins (events) need to hide a private community's meetups
+      const closed = await world({ membershipType: 'private' });
+      const both = await svc.summaries([w.id, closed.id, 2147483000, -1, 1.5]);
+      expect([...both.keys()].sort((a, b) => a - b)).to.deep.equal([w.id, closed.id].sort((a, b) => a - b));
+      expect(both.get(closed.id)?.isPrivate).to.equal(true);
+      await closed.creator.patch(`/api/communities/${closed.id}`, { membershipType: 'public' });
+      expect((await svc.summaries([closed.id])).get(closed.id)?.isPrivate).to.equal(false);
     });
   });
   describe('accounts and seeds', () => {

@@ -153,6 +153,10 @@ export function communityRoutes(d: Deps) {
       if (b.imageUrl !== undefined) patch.image_url = (b.imageUrl ?? '').trim() || null;
       if (b.rules !== undefined) patch.rules = b.rules.trim();
       await knex('communities').where({ id: a.community.id }).update(patch);
+      // Others (events: seats of non-members at its meetups) follow the community going private.
+      if (a.community.membership_type !== 'private' && patch.membership_type === 'private') {
+        await ctx.events.emit('communities.community.madePrivate', { communityId: a.community.id });
+      }
       return detail(knex, d.accounts, await loadAccess(knex, a.community.id, c.user));
     },
   });

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { PluginContext } from '../../../core/plugin-api.ts';
-import type { CommunitiesApi } from '../public.ts';
+import type { CommunitiesApi, CommunitySummary } from '../public.ts';
 import { deleteComments } from './routes-posts.ts';
 
 export function createCommunitiesApi(knex: Knex): CommunitiesApi {
@@ -24,10 +24,12 @@ export function createCommunitiesApi(knex: Knex): CommunitiesApi {
       return knex('community_members').where({ user_id: userId }).orderBy('community_id').pluck('community_id');
     },
     async summaries(ids) {
-      const map = new Map<number, { id: number; name: string }>();
-      const unique = [...new Set(ids.filter((i) => Number.isInteger(i)))];
+      const map = new Map<number, CommunitySummary>();
+      const unique = [...new Set(ids.filter((i) => Number.isInteger(i) && i >= 1 && i <= 2147483647))];
       if (!unique.length) return map;
-      for (const r of await knex('communities').whereIn('id', unique).select('id', 'name')) map.set(r.id, { id: r.id, name: r.name });
+      for (const r of await knex('communities').whereIn('id', unique).select('id', 'name', 'membership_type')) {
+        map.set(r.id, { id: r.id, name: r.name, isPrivate: r.membership_type === 'private' });
+      }
       return map;
     },
   };

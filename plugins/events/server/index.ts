@@ -29,17 +29,42 @@ export default definePluginServer({
     });
 
     // A leaving member gives up their places at the community's (or group's) members-only meetups
-    // still to come, unless they organise them.
-    const releaseMembersOnly = async (userId: number, where: Record<string, number>) => {
+    // still to come, unless they organise them; at every meetup still to come when the community
+    // (or group) is private, since its meetups are hidden from non-members.
+    const releaseMembersOnly = async (userId: number, where: Record<string, number>, isPrivate: boolean) => {
       const ids = (await ctx.db('events_events')
-        .where({ kind: 'meetup', who_can_join: 'members_only', ...where })
+        .where({ kind: 'meetup', ...where })
+        .modify((q) => {
+          if (!isPrivate) q.where('who_can_join', 'members_only');
+        })
         .whereNot('organizer_id', userId)
         .where('date_time', '>', ctx.db.fn.now())
         .pluck('id')) as number[];
       if (ids.length) await s.releaseUser(userId, ids);
     };
-    ctx.events.on('communities.member.left', ({ communityId, userId }) => releaseMembersOnly(userId, { community_id: communityId }));
-    ctx.events.on('groups.member.left', ({ groupId, userId }) => releaseMembersOnly(userId, { group_id: groupId }));
+    ctx.events.on('communities.member.left', async ({ communityId, userId }) => {
+      const community = (await s.deps.communities().summaries([communityId])).get(communityId);
+      await releaseMembersOnly(userId, { community_id: communityId }, community?.isPrivate ?? true);
+    });
+    // A community turning private: people who are not its members give up their places at its
+    // meetups still to come (they can no longer see them); the organizers keep theirs.
+    ctx.events.on('communities.community.madePrivate', async ({ communityId }) => {
+      const held = (await ctx.db('events_attendees as a')
+        .join('events_events as e', 'e.id', 'a.event_id')
+        .where({ 'e.kind': 'meetup', 'e.community_id': communityId })
+        .where('e.date_time', '>', ctx.db.fn.now())
+        .whereRaw('a.user_id is distinct from e.organizer_id')
+        .select('a.user_id', 'a.event_id')) as Array<{ user_id: number; event_id: number }>;
+      const members = new Set<number>();
+      for (const uid of new Set(held.map((h) => h.user_id))) if ((await s.deps.communities().roleOf(communityId, uid)) !== null) members.add(uid);
+      const byUser = new Map<number, number[]>();
+      for (const h of held) if (!members.has(h.user_id)) byUser.set(h.user_id, [...(byUser.get(h.user_id) ?? []), h.event_id]);
+      for (const [uid, ids] of byUser) await s.releaseUser(uid, ids);
+    });
+    ctx.events.on('groups.member.left', async ({ groupId, userId }) => {
+      const group = (await s.deps.groups()?.summaries([groupId]))?.get(groupId);
+      await releaseMembersOnly(userId, { group_id: groupId }, group?.isPrivate ?? true);
+    });
 
     // Account deletion: seats released exactly (waitlists promoted), their meetups cancelled,
     // their photos (files too), comments and calendar address removed.

@@ -72,7 +72,7 @@ export function registerCalendarRoutes(store: EventsStore): void {
       const token = c.input.params.file.replace(/\.ics$/, '');
       const owner = await knex('events_calendar_tokens').where({ token }).first('user_id');
       if (!owner) throw new HttpError(404, 'Calendar not found');
-      const rows = (await knex('events_events as e')
+      const all = (await knex('events_events as e')
         .join('events_attendees as a', 'a.event_id', 'e.id')
         .where('a.user_id', owner.user_id)
         .whereIn('a.status', ['attending', 'interested'])
@@ -80,6 +80,9 @@ export function registerCalendarRoutes(store: EventsStore): void {
         .orderBy('e.date_time')
         .limit(FEED_MAX)
         .select('e.*', 'a.status as rsvp_status')) as Array<EventRow & { rsvp_status: string }>;
+      // a meetup of a private community or group stays in the feed only while its owner may see it
+      const owned = store.viewer({ id: owner.user_id, username: '', role: '' });
+      const rows = (await store.visible(all, owned)) as typeof all;
       const statuses = new Map(rows.map((r) => [r.id, r.rsvp_status]));
       c.status = 200;
       c.set('Content-Type', 'text/calendar; charset=utf-8');

@@ -107,7 +107,7 @@ export function registerCommonRoutes(store: EventsStore): void {
       schema: { params: { $ref: 'shared/IdParams' }, body: { $ref: 'events/JoinBody' }, response: EVENT },
       async handler(c) {
         const user = c.user!;
-        const row = await store.load(c.input.params.id, k.kind);
+        const row = await store.loadFor(c.input.params.id, k.kind, c.user);
         const status = c.input.body.status ?? 'attending';
         if (status === 'interested' && k.kind === 'meetup') {
           throw new HttpError(400, 'Interested is only available for museum events', { errors: [{ path: '/body/status', message: 'Interested is only available for museum events' }] });
@@ -131,7 +131,7 @@ export function registerCommonRoutes(store: EventsStore): void {
       schema: { params: { $ref: 'shared/IdParams' }, response: EVENT },
       async handler(c) {
         const user = c.user!;
-        const row = await store.load(c.input.params.id, k.kind);
+        const row = await store.loadFor(c.input.params.id, k.kind, c.user);
         const changes = await removeRsvp(knex, row.id, k.kind, user.id);
         await store.afterRsvp(changes);
         return store.oneById(row.id, k.kind, store.viewer(user));
@@ -148,7 +148,7 @@ export function registerCommonRoutes(store: EventsStore): void {
       rawContentType: 'text/calendar',
       schema: { params: { $ref: 'shared/IdParams' } },
       async handler(c) {
-        const row = await store.load(c.input.params.id, k.kind);
+        const row = await store.loadFor(c.input.params.id, k.kind, c.user);
         c.status = 200;
         c.set('Content-Type', 'text/calendar; charset=utf-8');
         c.set('Content-Disposition', `attachment; filename="${k.kind === 'meetup' ? 'meetup' : 'event'}-${row.id}.ics"`);
@@ -166,7 +166,7 @@ export function registerCommonRoutes(store: EventsStore): void {
       auth: k.read,
       schema: { params: idParams(P), response: { type: 'array', items: { $ref: 'events/Photo' } } },
       async handler(c) {
-        const row = await store.load(c.input.params[P], k.kind);
+        const row = await store.loadFor(c.input.params[P], k.kind, c.user);
         const viewer = store.viewer(c.user);
         const rows = await knex('events_photos').where('event_id', row.id).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(500);
         return photoAnswers(rows, viewer.id, row, await viewer.canEdit(row));
@@ -186,7 +186,7 @@ export function registerCommonRoutes(store: EventsStore): void {
       schema: { params: idParams(P), response: { 201: { type: 'array', items: { $ref: 'events/Photo' } } } },
       async handler(c) {
         const user = c.user!;
-        const row = await store.load(c.input.params[P], k.kind);
+        const row = await store.loadFor(c.input.params[P], k.kind, c.user);
         const viewer = store.viewer(user);
         // refused before reading the upload: a restricted member's files are never stored
         if (viewer.restricted) throw new HttpError(403, PHOTO_MESSAGES.restricted);
@@ -248,7 +248,7 @@ export function registerCommonRoutes(store: EventsStore): void {
       auth: 'required',
       schema: { params: idParams(P, 'photoId'), response: { $ref: 'shared/Ok' } },
       async handler(c) {
-        const row = await store.load(c.input.params[P], k.kind);
+        const row = await store.loadFor(c.input.params[P], k.kind, c.user);
         const photo = await knex('events_photos').where({ id: c.input.params.photoId, event_id: row.id }).first();
         if (!photo) throw new HttpError(404, 'Photo not found');
         const viewer = store.viewer(c.user);
@@ -268,7 +268,7 @@ export function registerCommonRoutes(store: EventsStore): void {
       auth: k.read,
       schema: { params: { $ref: 'shared/IdParams' }, response: { type: 'array', items: { $ref: 'events/Comment' } } },
       async handler(c) {
-        const row = await store.load(c.input.params.id, k.kind);
+        const row = await store.loadFor(c.input.params.id, k.kind, c.user);
         const viewer = store.viewer(c.user);
         const rows = (await knex('events_comments').where('event_id', row.id).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(500)).reverse();
         return commentAnswers(rows, viewer.id, await viewer.canEdit(row));
@@ -285,7 +285,7 @@ export function registerCommonRoutes(store: EventsStore): void {
       schema: { params: { $ref: 'shared/IdParams' }, body: { $ref: 'events/CommentBody' }, response: { 201: { $ref: 'events/Comment' } } },
       async handler(c) {
         const user = c.user!;
-        const row = await store.load(c.input.params.id, k.kind);
+        const row = await store.loadFor(c.input.params.id, k.kind, c.user);
         if (!row.allow_comments) throw new HttpError(403, 'Comments are turned off for this event');
         const viewer = store.viewer(user);
         if (viewer.restricted) throw new HttpError(403, COMMENT_RESTRICTED);
@@ -304,7 +304,7 @@ export function registerCommonRoutes(store: EventsStore): void {
       auth: 'required',
       schema: { params: idParams('id', 'commentId'), response: { $ref: 'shared/Ok' } },
       async handler(c) {
-        const row = await store.load(c.input.params.id, k.kind);
+        const row = await store.loadFor(c.input.params.id, k.kind, c.user);
         const comment = await knex('events_comments').where({ id: c.input.params.commentId, event_id: row.id }).first();
         if (!comment) throw new HttpError(404, 'Comment not found');
         if (comment.user_id !== c.user!.id && !(await store.viewer(c.user).canEdit(row))) throw new HttpError(403, 'Only the author or the organizer can delete this comment');

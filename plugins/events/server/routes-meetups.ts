@@ -16,6 +16,9 @@ export const ID_PARAMS = { $ref: 'shared/IdParams' };
 export const LIST_QUERY = { $ref: 'events/ListQuery' };
 
 export const ONLY_AMBASSADORS = 'Only community ambassadors can create meetups.';
+/** The communities and groups plugins' own answers to outsiders of a private community or group. */
+export const PRIVATE_COMMUNITY = 'This community is private. Only members can see its discussions and members.';
+export const PRIVATE_GROUP = 'This group is private. Only its members can see it.';
 
 /** Capacity edits: never below the attendees already seated; new seats go to the waitlist. */
 export async function updateWithCapacity(knex: Knex, id: number, cols: Partial<EventRow>): Promise<{ row: EventRow; changes: RsvpChange[] }> {
@@ -92,8 +95,11 @@ export function registerMeetupRoutes(store: EventsStore): void {
     schema: { params: ID_PARAMS, query: LIST_QUERY, response: EVENT_LIST },
     async handler(c) {
       const id = c.input.params.id;
-      if (!(await deps.communities().exists(id))) throw new HttpError(404, 'Community not found');
+      const community = (await deps.communities().summaries([id])).get(id);
+      if (!community) throw new HttpError(404, 'Community not found');
       const viewer = store.viewer(c.user);
+      // the community's own answer for outsiders of a private community
+      if (community.isPrivate && !(await viewer.communityIds()).has(id)) throw new HttpError(403, PRIVATE_COMMUNITY);
       const rows = await store.list('meetup', viewer, c.input.query, (q) => q.where('community_id', id));
       return store.many(rows, viewer);
     },
@@ -132,9 +138,11 @@ export function registerMeetupRoutes(store: EventsStore): void {
     schema: { params: ID_PARAMS, query: LIST_QUERY, response: EVENT_LIST },
     async handler(c) {
       const id = c.input.params.id;
-      const groups = deps.groups();
-      if (!groups || !(await groups.exists(id))) throw new HttpError(404, 'Group not found');
+      const group = (await deps.groups()?.summaries([id]))?.get(id);
+      if (!group) throw new HttpError(404, 'Group not found');
       const viewer = store.viewer(c.user);
+      // the group's own answer for outsiders of a private group
+      if (group.isPrivate && !(await viewer.groupIds()).has(id)) throw new HttpError(403, PRIVATE_GROUP);
       const rows = await store.list('meetup', viewer, c.input.query, (q) => q.where('group_id', id));
       return store.many(rows, viewer);
     },
@@ -198,7 +206,8 @@ export function registerMeetupRoutes(store: EventsStore): void {
     auth: 'required',
     schema: { params: ID_PARAMS, response: EVENT },
     async handler(c) {
-      return store.oneById(c.input.params.id, 'meetup', store.viewer(c.user));
+      const viewer = store.viewer(c.user);
+      return store.one(await store.loadFor(c.input.params.id, 'meetup', viewer), viewer);
     },
   });
 
@@ -211,7 +220,7 @@ export function registerMeetupRoutes(store: EventsStore): void {
     schema: { params: ID_PARAMS, body: { $ref: 'events/MeetupBody' }, response: EVENT },
     async handler(c) {
       const user = c.user!;
-      const before = await store.load(c.input.params.id, 'meetup');
+      const before = await store.loadFor(c.input.params.id, 'meetup', c.user);
       if (before.organizer_id !== user.id) throw new HttpError(403, 'Only the organizer can edit this meetup');
       const b = c.input.body;
       if (b.communityId != null && b.communityId !== before.community_id) throw new HttpError(400, 'A meetup cannot move to another community');
@@ -232,7 +241,7 @@ export function registerMeetupRoutes(store: EventsStore): void {
     auth: 'required',
     schema: { params: ID_PARAMS, response: { $ref: 'shared/Ok' } },
     async handler(c) {
-      const row = await store.load(c.input.params.id, 'meetup');
+      const row = await store.loadFor(c.input.params.id, 'meetup', c.user);
       if (row.organizer_id !== c.user!.id) throw new HttpError(403, 'Only the organizer can delete this meetup');
       await store.deleteEvents([row], { actorId: c.user!.id });
       return { success: true, message: 'Meetup deleted successfully!' };

@@ -34,6 +34,42 @@ export class EventsStore {
     return row;
   }
 
+  /**
+   * The event as `user` may see it: a meetup of a private community or group is "not found"
+   * (404, the same answer as a missing one) for everyone but its members and its organizer.
+   */
+  async loadFor(id: number, kind: EventKind, user: AuthUser | Viewer | undefined): Promise<EventRow> {
+    const row = await this.load(id, kind);
+    const viewer = user instanceof Viewer ? user : this.viewer(user);
+    if (!(await this.visible([row], viewer)).length) throw new HttpError(404, NOT_FOUND[kind]);
+    return row;
+  }
+
+  /**
+   * The rows the viewer may see, in the same order. Museum events are public. A meetup of a
+   * private community or group (or one whose community or group cannot be found, or whose groups
+   * plugin is off) is for the members of that community or group and its organizer only; the
+   * privacy comes from CommunitiesApi/GroupsApi.summaries(), the membership from the viewer.
+   */
+  async visible(rows: EventRow[], viewer: Viewer): Promise<EventRow[]> {
+    const uid = viewer.id;
+    const check = rows.filter((r) => r.kind === 'meetup' && (uid === null || r.organizer_id !== uid));
+    if (!check.length) return rows;
+    const cIds = [...new Set(check.map((r) => r.community_id).filter((x): x is number => x !== null))];
+    const gIds = [...new Set(check.map((r) => r.group_id).filter((x): x is number => x !== null))];
+    const groupsApi = this.deps.groups();
+    const [communities, groups] = await Promise.all([
+      cIds.length ? this.deps.communities().summaries(cIds) : Promise.resolve(new Map<number, { isPrivate: boolean }>()),
+      gIds.length && groupsApi ? groupsApi.summaries(gIds) : Promise.resolve(new Map<number, { isPrivate: boolean }>()),
+    ]);
+    const hidden = new Set<number>();
+    for (const r of check) {
+      const open = r.community_id !== null ? communities.get(r.community_id)?.isPrivate === false : r.group_id !== null ? groups.get(r.group_id)?.isPrivate === false : true;
+      if (!open && !(await viewer.isMemberOf(r))) hidden.add(r.id);
+    }
+    return hidden.size ? rows.filter((r) => !hidden.has(r.id)) : rows;
+  }
+
   async one(row: EventRow, viewer: Viewer): Promise<any> {
     const [e] = await serializeEvents(this.knex, this.deps, viewer, [row], { fullAttendees: true });
     return e;
@@ -83,8 +119,18 @@ export class EventsStore {
         });
       }
     }
-    q.orderBy([{ column: 'date_time' }, { column: 'id' }]).limit(opts.limit ?? 100);
-    return (await q) as EventRow[];
+    q.orderBy([{ column: 'date_time' }, { column: 'id' }]);
+    // Meetups the viewer may not see (private communities and groups) are left out after the
+    // query, so read in batches until the page is full or the rows run out.
+    const limit = opts.limit ?? 100;
+    const batch = Math.max(limit, 50);
+    const out: EventRow[] = [];
+    for (let offset = 0; ; offset += batch) {
+      const rows = (await q.clone().offset(offset).limit(batch)) as EventRow[];
+      out.push(...(await this.visible(rows, viewer)));
+      if (out.length >= limit || rows.length < batch) break;
+    }
+    return out.slice(0, limit);
   }
 
   /** After a committed RSVP change: bus events and notifications of promotions. */

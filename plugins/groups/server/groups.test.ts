@@ -192,7 +192,12 @@ describe('groups API', function () {
     expect(await svc.isMember(g.id, (await app.user()).me.id)).to.equal(false);
     expect(await svc.creatorId(g.id)).to.equal(owner.me.id);
     expect(await svc.groupIdsOf(m.me.id)).to.include(g.id);
-    expect((await svc.summaries([g.id])).get(g.id)?.name).to.equal(g.name);
+    expect((await svc.summaries([g.id])).get(g.id)).to.deep.equal({ id: g.id, name: g.name, isPrivate: false });
+    // privacy is what other plugins (events) need to hide a private group's meetups
+    const hidden = await group(owner, { isPrivate: true });
+    const both = await svc.summaries([g.id, hidden.id, 2147483000, -1]);
+    expect(both.size).to.equal(2);
+    expect(both.get(hidden.id)).to.deep.equal({ id: hidden.id, name: hidden.name, isPrivate: true });
   });
   it('keeps counts exact when accounts are deleted; the group passes to the next member', async () => {
     const { AccountsService } = await import('../../accounts/public.ts');

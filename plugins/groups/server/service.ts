@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { PluginContext } from '../../../core/plugin-api.ts';
-import type { GroupsApi } from '../public.ts';
+import type { GroupsApi, GroupSummary } from '../public.ts';
 import { deleteGroupComments } from './routes.ts';
 
 export function createGroupsApi(knex: Knex): GroupsApi {
@@ -20,10 +20,12 @@ export function createGroupsApi(knex: Knex): GroupsApi {
       return knex('group_members').where({ user_id: userId }).orderBy('group_id').pluck('group_id');
     },
     async summaries(ids) {
-      const map = new Map<number, { id: number; name: string }>();
-      const unique = [...new Set(ids.filter((i) => Number.isInteger(i)))];
+      const map = new Map<number, GroupSummary>();
+      const unique = [...new Set(ids.filter((i) => Number.isInteger(i) && i >= 1 && i <= 2147483647))];
       if (!unique.length) return map;
-      for (const r of await knex('groups').whereIn('id', unique).select('id', 'name')) map.set(r.id, { id: r.id, name: r.name });
+      for (const r of await knex('groups').whereIn('id', unique).select('id', 'name', 'is_private')) {
+        map.set(r.id, { id: r.id, name: r.name, isPrivate: Boolean(r.is_private) });
+      }
       return map;
     },
   };
