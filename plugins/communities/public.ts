@@ -12,6 +12,8 @@ export interface CommunitiesApi {
   communityIdsOf(userId: number): Promise<number[]>;
   /** Name and privacy of communities; unknown ids are absent. isPrivate: membership by request (posts, members and meetups for members only). */
   summaries(ids: number[]): Promise<Map<number, CommunitySummary>>;
+  /** The community with exactly this name (the oldest when several share it), or null: for seeds. */
+  findByName(name: string): Promise<CommunitySummary | null>;
 }
 
 export interface CommunitySummary {

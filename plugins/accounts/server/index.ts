@@ -10,6 +10,7 @@ import { addUserRoutes, userBadgesRoute } from './routes-users.ts';
 import { addSettingsRoutes } from './routes-settings.ts';
 import { usersSearchProvider } from './search.ts';
 import { SearchRegistry } from '../../museums/public.ts';
+import { seedUsers } from './seed.ts';
 
 export default definePluginServer({
   register(ctx: PluginContext) {
@@ -73,6 +74,11 @@ export default definePluginServer({
       if (!/registered twice|used twice/.test(String((e as Error).message))) throw e;
       ctx.log.debug('GET /api/user/:id/badges is served by another plugin');
     }
+  },
+
+  // Sample members (seeds/accounts/users.json) that nobody can sign in as: see seed.ts.
+  async seed(ctx, progress) {
+    await seedUsers(ctx, progress);
   },
 });
 

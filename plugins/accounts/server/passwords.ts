@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +11,27 @@ export function hashPassword(password: string): Promise<string> {
   return hash(password, ARGON2_OPTIONS);
 }
 
+/**
+ * Accounts nobody may sign in to (the sample members of the seed) store '!' followed by random
+ * characters instead of a hash: no password verifies against it. The '!' cannot start an argon2
+ * PHC string ('$argon2id$…'), so it never collides with a real hash.
+ */
+export const UNUSABLE_PREFIX = '!';
+
+export function unusablePasswordHash(): string {
+  return UNUSABLE_PREFIX + crypto.randomBytes(32).toString('base64url');
+}
+
+export function isUnusableHash(stored: string): boolean {
+  return typeof stored !== 'string' || stored.startsWith(UNUSABLE_PREFIX) || !stored.startsWith('$');
+}
+
 export async function verifyPassword(stored: string, password: string): Promise<boolean> {
+  if (isUnusableHash(stored)) {
+    // The same work as a real check, so the answer's timing does not tell such accounts apart.
+    await verify(await dummyHash(), password).catch(() => false);
+    return false;
+  }
   try {
     return await verify(stored, password);
   } catch {

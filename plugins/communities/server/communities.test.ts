@@ -734,6 +734,9 @@ describe('communities API', function () {
       expect(both.get(closed.id)?.isPrivate).to.equal(true);
       await closed.creator.patch(`/api/communities/${closed.id}`, { membershipType: 'public' });
       expect((await svc.summaries([closed.id])).get(closed.id)?.isPrivate).to.equal(false);
+      const named = await svc.findByName((await w.creator.get(`/api/communities/${w.id}`)).body.name);
+      expect(named).to.deep.equal((await svc.summaries([w.id])).get(w.id));
+      expect(await svc.findByName(uniqueName('No such community '))).to.equal(null);
     });
   });
   describe('accounts and seeds', () => {
@@ -759,15 +762,33 @@ describe('communities API', function () {
       expect((await w.admin.get(`/api/communities/${c.id}`)).status).to.equal(404);
     });
 
-    it('seeds sample communities with real members once (idempotent)', async () => {
-      await Promise.all([app.user(), app.user(), app.user()]);
+    it('seeds sample communities with the sample members once (idempotent)', async () => {
+      const progress = { start() {}, tick() {} };
+      // accounts seeds first (plugin dependency order): the sample members the communities list
+      await app.servers.get('accounts')!.seed!(app.contexts.get('accounts')!, progress);
       const server = app.servers.get('communities')!;
       const ctx = app.contexts.get('communities')!;
-      const progress = { start() {}, tick() {} };
+      const { ROOT } = await import('../../../core/config.ts');
+      const data = JSON.parse((await import('node:fs')).readFileSync(`${ROOT}/seeds/communities/communities.json`, 'utf8'));
+      const samples = new Set(JSON.parse((await import('node:fs')).readFileSync(`${ROOT}/seeds/accounts/users.json`, 'utf8')).users.map((u: any) => u.username));
       const names = ['Impressionism Enthusiasts', 'Natural History Nerds', 'Museum Photographers Collective'];
+      const viewer = await app.user();
+      expect(data.communities.map((c: any) => c.name)).to.deep.equal(names);
       await server.seed!(ctx, progress);
       const rows = await app.knex('communities').whereIn('name', names).select('*');
       expect(rows).to.have.length(3);
+      for (const c of data.communities) {
+        // every listed member is a sample member, and the creator an Ambassador (as the API requires)
+        for (const u of c.members) expect(samples.has(u), u).to.equal(true);
+        const row = rows.find((r: any) => r.name === c.name);
+        if (c.membershipType === 'open') {
+          const members = (await viewer.get(`/api/communities/${row.id}/members`)).body;
+          expect(members.map((m: any) => m.user.username)).to.have.members(c.members);
+          expect(members.find((m: any) => m.isCreator).user.username).to.equal(c.members[0]);
+        }
+        const creator = await app.knex('users').where({ id: row.creator_id }).first('username', 'role');
+        expect(creator).to.deep.equal({ username: c.members[0], role: 'Ambassador' });
+      }
       const counts = async () => ({
         c: Number((await app.knex('communities').count({ n: '*' }))[0].n),
         p: Number((await app.knex('community_posts').count({ n: '*' }))[0].n),
@@ -781,7 +802,6 @@ describe('communities API', function () {
         expect(Number(n)).to.equal(r.member_count);
       }
       const seeded = rows.find((r: any) => r.name === 'Impressionism Enthusiasts');
-      const viewer = await app.user();
       const feed = (await viewer.get(`/api/communities/${seeded.id}/posts`)).body.items;
       expect(feed[0]).to.include({ type: 'poll', isPinned: true });
       expect(feed[0].poll.totalVotes).to.be.greaterThan(0);

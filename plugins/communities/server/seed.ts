@@ -1,8 +1,10 @@
 /**
- * Sample communities from seeds/communities/communities.json. Members must be real users and the
- * accounts plugin offers no way to create them, so the seed uses the listed usernames when they
- * exist and otherwise the first existing users; with no users at all it adds nothing (run
- * `npm run seed` again after creating users). Idempotent: a community whose name exists is skipped.
+ * Sample communities from seeds/communities/communities.json. Members are the sample members the
+ * accounts seed adds first (plugins seed in dependency order): each community lists their
+ * usernames, the first being its creator (an Ambassador). A username that does not exist is
+ * replaced by the first existing users, so the samples also load on a database with other
+ * members; with no users at all nothing is added. Idempotent: a community whose name exists is
+ * skipped.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -41,7 +43,8 @@ interface SeedCommunity {
   membershipType: 'open' | 'private';
   tags: string[];
   rules: string;
-  members: number;
+  /** usernames; the first is the creator */
+  members: string[];
   posts: SeedPost[];
 }
 
@@ -67,21 +70,20 @@ export async function seedCommunities(ctx: PluginContext, progress: SeedProgress
   const knex = ctx.db;
   const file = path.join(ROOT, 'seeds', 'communities', 'communities.json');
   if (!fs.existsSync(file)) return;
-  const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { preferredUsers: string[]; communities: SeedCommunity[] };
+  const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { communities: SeedCommunity[] };
   progress.start(data.communities.length, 'communities');
-  const people = await sampleUserIds(ctx, data.preferredUsers, 10);
-  if (!people.length) {
-    ctx.log.info('communities seed: no users yet, sample communities skipped');
-    progress.tick(data.communities.length);
-    return;
-  }
-  for (const s of data.communities) {
+  for (const [i, s] of data.communities.entries()) {
     const exists = await knex('communities').where({ name: s.name }).first('id');
     if (exists) {
       progress.tick();
       continue;
     }
-    const members = people.slice(0, Math.max(1, Math.min(s.members, people.length)));
+    const members = await sampleUserIds(ctx, s.members, s.members.length);
+    if (!members.length) {
+      ctx.log.info('communities seed: no users yet, sample communities skipped');
+      progress.tick(data.communities.length - i);
+      return;
+    }
     const who = (i: number) => members[i % members.length];
     await knex.transaction(async (trx) => {
       const [c] = await trx('communities')

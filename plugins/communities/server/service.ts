@@ -32,6 +32,10 @@ export function createCommunitiesApi(knex: Knex): CommunitiesApi {
       }
       return map;
     },
+    async findByName(name) {
+      const r = await knex('communities').where({ name }).orderBy('id').first('id', 'name', 'membership_type');
+      return r ? { id: r.id, name: r.name, isPrivate: r.membership_type === 'private' } : null;
+    },
   };
 }
 

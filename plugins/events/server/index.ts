@@ -8,7 +8,7 @@ import { registerMuseumEventRoutes } from './routes-museum-events.ts';
 import { registerCommonRoutes } from './routes-common.ts';
 import { registerCalendarRoutes } from './routes-calendar.ts';
 import type { EventRow } from './model.ts';
-import { seedEvents } from './seed.ts';
+import { seedEvents, seedMeetups } from './seed.ts';
 
 let store: EventsStore | null = null;
 
@@ -96,5 +96,6 @@ export default definePluginServer({
 
   async seed(ctx, progress) {
     await seedEvents(ctx, store!, progress);
+    await seedMeetups(ctx, store!, progress);
   },
 });

@@ -11,7 +11,9 @@ import type { PluginContext, SeedProgress } from '../../../core/plugin-api.ts';
 import type { EventsStore } from './service.ts';
 import { museumTimeZone } from './deps.ts';
 import { isValidTimeZone, isoDate, instantToZoned, toCents, zonedToInstant, parseTime } from '../shared/time.ts';
-import { normalizeTags } from './input.ts';
+import { meetupColumns, normalizeTags, type MeetupBody } from './input.ts';
+import type { EventRow } from './model.ts';
+import { setRsvp } from './rsvp.ts';
 
 function normalizeTagsSafe(tags: unknown): string[] {
   try {
@@ -129,4 +131,92 @@ export async function seedEvents(ctx: PluginContext, store: EventsStore, progres
       progress.tick();
     }
   }
+}
+
+/** A sample meetup of seeds/events/meetups.json: the meetup form's fields, and who is who. */
+export interface SeedMeetup extends Partial<Omit<MeetupBody, 'date' | 'museumId' | 'communityId' | 'groupId' | 'organizerId'>> {
+  key: string;
+  /** the community's name */
+  community: string;
+  /** username: the community's creator, or an Ambassador member */
+  organizer: string;
+  /** museum slug (or id): links the museum and gives the default time zone */
+  museum?: string | number;
+  daysFromNow: number;
+  startTime: string;
+  /** usernames of members who join */
+  attendees?: string[];
+}
+
+export const MEETUPS_FILE = path.join(ROOT, 'seeds', 'events', 'meetups.json');
+
+/** The local date `days` after today in `tz`, YYYY-MM-DD. */
+function localDateFromNow(now: Date, tz: string, days: number): string {
+  const d = new Date(`${instantToZoned(now, tz).date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return isoDate({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() });
+}
+
+/**
+ * Sample meetups in the sample communities, organized by the sample Ambassadors, with the rules
+ * of the API: the organizer must be the community's creator or an Ambassador member, the form's
+ * checks apply (meetupColumns), attendees must be members (or the meetup open to anyone) and
+ * join through setRsvp (exact counts). Runs after the accounts and communities seeds (plugin
+ * dependency order). Idempotent by key (seed_key 'meetup:<key>').
+ */
+export async function seedMeetups(ctx: PluginContext, store: EventsStore, progress: SeedProgress, file = MEETUPS_FILE): Promise<number> {
+  if (!fs.existsSync(file)) return 0;
+  const list = ((JSON.parse(fs.readFileSync(file, 'utf8')) as { meetups?: SeedMeetup[] }).meetups ?? []).filter((m) => m && typeof m.key === 'string');
+  progress.start(list.length, 'sample meetups');
+  const { deps, knex } = store;
+  const accounts = deps.accounts();
+  const communities = deps.communities();
+  let added = 0;
+  for (const m of list) {
+    try {
+      const key = `meetup:${m.key}`.slice(0, 100);
+      if (await knex('events_events').where({ seed_key: key }).first('id')) continue;
+      const community = await communities.findByName(m.community);
+      const organizer = await accounts.findUser(m.organizer);
+      if (!community || !organizer) {
+        ctx.log.debug({ key }, 'sample meetup skipped: its community or organizer does not exist');
+        continue;
+      }
+      const role = await communities.roleOf(community.id, organizer.id);
+      if (role !== 'creator' && (role === null || organizer.role !== 'Ambassador')) {
+        ctx.log.warn({ key, organizer: m.organizer }, 'sample meetup skipped: the organizer may not create meetups in this community');
+        continue;
+      }
+      const museum = m.museum !== undefined ? await deps.museums().getMuseum(m.museum) : null;
+      const tz = m.timeZone && isValidTimeZone(m.timeZone) ? m.timeZone : museumTimeZone(museum) ?? 'UTC';
+      const { key: _k, community: _c, organizer: _o, museum: _m, daysFromNow, attendees = [], ...form } = m;
+      const cols = await meetupColumns(deps, knex, {
+        ...(form as MeetupBody),
+        museumId: museum?.id ?? null,
+        timeZone: tz,
+        date: localDateFromNow(new Date(), tz, daysFromNow),
+      });
+      const [row] = (await knex('events_events')
+        .insert({ ...cols, kind: 'meetup', seed_key: key, organizer_id: organizer.id, community_id: community.id, group_id: null })
+        .onConflict('seed_key')
+        .ignore()
+        .returning('*')) as EventRow[];
+      if (!row) continue;
+      added++;
+      await ctx.events.emit('events.meetup.created', { eventId: row.id, organizerId: organizer.id, communityId: community.id, groupId: null });
+      for (const username of attendees) {
+        const u = await accounts.findUser(username);
+        if (!u || u.id === organizer.id) continue;
+        if (row.who_can_join === 'members_only' || community.isPrivate) {
+          if ((await communities.roleOf(community.id, u.id)) === null) continue;
+        }
+        await store.afterRsvp(await setRsvp(knex, row.id, 'meetup', u.id, 'attending'));
+      }
+    } catch (err) {
+      ctx.log.warn({ err, key: m.key }, 'sample meetup skipped');
+    } finally {
+      progress.tick();
+    }
+  }
+  return added;
 }

@@ -217,15 +217,31 @@ describe('groups API', function () {
     expect((await a.get(`/api/groups/${g.id}`)).body).to.include({ memberCount: 1, isCreator: true, role: 'admin' });
   });
 
-  it('seeds sample groups with real members once (idempotent)', async () => {
-    await Promise.all([app.user(), app.user()]);
+  it('seeds sample groups with the sample members once (idempotent)', async () => {
+    const progress = { start() {}, tick() {} };
+    // accounts seeds first (plugin dependency order): the sample members the groups list
+    await app.servers.get('accounts')!.seed!(app.contexts.get('accounts')!, progress);
     const server = app.servers.get('groups')!;
     const ctx = app.contexts.get('groups')!;
-    const progress = { start() {}, tick() {} };
+    const fs = await import('node:fs');
+    const { ROOT } = await import('../../../core/config.ts');
+    const data = JSON.parse(fs.readFileSync(`${ROOT}/seeds/groups/groups.json`, 'utf8'));
+    const samples = new Set(JSON.parse(fs.readFileSync(`${ROOT}/seeds/accounts/users.json`, 'utf8')).users.map((u: any) => u.username));
     await server.seed!(ctx, progress);
     const names = ['Weekend Museum Hoppers', 'Museum Educators Circle', "Curators' Back Room"];
+    expect(data.groups.map((g: any) => g.name)).to.deep.equal(names);
     const rows = await app.knex('groups').whereIn('name', names).select('*');
     expect(rows).to.have.length(3);
+    const viewer = await app.user();
+    for (const g of data.groups) {
+      for (const u of g.members) expect(samples.has(u), u).to.equal(true);
+      const row = rows.find((r: any) => r.name === g.name);
+      expect((await app.knex('users').where({ id: row.creator_id }).first('username')).username).to.equal(g.members[0]);
+      if (!g.isPrivate) {
+        const members = (await viewer.get(`/api/groups/${row.id}/members`)).body;
+        expect(members.map((m: any) => m.user.username)).to.have.members(g.members);
+      }
+    }
     const total = async () => Number((await app.knex('group_posts').count({ n: '*' }))[0].n) + Number((await app.knex('groups').count({ n: '*' }))[0].n);
     const before = await total();
     await server.seed!(ctx, progress);

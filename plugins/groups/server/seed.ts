@@ -1,7 +1,8 @@
 /**
- * Sample groups from seeds/groups/groups.json. Members must be real users (accounts offers no way
- * to create them): the listed usernames when they exist, else the first existing users; with no
- * users at all nothing is added. Idempotent: a group whose name exists is skipped.
+ * Sample groups from seeds/groups/groups.json. Members are the sample members the accounts seed
+ * adds first (plugins seed in dependency order): each group lists their usernames, the first being
+ * its creator and admin. A username that does not exist is replaced by the first existing users;
+ * with no users at all nothing is added. Idempotent: a group whose name exists is skipped.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,7 +22,8 @@ interface SeedGroup {
   location: string;
   isPrivate: boolean;
   tags: string[];
-  members: number;
+  /** usernames; the first is the creator */
+  members: string[];
   posts: Array<{ author: number; content: string; likes?: number[]; comments?: SeedComment[] }>;
 }
 
@@ -46,20 +48,19 @@ export async function seedGroups(ctx: PluginContext, progress: SeedProgress): Pr
   const knex = ctx.db;
   const file = path.join(ROOT, 'seeds', 'groups', 'groups.json');
   if (!fs.existsSync(file)) return;
-  const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { preferredUsers: string[]; groups: SeedGroup[] };
+  const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { groups: SeedGroup[] };
   progress.start(data.groups.length, 'groups');
-  const people = await sampleUserIds(ctx, data.preferredUsers, 10);
-  if (!people.length) {
-    ctx.log.info('groups seed: no users yet, sample groups skipped');
-    progress.tick(data.groups.length);
-    return;
-  }
-  for (const s of data.groups) {
+  for (const [i, s] of data.groups.entries()) {
     if (await knex('groups').where({ name: s.name }).first('id')) {
       progress.tick();
       continue;
     }
-    const members = people.slice(0, Math.max(1, Math.min(s.members, people.length)));
+    const members = await sampleUserIds(ctx, s.members, s.members.length);
+    if (!members.length) {
+      ctx.log.info('groups seed: no users yet, sample groups skipped');
+      progress.tick(data.groups.length - i);
+      return;
+    }
     const who = (i: number) => members[i % members.length];
     await knex.transaction(async (trx) => {
       const [g] = await trx('groups')
