@@ -29,6 +29,7 @@
  * Flags (or BENCH_<NAME> env): --duration 30 --connections 50 --micro-duration 10 --users 5000
  *   --follows 100000 --museum-follows 20000 --posts 100000 --likes 300000 --comments 30000
  *   --viewers 100 --quick (small data, 5 s runs) --check-ops (operations only) --skip-ops --keep
+ *   --without search,post (leave parts of the mix out: feed, museum, museum insights, like, search, post)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -648,6 +649,10 @@ async function mixedWorkload(url: string, cookies: string[], likeable: number[],
     [15, 'search', () => ({ path: `/api/search?q=${pick(SEARCH_TERMS)}` })],
     [5, 'post', () => ({ method: 'POST', path: '/api/posts', body: JSON.stringify({ type: 'text', content: `A ${pick(WORDS)} afternoon among the ${pick(WORDS)}s — load test`, tags: [pick(WORDS)] }) })],
   ];
+  // --without search,post: leave parts out (e.g. to see what one route costs the others)
+  const without = new Set((flag('without') ?? '').split(',').map((x) => x.trim()).filter(Boolean));
+  for (let i = mix.length - 1; i >= 0; i--) if (without.has(mix[i][1])) mix.splice(i, 1);
+  if (without.size) console.log(`  without: ${[...without].join(', ')}\n`);
   const total = mix.reduce((a, [w]) => a + w, 0);
   const next = () => {
     let r = rnd(total);
