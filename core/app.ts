@@ -239,6 +239,8 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
       let e: HttpError | null = null;
       if (isHttpError(err)) e = err;
       else if (err?.type === 'entity.parse.failed' || (err?.status === 400 && /json/i.test(err?.message ?? ''))) e = new HttpError(400, 'Malformed JSON body');
+      // co-body (through @hapi/bourne) refuses "__proto__" keys with a bare SyntaxError: a client error, not a 500.
+      else if (err?.name === 'SyntaxError' && /forbidden prototype property/.test(err?.message ?? '')) e = new HttpError(400, 'Malformed JSON body');
       else if (err?.type === 'entity.too.large' || err?.status === 413) e = new HttpError(413, 'Request body too large');
       else if (err?.status === 415) e = new HttpError(415, 'Unsupported content type');
       else if (err?.code && typeof err.code === 'string' && /^[0-9A-Z]{5}$/.test(err.code)) e = pgErrorToHttp(err);
@@ -373,7 +375,10 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
     },
     async listen() {
       server = http.createServer(koa.callback());
-      server.keepAliveTimeout = 5000;
+      // Longer than clients' and load balancers' idle timeouts, so the server never closes a kept-alive
+      // socket just as a client reuses it (a POST on such a socket fails with ECONNRESET).
+      server.keepAliveTimeout = 65_000;
+      server.headersTimeout = 66_000;
       await new Promise<void>((resolve, reject) => {
         server!.once('error', reject);
         server!.listen(config.port, config.host, () => resolve());

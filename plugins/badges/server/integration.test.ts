@@ -96,7 +96,7 @@ describe('badges and notifications over real HTTP', function () {
     expect(r.status, r.text).to.be.oneOf([200, 201]);
     expect((await badges.counts(author.me.id)).posts).to.equal(1);
     expect((await badges.userBadges(author.me.id)).map((u) => u.badgeId)).to.include(postsBadge.id);
-    if (Array.isArray(r.body.badges)) expect(r.body.badges.map((b: any) => b.id)).to.include(postsBadge.id);
+    expect(r.body.badges.map((b: any) => b.id)).to.include(postsBadge.id);
     const like = await fan.post(`/api/posts/${r.body.id}/like`);
     expect(like.status, like.text).to.equal(200);
     expect((await badges.counts(author.me.id)).likes).to.equal(1);

@@ -47,6 +47,24 @@ export const MESSAGES = {
 };
 
 const POST = { $ref: 'insights/InsightPost' };
+
+/** What the 'insights.post.created' handlers returned that is a badge just earned (the badges plugin's answer). */
+function earnedBadges(results: unknown[]) {
+  const out: Array<{ id: number; name: string; description: string | null; icon: string | null; color: string | null; earnedAt: string | null }> = [];
+  const seen = new Set<number>();
+  for (const r of results) {
+    if (!r || typeof r !== 'object') continue;
+    const o = r as Record<string, any>;
+    const b = o.badge && typeof o.badge === 'object' ? o.badge : o;
+    const id = Number(b.id ?? o.badgeId);
+    if (typeof b.name !== 'string' || !Number.isInteger(id) || seen.has(id)) continue;
+    seen.add(id);
+    const str = (v: unknown) => (typeof v === 'string' ? v : null);
+    const at = o.earnedAt ?? b.earnedAt;
+    out.push({ id, name: b.name, description: str(b.description), icon: str(b.icon), color: str(b.color), earnedAt: at instanceof Date ? at.toISOString() : str(at) });
+  }
+  return out;
+}
 const PAGE = { $ref: 'insights/InsightPage' };
 const ERR = { $ref: 'shared/Error' };
 const ID_PARAMS = { $ref: 'shared/IdParams' };
@@ -152,7 +170,7 @@ export default definePluginServer({
       summary: 'Share a text or video insight, optionally tagged to a museum or a pending museum suggestion',
       auth: 'required',
       status: 201,
-      schema: { body: { $ref: 'insights/CreateInsightBody' }, response: { 201: POST } },
+      schema: { body: { $ref: 'insights/CreateInsightBody' }, response: { 201: { $ref: 'insights/CreatedInsightPost' } } },
       async handler(c) {
         const me = c.user!;
         if (me.restricted) throw new HttpError(403, MESSAGES.restricted);
@@ -205,9 +223,9 @@ export default definePluginServer({
           return row as PostRow;
         });
         await adjustMuseum(museumId, 1);
-        await ctx.events.emit('insights.post.created', { postId: post.id, userId: me.id, museumId, type: post.type });
+        const results = await ctx.events.emit('insights.post.created', { postId: post.id, userId: me.id, museumId, type: post.type });
         const [out] = await hydrate.posts([post], me.id);
-        return out;
+        return { ...out, badges: earnedBadges(results) };
       },
     });
 

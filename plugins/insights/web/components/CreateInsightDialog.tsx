@@ -436,7 +436,7 @@ export default function CreateInsightDialog({ onClose, museum: preset = null, in
     setSharing(true);
     setFieldError(null);
     try {
-      await createPost({
+      const created = await createPost({
         body: {
           content,
           type: tab,
@@ -446,6 +446,9 @@ export default function CreateInsightDialog({ onClose, museum: preset = null, in
         },
       });
       toast({ title: t('create.sharedTitle'), description: t('create.shared'), variant: 'success' });
+      // The badges plugin's web part celebrates badges announced with this window event (named, not
+      // imported: insights does not depend on badges).
+      if (created.badges?.length) window.dispatchEvent(new CustomEvent('curio:badges-earned', { detail: created.badges }));
       // refetch the post lists on screen
       announcePosted();
       onClose();

@@ -158,12 +158,48 @@ content: string
 parentId?: (number | null)
 }
 /**
+ * A post just shared, with any badges the sharing earned (so the web app can celebrate them).
+ * 
  * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "InsightLikeResult".
+ * via the `definition` "CreatedInsightPost".
  */
-export interface InsightLikeResult {
-liked: boolean
+export interface CreatedInsightPost {
+id: number
+type: ("text" | "video")
+content: string
+tags: string[]
+/**
+ * first image, or the video's poster
+ */
+images: string[]
+imageUrl: (string | null)
+imageUrls: string[]
+videoUrl: (string | null)
+posterUrl: (string | null)
+videoDuration?: (number | null)
+user: UserSummary
+museum: (InsightMuseum | null)
+museumId: (number | null)
+/**
+ * set while the tagged museum is a suggestion under review
+ */
+pendingMuseumSuggestionId?: (number | null)
 likesCount: number
+commentsCount: number
+isLiked: boolean
+createdAt: string
+/**
+ * latest comments with their replies (museum pages)
+ */
+comments?: InsightComment[]
+badges: {
+id: number
+name: string
+description?: (string | null)
+icon?: (string | null)
+color?: (string | null)
+earnedAt?: (string | null)
+}[]
 }
 /**
  * The museum an insight is tagged to.
@@ -178,6 +214,14 @@ name: string
 city?: (string | null)
 country?: (string | null)
 featuredImage?: (string | null)
+}
+/**
+ * This interface was referenced by `InsightsApi`'s JSON-Schema
+ * via the `definition` "InsightLikeResult".
+ */
+export interface InsightLikeResult {
+liked: boolean
+likesCount: number
 }
 /**
  * A page of insights, newest first; nextCursor is null on the last page.
@@ -276,7 +320,7 @@ message?: string
 
 export type ActiveUsersQuery = InsightsLimitQuery;
 export type CreatePostBody = CreateInsightBody;
-export type CreatePostResponse = InsightPost;
+export type CreatePostResponse = CreatedInsightPost;
 export type CreatePostCommentParams = IdParams;
 export type CreatePostCommentBody = CreateInsightCommentBody;
 export type CreatePostCommentResponse = InsightComment;
