@@ -41,6 +41,12 @@ export interface AccountsApi {
   /** One query for many ids; unknown ids are absent from the map. */
   getUserSummaries(ids: number[]): Promise<Map<number, UserSummary>>;
   getUserSummary(id: number): Promise<UserSummary | null>;
+  /**
+   * The bios of many users (one or two queries), for lists that show people with a line about them
+   * (community members). Only the bios `viewer` may read: a user whose full profile the viewer may
+   * not see (canViewProfile's rule: friends-only or private profiles) is absent, like unknown ids.
+   */
+  getUserBios(ids: number[], viewer: { id: number; role: string } | undefined | null): Promise<Map<number, string>>;
   /** id, slug or username */
   findUser(key: string | number): Promise<(UserSummary & { email: string }) | null>;
   /** Ends the user's sessions (all, or all but one session id); answers how many. */

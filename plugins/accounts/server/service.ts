@@ -256,6 +256,34 @@ export function createAccountsApi(knex: Knex, deps: AccountsApiDeps): AccountsAp
       for (const r of rows) map.set(r.id, toSummary(r));
       return map;
     },
+    async getUserBios(ids, viewer) {
+      const unique = [...new Set(ids.filter((i) => Number.isInteger(i) && i >= 1 && i <= 2147483647))];
+      const map = new Map<number, string>();
+      if (!unique.length) return map;
+      const rows = (await knex('users')
+        .leftJoin('user_preferences as p', 'p.user_id', 'users.id')
+        .whereIn('users.id', unique)
+        .select('users.id', 'users.bio', 'p.profile_visibility')) as Array<{ id: number; bio: string | null; profile_visibility: string | null }>;
+      const privileged = (id: number) => Boolean(viewer && (viewer.id === id || viewer.role === 'Admin'));
+      const closed = rows.filter((r) => (r.profile_visibility ?? 'public') !== 'public' && !privileged(r.id)).map((r) => r.id);
+      const following = new Set<number>();
+      const followers = new Set<number>();
+      if (closed.length && viewer) {
+        const follows = (await knex('user_follows')
+          .where((w) => w.where('follower_id', viewer.id).whereIn('following_id', closed))
+          .orWhere((w) => w.where('following_id', viewer.id).whereIn('follower_id', closed))
+          .select('follower_id', 'following_id')) as Array<{ follower_id: number; following_id: number }>;
+        for (const f of follows) {
+          if (f.follower_id === viewer.id) following.add(f.following_id);
+          else followers.add(f.follower_id);
+        }
+      }
+      for (const r of rows) {
+        const rel = { isFollowing: following.has(r.id), followsYou: followers.has(r.id) };
+        if (visible(r.profile_visibility ?? 'public', viewer, r.id, rel)) map.set(r.id, r.bio ?? '');
+      }
+      return map;
+    },
     async getUserSummary(id) {
       if (!Number.isInteger(id)) return null;
       const row = await knex('users').where({ id }).first(SUMMARY_COLUMNS);

@@ -712,6 +712,27 @@ describe('communities API', function () {
     });
   });
 
+  describe('member bios', () => {
+    it("lists each member's bio (spec: Community member user has bio), within their profile privacy", async () => {
+      const w = await world();
+      expect((await w.member.put('/api/user/profile', { bio: 'Sunday sketcher at the Orsay.' })).status).to.equal(200);
+      expect((await w.moderator.put('/api/user/profile', { bio: 'Only my followers read this.' })).status).to.equal(200);
+      expect((await w.moderator.put('/api/user/preferences', { profileVisibility: 'private' })).status).to.equal(200);
+      const userOf = async (viewer: SignedInClient, u: SignedInClient) => {
+        const r = await viewer.get(`/api/communities/${w.id}/members`);
+        expect(r.status, r.text).to.equal(200);
+        return r.body.find((m: any) => m.userId === u.me.id).user;
+      };
+      expect((await userOf(w.outsider, w.member)).bio).to.equal('Sunday sketcher at the Orsay.');
+      expect((await userOf(w.outsider, w.creator)).bio).to.equal('');
+      // a private profile's bio is for its followers (and itself) only
+      expect((await userOf(w.outsider, w.moderator)).bio).to.equal(null);
+      expect((await userOf(w.moderator, w.moderator)).bio).to.equal('Only my followers read this.');
+      expect((await w.outsider.post(`/api/user/${w.moderator.me.id}/follow`)).body.following).to.equal(true);
+      expect((await userOf(w.outsider, w.moderator)).bio).to.equal('Only my followers read this.');
+    });
+  });
+
   describe('service for other plugins', () => {
     it('answers roles, creators, memberships and summaries', async () => {
       const { CommunitiesService } = await import('../public.ts');

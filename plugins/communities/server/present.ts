@@ -96,7 +96,7 @@ export async function detail(knex: Knex, accounts: AccountsApi, a: Access) {
 }
 
 export async function members(knex: Knex, accounts: AccountsApi, a: Access, rows: MemberRow[]) {
-  const u = await users(accounts, rows.map((r) => r.user_id));
+  const [u, bios] = await Promise.all([users(accounts, rows.map((r) => r.user_id)), accounts.getUserBios(rows.map((r) => r.user_id), a.user)]);
   const showPrivate = a.rank >= RANK.moderator;
   const statsFor = new Set(showPrivate ? rows.map((r) => r.user_id) : a.user ? [a.user.id] : []);
   const ids = rows.map((r) => r.user_id).filter((id) => statsFor.has(id));
@@ -126,7 +126,7 @@ export async function members(knex: Knex, accounts: AccountsApi, a: Access, rows
       isCreator: m.user_id === a.community.creator_id,
       joinedAt: iso(m.joined_at)!,
       user: s
-        ? { id: s.id, username: s.username, slug: s.slug, firstName: s.firstName, lastName: s.lastName, profileImageUrl: s.profileImageUrl }
+        ? { id: s.id, username: s.username, slug: s.slug, firstName: s.firstName, lastName: s.lastName, bio: bios.get(s.id) ?? null, profileImageUrl: s.profileImageUrl }
         : { id: m.user_id, username: 'unknown' },
     };
     if (statsFor.has(m.user_id)) {

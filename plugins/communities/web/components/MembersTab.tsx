@@ -203,6 +203,11 @@ export function MembersTab({ community, onChanged }: { community: Community; onC
                 {m.restrictions?.isMuted && <span className="tag is-danger is-light ml-1">{t('restrictions.muted')}</span>}
                 {m.restrictions?.requiresApproval && <span className="tag is-info is-light ml-1">{t('restrictions.requiresApproval')}</span>}
               </p>
+              {m.user.bio && (
+                <p className="cm-member__bio is-size-7" data-testid="member-bio">
+                  {m.user.bio}
+                </p>
+              )}
               <p className="is-size-7 cm-muted">
                 {t('members.joined')} <RelativeTime date={m.joinedAt} />
                 {m.stats && community.permissions.canModerate && (

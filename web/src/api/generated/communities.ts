@@ -673,6 +673,9 @@ username: string
 slug?: (string | null)
 firstName?: (string | null)
 lastName?: (string | null)
+/**
+ * null when the member's profile is friends-only or private and the viewer may not see it
+ */
 bio?: (string | null)
 profileImageUrl?: (string | null)
 }
