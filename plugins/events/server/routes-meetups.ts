@@ -16,6 +16,11 @@ export const ID_PARAMS = { $ref: 'shared/IdParams' };
 export const LIST_QUERY = { $ref: 'events/ListQuery' };
 
 export const ONLY_AMBASSADORS = 'Only community ambassadors can create meetups.';
+/** Content restriction (admin moderation): creating an event is posting content. */
+export const CREATE_RESTRICTED = {
+  meetup: 'Your account is restricted from creating meetups',
+  museum_event: 'Your account is restricted from creating events',
+} as const;
 /** The communities and groups plugins' own answers to outsiders of a private community or group. */
 export const PRIVATE_COMMUNITY = 'This community is private. Only members can see its discussions and members.';
 export const PRIVATE_GROUP = 'This group is private. Only its members can see it.';
@@ -73,6 +78,7 @@ export function registerMeetupRoutes(store: EventsStore): void {
     async handler(c) {
       const id = c.input.params.id;
       const user = c.user!;
+      if (user.restricted) throw new HttpError(403, CREATE_RESTRICTED.meetup);
       const communities = deps.communities();
       if (!(await communities.exists(id))) throw new HttpError(404, 'Community not found');
       const role = await communities.roleOf(id, user.id);
@@ -116,6 +122,7 @@ export function registerMeetupRoutes(store: EventsStore): void {
     async handler(c) {
       const id = c.input.params.id;
       const user = c.user!;
+      if (user.restricted) throw new HttpError(403, CREATE_RESTRICTED.meetup);
       const groups = deps.groups();
       if (!groups || !(await groups.exists(id))) throw new HttpError(404, 'Group not found');
       const creator = await groups.creatorId(id);

@@ -6,7 +6,7 @@ import { HttpError } from '../../../core/errors.ts';
 import type { EventsStore } from './service.ts';
 import { museumEventColumns, type MuseumEventBody } from './input.ts';
 import type { EventRow } from './model.ts';
-import { EVENT, EVENT_LIST, ID_PARAMS, LIST_QUERY, scheduleChanged, updateWithCapacity } from './routes-meetups.ts';
+import { CREATE_RESTRICTED, EVENT, EVENT_LIST, ID_PARAMS, LIST_QUERY, scheduleChanged, updateWithCapacity } from './routes-meetups.ts';
 
 export const ONLY_MANAGERS = "Only the museum's manager or an Admin can manage its events";
 
@@ -48,6 +48,7 @@ export function registerMuseumEventRoutes(store: EventsStore): void {
     schema: { body: { $ref: 'events/MuseumEventBody' }, response: { 201: EVENT } },
     async handler(c) {
       const user = c.user!;
+      if (user.restricted) throw new HttpError(403, CREATE_RESTRICTED.museum_event);
       const b = c.input.body;
       const museum = await deps.museums().getMuseum(b.museumId);
       if (!museum) throw new HttpError(404, 'Museum not found');
