@@ -10,8 +10,10 @@ export function MuseumImage({ src, name, className = '', alt }: { src: string | 
       .slice(0, 2)
       .map((w) => w[0]!.toUpperCase())
       .join('');
+    // alt="" marks the image decorative (its card already names the museum): then no img role.
+    const label = alt ?? name;
     return (
-      <div className={`mz-image-fallback ${className}`} role="img" aria-label={alt ?? name}>
+      <div className={`mz-image-fallback ${className}`} {...(label ? { role: 'img', 'aria-label': label } : { 'aria-hidden': true })}>
         <span aria-hidden="true">{letters || '🏛'}</span>
       </div>
     );
