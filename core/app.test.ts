@@ -95,3 +95,12 @@ describe('NUL characters', () => {
     expect(r.body.message).to.equal('Input must not contain NUL characters');
   });
 });
+
+describe('compression', () => {
+  it('compresses JSON answers over 1 KB for clients that accept it', async () => {
+    const app = await sharedApp();
+    const res = await fetch(`${app.url}/api/openapi.json`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(res.headers.get('content-encoding')).to.equal('gzip');
+    expect((await res.json()).openapi).to.equal('3.1.0');
+  });
+});

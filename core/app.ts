@@ -2,10 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import http from 'node:http';
 import crypto from 'node:crypto';
+import zlib from 'node:zlib';
 import Koa from 'koa';
 import { bodyParser } from '@koa/bodyparser';
 import send from 'koa-send';
 import helmet from 'koa-helmet';
+import compress from 'koa-compress';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { ROOT, loadConfig, type CurioConfig } from './config.ts';
@@ -199,6 +201,9 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
   });
 
   // Security headers first, so that every answer carries them (/metrics and uploads included).
+  // gzip/brotli for compressible answers (JSON, JS, CSS, HTML) over 1 KB; media is left alone.
+  koa.use(compress({ threshold: 1024, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } }));
+
   koa.use(
     helmet({
       contentSecurityPolicy: {
@@ -394,9 +399,16 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
       if (server) {
         const s = server;
         await new Promise<void>((r) => {
-          s.close(() => r());
+          // Stop accepting; in-flight requests finish; kept-alive sockets close as soon as they go idle.
+          const idle = setInterval(() => s.closeIdleConnections?.(), 100);
+          const force = setTimeout(() => s.closeAllConnections?.(), 10_000);
+          force.unref();
+          s.close(() => {
+            clearInterval(idle);
+            clearTimeout(force);
+            r();
+          });
           s.closeIdleConnections?.();
-          setTimeout(() => s.closeAllConnections?.(), 5000).unref();
         });
       }
       for (const s of servers.values()) await s.stop?.();
