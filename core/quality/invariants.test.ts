@@ -1,7 +1,7 @@
 /**
  * Concurrency and invariants (issue 10): a model-based property test with fast-check. Each run
- * builds fresh objects (an insight, a museum, a community with a post, a group, a meetup with 3
- * seats and a waitlist, a museum event with 2 seats and a waitlist), then plays batches of
+ * builds fresh objects (an insight, a museum, a community with a post, a group, a meetup with 2
+ * seats and a waitlist, a museum event with 1 seat and a waitlist), then plays batches of
  * actions by a pool of members — likes, follows of users and museums, check-ins, community and
  * group joins and leaves, RSVPs and cancellations — each batch sent concurrently. After every
  * batch: every counter the API shows equals its aggregate in the owning table, no capacity is
@@ -12,6 +12,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { sharedApp, type SignedInClient, type TestApp } from '../testing/index.ts';
 import { meetupBody, museumBody, museumEventBody, must } from './fixtures/world.ts';
+import { KNOWN_BUGS } from './known-bugs.ts';
 
 const RUNS = Number(process.env.INVARIANT_RUNS ?? 12);
 const POOL = 6;
@@ -42,10 +43,10 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
   fc.record({ k: fc.constant('likeCommunityPost' as const), u: user }),
   fc.record({ k: fc.constant('joinGroup' as const), u: user }),
   fc.record({ k: fc.constant('leaveGroup' as const), u: user }),
-  fc.record({ k: fc.constant('rsvpMeetup' as const), u: user }),
-  fc.record({ k: fc.constant('cancelMeetup' as const), u: user }),
-  fc.record({ k: fc.constant('rsvpEvent' as const), u: user, status: fc.constantFrom('attending' as const, 'interested' as const) }),
-  fc.record({ k: fc.constant('cancelEvent' as const), u: user }),
+  { weight: 3, arbitrary: fc.record({ k: fc.constant('rsvpMeetup' as const), u: user }) },
+  { weight: 3, arbitrary: fc.record({ k: fc.constant('cancelMeetup' as const), u: user }) },
+  { weight: 3, arbitrary: fc.record({ k: fc.constant('rsvpEvent' as const), u: user, status: fc.constantFrom('attending' as const, 'attending' as const, 'interested' as const) }) },
+  { weight: 3, arbitrary: fc.record({ k: fc.constant('cancelEvent' as const), u: user }) },
 );
 // Batches of concurrent actions; duplicates (the same member toggling twice at once) are the point.
 const scenarioArb = fc.array(fc.array(actionArb, { minLength: 2, maxLength: 12 }), { minLength: 2, maxLength: 5 });
@@ -60,18 +61,42 @@ interface Objects {
   event: number;
 }
 
-/** Toggle bookkeeping: the number of successful flips per key. */
+/**
+ * Toggle bookkeeping, per batch: the requests of one batch run concurrently, so for each key the
+ * answers must be explainable by SOME order of the toggles (linearizability): starting from s0,
+ * k successful toggles answer ceil(k/2) times "not s0" and floor(k/2) times "s0", and leave the
+ * row at s0 when k is even, flipped when k is odd.
+ */
 class ToggleModel {
-  private flips = new Map<string, number>();
-  private initial = new Map<string, boolean>();
+  private state = new Map<string, boolean>();
+  private answers = new Map<string, boolean[]>();
   start(key: string, state: boolean) {
-    if (!this.initial.has(key)) this.initial.set(key, state);
+    if (!this.state.has(key)) this.state.set(key, state);
   }
-  flip(key: string) {
-    this.flips.set(key, (this.flips.get(key) ?? 0) + 1);
+  answered(key: string, reported: boolean) {
+    this.answers.set(key, [...(this.answers.get(key) ?? []), reported]);
   }
-  expected(): Array<[string, boolean]> {
-    return [...this.initial].map(([k, v]) => [k, (this.flips.get(k) ?? 0) % 2 === 1 ? !v : v]);
+  /** checks one batch against the rows found now; moves the model to the next batch */
+  endBatch(found: (key: string) => Promise<boolean>): Promise<string[]> {
+    return (async () => {
+      const bad: string[] = [];
+      for (const [key, s0] of this.state) {
+        const got = this.answers.get(key) ?? [];
+        const k = got.length;
+        const on = got.filter(Boolean).length;
+        const wantOn = s0 ? Math.floor(k / 2) : Math.ceil(k / 2);
+        const final = k % 2 === 1 ? !s0 : s0;
+        const have = await found(key);
+        // known bug museums-follow-toggle-race: concurrent toggles of a museum follow may all answer "following" and leave it on
+        const absorbed = KNOWN_BUGS['museums-follow-toggle-race'] && key.startsWith('museum:') && k > 1 && got.every((g) => g === have);
+        if ((on !== wantOn || have !== final) && !absorbed) {
+          bad.push(`toggle ${key}: from ${s0 ? 'on' : 'off'}, ${k} concurrent toggles answered [${got.join(', ')}] and left it ${have ? 'on' : 'off'} — no order of ${k} toggles gives that`);
+        }
+        this.state.set(key, have);
+      }
+      this.answers.clear();
+      return bad;
+    })();
   }
 }
 
@@ -81,6 +106,7 @@ describe('quality: concurrency and invariants (model-based)', function () {
   let admin: SignedInClient;
   let creator: SignedInClient;
   let pool: SignedInClient[];
+  const stats = new Map<string, number>();
 
   before(async () => {
     app = await sharedApp();
@@ -95,8 +121,8 @@ describe('quality: concurrency and invariants (model-based)', function () {
     const community = must(await creator.post('/api/communities', { name: `Invariant community ${Math.random()}`, membershipType: 'open' }), 'community').id;
     const cPost = must(await creator.post(`/api/communities/${community}/posts`, { type: 'text', content: 'Like me' }), 'community post').id;
     const group = must(await creator.post('/api/groups', { name: `Invariant group ${Math.random()}` }), 'group').id;
-    const meetup = must(await creator.post(`/api/communities/${community}/meetups`, meetupBody('Invariant meetup', { maxAttendees: 3, enableWaitlist: true, whoCanJoin: 'anyone' })), 'meetup').id;
-    const event = must(await admin.post('/api/museum-events', museumEventBody(museum, 'Invariant event', { maxAttendees: 2, enableWaitlist: true })), 'event').id;
+    const meetup = must(await creator.post(`/api/communities/${community}/meetups`, meetupBody('Invariant meetup', { maxAttendees: 2, enableWaitlist: true, whoCanJoin: 'anyone' })), 'meetup').id;
+    const event = must(await admin.post('/api/museum-events', museumEventBody(museum, 'Invariant event', { maxAttendees: 1, enableWaitlist: true })), 'event').id;
     return { post, museum, community, cPost, group, meetup, event };
   }
 
@@ -107,15 +133,15 @@ describe('quality: concurrency and invariants (model-based)', function () {
     switch (a.k) {
       case 'likePost':
         r = await c.post(`/api/posts/${o.post}/like`);
-        if (r.status === 200) model.flip(`like:${uid}`);
+        if (r.status === 200) model.answered(`like:${uid}`, r.body.liked);
         break;
       case 'followUser':
         r = await c.post(`/api/user/${pool[a.v].me.id}/follow`);
-        if (r.status === 200) model.flip(`follow:${uid}:${pool[a.v].me.id}`);
+        if (r.status === 200) model.answered(`follow:${uid}:${pool[a.v].me.id}`, r.body.following);
         break;
       case 'followMuseum':
         r = await c.post(`/api/museums/${o.museum}/follow`);
-        if (r.status === 200) model.flip(`museum:${uid}`);
+        if (r.status === 200) model.answered(`museum:${uid}`, r.body.following);
         break;
       case 'checkIn':
         r = await c.post(`/api/museums/${o.museum}/checkin`);
@@ -149,6 +175,8 @@ describe('quality: concurrency and invariants (model-based)', function () {
         break;
     }
     if (r.status >= 500) failures.push(`${JSON.stringify(a)} → ${r.status} ${r.text.slice(0, 200)}`);
+    stats.set(`${a.k} ${r.status}`, (stats.get(`${a.k} ${r.status}`) ?? 0) + 1);
+    if ((a.k === 'rsvpMeetup' || a.k === 'rsvpEvent') && r.body?.userStatus === 'waitlisted') stats.set('waitlisted answers', (stats.get('waitlisted answers') ?? 0) + 1);
   }
 
   async function count(table: string, where: Record<string, unknown>): Promise<number> {
@@ -191,15 +219,15 @@ describe('quality: concurrency and invariants (model-based)', function () {
       const [row] = await app.knex('events_events').where({ id }).select('current_attendees');
       if (row.current_attendees !== attending) bad.push(`${what}: stored current_attendees ${row.current_attendees} ≠ ${attending}`);
     }
-    // the model: every successful toggle flipped exactly one row
-    for (const [key, want] of model.expected()) {
-      const [kind, a, b] = key.split(':');
-      let have: boolean;
-      if (kind === 'like') have = (await count('insights_likes', { post_id: o.post, user_id: Number(a) })) === 1;
-      else if (kind === 'follow') have = (await count('user_follows', { follower_id: Number(a), following_id: Number(b) })) === 1;
-      else have = (await count('museum_follows', { museum_id: o.museum, user_id: Number(a) })) === 1;
-      if (have !== want) bad.push(`toggle ${key}: expected ${want ? 'on' : 'off'} after the successful toggles, found ${have ? 'on' : 'off'}`);
-    }
+    // the model: the toggles of this batch are explainable by some order
+    bad.push(
+      ...(await model.endBatch(async (key) => {
+        const [kind, a, b] = key.split(':');
+        if (kind === 'like') return (await count('insights_likes', { post_id: o.post, user_id: Number(a) })) === 1;
+        if (kind === 'follow') return (await count('user_follows', { follower_id: Number(a), following_id: Number(b) })) === 1;
+        return (await count('museum_follows', { museum_id: o.museum, user_id: Number(a) })) === 1;
+      })),
+    );
     return bad;
   }
 
@@ -225,8 +253,9 @@ describe('quality: concurrency and invariants (model-based)', function () {
           if (bad.length) throw new Error(`after batch ${i + 1} of ${JSON.stringify(batches)}:\n  ${bad.join('\n  ')}`);
         }
       }),
-      { numRuns: RUNS, endOnFailure: true, seed: process.env.INVARIANT_SEED ? Number(process.env.INVARIANT_SEED) : undefined },
+      { numRuns: RUNS, endOnFailure: true, includeErrorInReport: true, seed: process.env.INVARIANT_SEED ? Number(process.env.INVARIANT_SEED) : undefined },
     );
+    console.log(`      ${runs} runs, ${actions} actions: ${[...stats].sort().map(([k, v]) => `${k}: ${v}`).join(', ')}`);
     expect(runs).to.equal(RUNS);
     expect(actions).to.be.above(RUNS * 4);
   });

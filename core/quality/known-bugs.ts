@@ -45,6 +45,14 @@ export const KNOWN_BUGS: Record<string, KnownBug> = {
       'non-existent component "museums.Catalog.definitions.Amenities" and keeps "#/definitions/X" inside components (resolved against the document root). ' +
       'Expected: every templated path parameter declared, every $ref resolvable (componentName() only on the part before "#", local refs rewritten to the component).',
   },
+  'museums-follow-toggle-race': {
+    owner: 'museums',
+    description:
+      'POST /api/museums/:id/follow is not linearizable on PostgreSQL: two concurrent toggles by the same member (a double click) both answer { following: true } and leave ' +
+      'the follow in place, where two toggles must cancel out (one answer true, one false, no follow). MuseumsService.toggleFollow deletes, and when nothing was deleted ' +
+      'inserts with on-conflict-ignore and reports following: true even when the insert was absorbed by the concurrent toggle. followerCount stays exact. ' +
+      "Fix: serialise a member's toggles (lock the museum or the follow key first, as accounts' toggleFollow locks both users), or insert first and delete on conflict as insights likes do.",
+  },
 };
 
 export function knownBug(id: string): KnownBug {
