@@ -10,12 +10,18 @@ import { registerCalendarRoutes } from './routes-calendar.ts';
 import type { EventRow } from './model.ts';
 import { seedEvents, seedMeetups } from './seed.ts';
 
-let store: EventsStore | null = null;
+/** One store per app (tests run several apps in one process): keyed by the plugin's context. */
+const stores = new WeakMap<PluginContext, EventsStore>();
+const storeOf = (ctx: PluginContext): EventsStore => {
+  const s = stores.get(ctx);
+  if (!s) throw new Error('events: register() has not run for this app');
+  return s;
+};
 
 export default definePluginServer({
   register(ctx: PluginContext) {
-    store = new EventsStore(ctx, ctx.db, makeDeps(ctx));
-    const s = store;
+    const s = new EventsStore(ctx, ctx.db, makeDeps(ctx));
+    stores.set(ctx, s);
     ctx.services.provide(EventsService, s.api());
     registerMeetupRoutes(s);
     registerMuseumEventRoutes(s);
@@ -83,7 +89,7 @@ export default definePluginServer({
 
   bootstrap(ctx: PluginContext) {
     // Events in the all-in-one search (GET /api/search): upcoming ones, meetups for members only.
-    const s = store!;
+    const s = storeOf(ctx);
     ctx.services.maybe(SearchRegistry)?.register({
       kind: 'events',
       async search(q, { limit, viewer }) {
@@ -95,7 +101,7 @@ export default definePluginServer({
   },
 
   async seed(ctx, progress) {
-    await seedEvents(ctx, store!, progress);
-    await seedMeetups(ctx, store!, progress);
+    await seedEvents(ctx, storeOf(ctx), progress);
+    await seedMeetups(ctx, storeOf(ctx), progress);
   },
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ROOT } from '../../../core/config.ts';
-import { sharedApp, type TestApp } from '../../../core/testing/index.ts';
+import { sharedApp, startTestApp, type TestApp } from '../../../core/testing/index.ts';
 import { instantToZoned } from '../shared/time.ts';
 
 const progress = { start() {}, tick() {} };
@@ -66,6 +66,18 @@ describe('events: sample meetups (seed)', () => {
     const before = await count();
     await app.servers.get('events')!.seed!(app.contexts.get('events')!, progress);
     expect(await count()).to.deep.equal(before);
+  });
+
+  it("seeds into its own app's database after another app in the same process has come and gone", async function () {
+    this.timeout(180_000);
+    // the plugin once kept one store per process: a second app replaced it, and after that app
+    // closed the first app's seed wrote through a destroyed pool ("Unable to acquire a connection")
+    const other = await startTestApp();
+    await other.close();
+    const key = `meetup:${meetups[0].key}`;
+    await app.knex('events_events').where({ seed_key: key }).del();
+    await app.servers.get('events')!.seed!(app.contexts.get('events')!, progress);
+    expect(await app.knex('events_events').where({ seed_key: key })).to.have.length(1);
   });
 
   it('shows them through the API like any meetup: to members, and those of the private community to its members only', async () => {
