@@ -10,6 +10,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { createRunDatabase, signUp, startChild, type Child } from './fixtures/child.ts';
 import { must } from './fixtures/world.ts';
+import { KNOWN_BUGS } from './known-bugs.ts';
 
 interface Acked {
   kind: 'post' | 'comment';
@@ -115,11 +116,15 @@ describe('quality: crash safety (SIGKILL mid-burst, restart)', function () {
           child = await startChild({ databaseUrl: null, dataDir });
         } catch (e) {
           lastError = String((e as Error).message);
-          expect(lastError, 'a refused restart says why').to.match(/in use by another process|exited/);
+          expect(lastError, 'a refused restart says why').to.match(/in use by another process/);
+          expect(KNOWN_BUGS['pglite-stale-lock-after-crash'], `restart refused after a crash: ${lastError}`).to.exist;
           await new Promise((r) => setTimeout(r, 2000));
         }
       }
       expect(child, `restart after the crash: ${lastError}`).to.not.equal(null);
+      if (KNOWN_BUGS['pglite-stale-lock-after-crash'] && !lastError) {
+        expect.fail("known bug 'pglite-stale-lock-after-crash' is fixed (the restart was accepted at once) — remove it from known-bugs.ts");
+      }
       console.log(`      PGlite: ${acked.length} writes acknowledged, ${inFlightAtKill} in flight at the kill; restarted ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill${lastError ? ' (refused until the lock went stale)' : ''}`);
       await verify(child!, seed.id, acked);
     } finally {

@@ -53,6 +53,20 @@ export const KNOWN_BUGS: Record<string, KnownBug> = {
       'inserts with on-conflict-ignore and reports following: true even when the insert was absorbed by the concurrent toggle. followerCount stays exact. ' +
       "Fix: serialise a member's toggles (lock the museum or the follow key first, as accounts' toggleFollow locks both users), or insert first and delete on conflict as insights likes do.",
   },
+  'migrations-concurrent-start': {
+    owner: 'core (core/migrate.ts)',
+    description:
+      'Two app processes started at the same time on a fresh PostgreSQL database: one exits with \'create table "knex_migrations_accounts_lock" … duplicate key value violates ' +
+      'unique constraint "pg_type_typname_nsp_index"\' (or knex\'s "Migration table is already locked"), because migrateAll() runs knex.migrate.latest per unit with no lock ' +
+      'across processes. Expected: the second process waits for the first one\'s migrations (e.g. pg_advisory_lock held on one connection around migrateAll on PostgreSQL) and starts.',
+  },
+  'pglite-stale-lock-after-crash': {
+    owner: 'core (core/db.ts)',
+    description:
+      'After the app is killed (SIGKILL, OOM, power cut of the container) a restart on the embedded database is refused for up to 15 s with "The embedded database … is in use by ' +
+      'another process" — the proper-lockfile lock of the dead process must go stale first (stale: 15000). A supervisor that restarts at once (systemd Restart=always, RestartSec ' +
+      '100 ms) hits its start limit and gives up. Expected: a lock whose owner process is gone is taken over at once (record the pid in the lock and check it is alive).',
+  },
 };
 
 export function knownBug(id: string): KnownBug {
