@@ -131,10 +131,14 @@ export default definePluginServer({
     // Profiles show insightsCount through the accounts extension point.
     ctx.services.provide(UserStatsProvider, { insightsCounts: (ids: number[]) => api.countsByUsers(ids) });
 
-    const visibleFilter = (viewer: Viewer, knownVisible?: Set<number>) => async (rows: PostRow[]) => {
-      if (!rows.length) return rows;
-      const ok = await social.visibleAuthors(viewer, rows.map((r) => r.user_id), knownVisible);
-      return rows.filter((r) => ok.has(r.user_id));
+    /** One per request: privacy is checked per batch of rows, authors and follow sets read once. */
+    const visibleFilter = (viewer: Viewer, following?: Set<number>) => {
+      const check = social.visibility(viewer, following);
+      return async (rows: PostRow[]) => {
+        if (!rows.length) return rows;
+        const ok = await check(rows.map((r) => r.user_id));
+        return rows.filter((r) => ok.has(r.user_id));
+      };
     };
 
     async function loadVisiblePost(id: number, viewer: Viewer, trx: Knex = knex): Promise<PostRow> {
@@ -343,9 +347,8 @@ export default definePluginServer({
         const q = c.input.query;
         const [following, museumIds] = await Promise.all([social.followingIds(viewer), social.followedMuseumIds(viewer)]);
         // the people one follows may always be read (private: followers; friends: either way)
-        const knownVisible = new Set([viewer, ...following]);
         const source = personalSource(knex, [viewer, ...following], museumIds);
-        const page = await readPage(source, { limit: q.limit, cursor: decodeCursor(q.cursor), visible: visibleFilter(c.user, knownVisible) });
+        const page = await readPage(source, { limit: q.limit, cursor: decodeCursor(q.cursor), visible: visibleFilter(c.user, new Set(following.map(Number))) });
         return { items: await hydrate.posts(page.rows, viewer), nextCursor: page.nextCursor };
       },
     });

@@ -199,13 +199,23 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
       const ids = rows.map((r) => r.id);
       const museumIds = [...new Set(rows.map((r) => r.museum_id).filter((m): m is number => m != null))];
       const m = museums();
-      const [users, museumMap, liked, comments] = await Promise.all([
-        accounts().getUserSummaries(rows.map((r) => r.user_id)),
+      // authors and the viewer's likes of the page in one statement (accounts' summary columns
+      // are offered for such joins), museums in one batch call, latest comments in two
+      const [authors, museumMap, comments] = await Promise.all([
+        knex('insights_posts as p')
+          .join('users', 'users.id', 'p.user_id')
+          .whereIn('p.id', ids)
+          .select({ post_id: 'p.id', ...prefixed(accounts().summaryColumns) })
+          .select(viewerId ? knex.raw('exists (select 1 from insights_likes l where l.post_id = p.id and l.user_id = ?) as is_liked', [viewerId]) : knex.raw('false as is_liked')),
         m && museumIds.length ? m.getMuseumSummaries(museumIds) : Promise.resolve(new Map()),
-        viewerId ? knex('insights_likes').where('user_id', viewerId).whereIn('post_id', ids).pluck('post_id') : Promise.resolve([] as number[]),
         opts.comments ? latestComments(ids, opts.comments) : Promise.resolve(null),
       ]);
-      const likedSet = new Set(liked.map(Number));
+      const users = new Map<number, UserSummary>();
+      const likedSet = new Set<number>();
+      for (const a of authors as any[]) {
+        users.set(Number(a.u_id), summaryOf(a));
+        if (a.is_liked) likedSet.add(Number(a.post_id));
+      }
       const out: any[] = [];
       for (const r of rows) {
         const user = users.get(r.user_id);
@@ -240,25 +250,32 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
 
   /** The latest n top-level comments of each post, each with up to n replies (oldest first). */
   async function latestComments(postIds: number[], n: number): Promise<Map<number, CommentOut[]>> {
+    // authors joined through accounts' summary columns: no separate users statement
+    const userCols = Object.entries(prefixed(accounts().summaryColumns))
+      .map(([alias, col]) => `${col.split('.').map((x) => `"${x}"`).join('.')} as "${alias}"`)
+      .join(', ');
     const top = (
       await knex.raw(
-        `select id, post_id, user_id, parent_id, content, created_at from (
+        `select x.id, x.post_id, x.user_id, x.parent_id, x.content, x.created_at, ${userCols} from (
            select c.*, row_number() over (partition by c.post_id order by c.created_at desc, c.id desc) rn
-           from insights_comments c where c.post_id = any(?::int[]) and c.parent_id is null) x where rn <= ?`,
+           from insights_comments c where c.post_id = any(?::int[]) and c.parent_id is null) x
+         join users on users.id = x.user_id where x.rn <= ?`,
         [postIds, n],
       )
     ).rows as any[];
     const replies = top.length
       ? ((
           await knex.raw(
-            `select id, post_id, user_id, parent_id, content, created_at from (
+            `select x.id, x.post_id, x.user_id, x.parent_id, x.content, x.created_at, ${userCols} from (
                select c.*, row_number() over (partition by c.parent_id order by c.created_at desc, c.id desc) rn
-               from insights_comments c where c.parent_id = any(?::int[])) x where rn <= ?`,
+               from insights_comments c where c.parent_id = any(?::int[])) x
+             join users on users.id = x.user_id where x.rn <= ?`,
             [top.map((t) => t.id), n],
           )
         ).rows as any[])
       : [];
-    const users = await accounts().getUserSummaries([...top, ...replies].map((r) => r.user_id));
+    const users = new Map<number, UserSummary>();
+    for (const r of [...top, ...replies]) users.set(Number(r.u_id), summaryOf(r));
     const byParent = new Map<number, CommentOut[]>();
     for (const c of (await self.comments(replies, users)).sort(byTime)) {
       const list = byParent.get(c.parentId!) ?? [];
@@ -275,6 +292,23 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
     return out;
   }
   return self;
+}
+
+/** Accounts' summary columns under `u_` aliases (so they never clash with a post's columns). */
+function prefixed(cols: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(cols).map(([k, v]) => [`u_${k}`, v]));
+}
+
+function summaryOf(r: Record<string, any>): UserSummary {
+  return {
+    id: Number(r.u_id),
+    slug: r.u_slug,
+    username: r.u_username,
+    firstName: r.u_firstName ?? '',
+    lastName: r.u_lastName ?? '',
+    profileImageUrl: r.u_profileImageUrl ?? null,
+    role: r.u_role,
+  };
 }
 
 export function byTime(a: { createdAt: string; id: number }, b: { createdAt: string; id: number }): number {

@@ -21,6 +21,14 @@ export interface Social {
    * they follow: a follower may read both private and friends profiles).
    */
   visibleAuthors(viewer: Viewer, authorIds: number[], knownVisible?: Set<number>): Promise<Set<number>>;
+  /**
+   * The same rule as a function to call once per batch of rows in one request: accounts'
+   * canViewProfile replicated over whole pages with getPreferencesMany (one query per batch of
+   * authors not seen yet) and the viewer's followingIds / followerIds (at most one query each per
+   * request, only when a friends-only or private author is met). `following`: the viewer's
+   * following ids when already read (the feed), so they are not read again.
+   */
+  visibility(viewer: Viewer, following?: Set<number>): (authorIds: number[]) => Promise<Set<number>>;
 }
 
 function normVisibility(v: unknown): Visibility {
@@ -44,21 +52,45 @@ export function createSocial(accounts: () => AccountsApi, museums: () => Museums
       return new Map(ids.map((id) => [id, normVisibility(prefs.get(id)?.profileVisibility)]));
     },
     async visibleAuthors(viewer, authorIds, knownVisible) {
-      const out = new Set<number>();
-      const unknown: number[] = [];
-      for (const id of new Set(authorIds)) {
-        if (id === viewer?.id || knownVisible?.has(id) || viewer?.role === 'Admin') out.add(id);
-        else unknown.push(id);
-      }
-      if (!unknown.length) return out;
-      const vis = await self.visibilities(unknown);
-      const hidden = unknown.filter((id) => vis.get(id) !== 'public');
-      for (const id of unknown) if (vis.get(id) === 'public') out.add(id);
-      if (viewer && hidden.length) {
-        const allowed = await Promise.all(hidden.map((id) => accounts().canViewProfile(viewer, id)));
-        hidden.forEach((id, i) => allowed[i] && out.add(id));
-      }
-      return out;
+      return self.visibility(viewer, knownVisible)(authorIds);
+    },
+    visibility(viewer, following) {
+      // Per viewer and request: each author's visibility is read once, and the viewer's follow
+      // sets (at most one query each) only when a non-public author needs them.
+      const known = new Map<number, Visibility>();
+      let followingP: Promise<Set<number>> | null = following ? Promise.resolve(following) : null;
+      let followersP: Promise<Set<number>> | null = null;
+      const followingSet = () => (followingP ??= accounts().followingIds(viewer!.id).then((l) => new Set(l.map(Number))));
+      const followersSet = () => (followersP ??= accounts().followerIds(viewer!.id).then((l) => new Set(l.map(Number))));
+      return async (authorIds) => {
+        const out = new Set<number>();
+        const unknown: number[] = [];
+        for (const id of new Set(authorIds)) {
+          // the owner and Admins see everything; a follower may read private and friends profiles
+          if (viewer && (id === viewer.id || viewer.role === 'Admin' || following?.has(id))) out.add(id);
+          else if (!known.has(id)) unknown.push(id);
+        }
+        if (unknown.length) for (const [id, v] of await self.visibilities(unknown)) known.set(id, v);
+        const closed: Array<[number, Visibility]> = [];
+        for (const id of new Set(authorIds)) {
+          if (out.has(id)) continue;
+          const v = known.get(id) ?? 'public';
+          if (v === 'public') out.add(id);
+          else if (viewer) closed.push([id, v]);
+        }
+        if (!closed.length) return out;
+        // private: followers only; friends: the viewer follows the owner or the owner follows the viewer
+        const fwing = await followingSet();
+        const rest = closed.filter(([id, v]) => {
+          if (fwing.has(id)) out.add(id);
+          return !fwing.has(id) && v === 'friends';
+        });
+        if (rest.length) {
+          const fwers = await followersSet();
+          for (const [id] of rest) if (fwers.has(id)) out.add(id);
+        }
+        return out;
+      };
     },
   };
   return self;
