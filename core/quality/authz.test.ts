@@ -11,7 +11,7 @@ import { startTestApp, type TestApp } from '../testing/index.ts';
 import { buildWorld, meetupBody, museumBody, must, ROLES, type World, type Role } from './fixtures/world.ts';
 import { startExternalStub, type ExternalStub } from './fixtures/external-stub.ts';
 import { AUTHZ_TABLE } from './authz/index.ts';
-import { knownBug, KNOWN_BUGS } from './known-bugs.ts';
+import { knownBug } from './known-bugs.ts';
 import { buildPath, expectationFor, isSuccess, matches, type AuthzRow, type Expect, type Obj } from './authz/types.ts';
 
 const RECORD = process.env.AUTHZ_RECORD === '1';
@@ -170,7 +170,7 @@ describe('quality: authorization matrix', function () {
       expect((await w.other.get(`/api/posts/${w.post.id}`)).status).to.equal(200);
     });
 
-    it('private communities and groups: non-members see neither their discussions nor their meetups', async function () {
+    it('private communities and groups: non-members see neither their discussions nor their meetups', async () => {
       const secret = must(await w.c.creator.post(`/api/communities/${w.privateCommunity.id}/meetups`, meetupBody('Private community meetup')), 'private meetup');
       const g = must(await w.c.creator.post('/api/groups', { name: 'Private group', isPrivate: true }), 'private group');
       const gSecret = must(await w.c.creator.post(`/api/groups/${g.id}/meetups`, meetupBody('Private group meetup')), 'private group meetup');
@@ -191,10 +191,7 @@ describe('quality: authorization matrix', function () {
         const ids = (r.body ?? []).map((e: any) => e.id);
         if (ids.includes(secret.id) || ids.includes(gSecret.id)) leaks.push(`${path} lists them`);
       }
-      if (KNOWN_BUGS['events-private-meetups']) {
-        expect(leaks.length, "known bug 'events-private-meetups' is fixed — remove its entry in core/quality/known-bugs.ts").to.be.above(0);
-        this.test!.title += `  (KNOWN BUG events-private-meetups: ${leaks.join(', ')})`;
-      } else expect(leaks).to.deep.equal([]);
+      expect(leaks).to.deep.equal([]);
     });
   });
 });

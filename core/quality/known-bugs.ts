@@ -11,20 +11,6 @@ export interface KnownBug {
 }
 
 export const KNOWN_BUGS: Record<string, KnownBug> = {
-  'admin-user-directory': {
-    owner: 'accounts (provider) / admin (consumer)',
-    description:
-      'GET /api/admin/users and GET /api/admin/users/search as an Admin answer 501 "The user directory is not available: the accounts plugin does not provide listUsers/countUsers yet" ' +
-      '(plugins/admin/server/deps.ts directory()). Expected 200 with { items, total, page, pageSize }: AccountsService must provide listUsers/countUsers.',
-  },
-  'events-private-meetups': {
-    owner: 'events',
-    description:
-      'Meetups of a private community or a private group are readable by any signed-in non-member: GET /api/meetups/:id, GET /api/communities/:id/meetups, ' +
-      'GET /api/groups/:id/meetups, GET /api/meetups and GET /api/search/events answer 200 with title, description, place and attendees, while the community answers ' +
-      '"This community is private. Only members can see its discussions and members." (403) and the group "This group is private. Only its members can see it." (403). ' +
-      'Expected: 403/404 for the detail and the lists of that community or group, and such meetups left out of /api/meetups and search for non-members.',
-  },
   'storage-upload-csp': {
     owner: 'core (core/storage.ts)',
     description:

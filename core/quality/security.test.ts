@@ -264,13 +264,23 @@ describe('quality: security', function () {
       await jobsIdle(app.knex);
       const before = await tableChecksums(app.knex);
       const byRoute = new Map<string, string[]>();
-      for (const p of plan) {
-        const tokens = () => app.knex('events_calendar_tokens').count({ n: '*' }).then((x) => Number(x[0].n));
-        const b0 = KNOWN_BUGS['events-calendar-token-get'] && p.route === 'GET /api/calendar/token' ? await tokens() : null;
+      const tokens = () => app.knex('events_calendar_tokens').count({ n: '*' }).then((x) => Number(x[0].n));
+      const isTokenGet = (p: (typeof plan)[number]) => Boolean(KNOWN_BUGS['events-calendar-token-get']) && p.route === 'GET /api/calendar/token';
+      const send = async (p: (typeof plan)[number]) => {
         const r = await p.client.get(p.path);
         expect(r.status, `${p.route} as ${p.as}: ${r.text.slice(0, 200)}`).to.be.below(500);
-        if (b0 !== null && (await tokens()) !== b0) byRoute.set(`${p.route} as ${p.as}`, ['events_calendar_tokens']);
+      };
+      // the known-bug route one by one (to see which request wrote), the rest four at a time
+      for (const p of plan.filter(isTokenGet)) {
+        const b0 = await tokens();
+        await send(p);
+        if ((await tokens()) !== b0) byRoute.set(`${p.route} as ${p.as}`, ['events_calendar_tokens']);
       }
+      const rest = plan.filter((p) => !isTokenGet(p));
+      let next = 0;
+      await Promise.all(Array.from({ length: 4 }, async () => {
+        while (next < rest.length) await send(rest[next++]);
+      }));
       await jobsIdle(app.knex);
       const after = await tableChecksums(app.knex);
       let changed = diffChecksums(before, after);

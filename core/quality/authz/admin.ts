@@ -20,8 +20,8 @@ const freshMuseumSuggestion = async (p: ProbeCtx) =>
 export const rows: AuthzRow[] = [
   { route: 'GET /api/admin/actions/all', expect: adminOnly() },
   { route: 'GET /api/admin/analytics/overview', expect: adminOnly() },
-  { route: 'GET /api/admin/users', expect: adminOnly(), bugs: { admin: 'admin-user-directory' } },
-  { route: 'GET /api/admin/users/search', req: () => ({ query: { q: 'q_' } }), expect: adminOnly(), bugs: { admin: 'admin-user-directory' } },
+  { route: 'GET /api/admin/users', expect: adminOnly() },
+  { route: 'GET /api/admin/users/search', req: () => ({ query: { q: 'q_' } }), expect: adminOnly() },
   { route: 'GET /api/admin/moderations', expect: adminOnly() },
   { route: 'POST /api/admin/moderate-user', req: async (p) => ({ body: { userId: await targetUser(p), type: 'warning', reason: 'Be nice' } }), expect: adminOnly(201) },
   {
