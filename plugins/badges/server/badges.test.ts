@@ -311,8 +311,10 @@ describe('badges', function () {
       const user = await app.user({ firstName: 'Ada', lastName: 'Lovelace' });
       const badge = await badges.createBadge(input({ count: 1 }));
       await checkIn(app, user.me.id);
-      const recent = await badges.recentUserBadges(10);
-      expect(recent.length).to.be.at.most(10);
+      expect((await badges.recentUserBadges(10)).length).to.be.at.most(10);
+      // Other files share this app and award badges meanwhile (a 1-check-in badge is also awarded
+      // retroactively to them), so ours may not be among the newest 10: look further back.
+      const recent = await badges.recentUserBadges(100);
       const r = recent.find((x) => x.badgeId === badge.id && x.userId === user.me.id);
       expect(r).to.deep.include({ userName: 'Ada Lovelace' });
       expect(r!.badge).to.deep.include({ name: badge.name });
