@@ -11,12 +11,6 @@ export interface KnownBug {
 }
 
 export const KNOWN_BUGS: Record<string, KnownBug> = {
-  'storage-upload-csp': {
-    owner: 'core (core/storage.ts)',
-    description:
-      "Files under /uploads/ are served with Content-Security-Policy \"default-src 'none'; sandbox\" (it replaces the app-wide policy), which has no base-uri 'none' " +
-      "and no frame-ancestors 'none' (neither falls back to default-src). Expected: \"default-src 'none'; sandbox; base-uri 'none'; frame-ancestors 'none'\".",
-  },
   'events-calendar-token-get': {
     owner: 'events',
     description:
@@ -38,13 +32,6 @@ export const KNOWN_BUGS: Record<string, KnownBug> = {
       'the follow in place, where two toggles must cancel out (one answer true, one false, no follow). MuseumsService.toggleFollow deletes, and when nothing was deleted ' +
       'inserts with on-conflict-ignore and reports following: true even when the insert was absorbed by the concurrent toggle. followerCount stays exact. ' +
       "Fix: serialise a member's toggles (lock the museum or the follow key first, as accounts' toggleFollow locks both users), or insert first and delete on conflict as insights likes do.",
-  },
-  'migrations-concurrent-start': {
-    owner: 'core (core/migrate.ts)',
-    description:
-      'Two app processes started at the same time on a fresh PostgreSQL database: one exits with \'create table "knex_migrations_accounts_lock" … duplicate key value violates ' +
-      'unique constraint "pg_type_typname_nsp_index"\' (or knex\'s "Migration table is already locked"), because migrateAll() runs knex.migrate.latest per unit with no lock ' +
-      'across processes. Expected: the second process waits for the first one\'s migrations (e.g. pg_advisory_lock held on one connection around migrateAll on PostgreSQL) and starts.',
   },
   'pglite-stale-lock-after-crash': {
     owner: 'core (core/db.ts)',
