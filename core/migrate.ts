@@ -32,8 +32,32 @@ export function migrationUnits(plugins: LoadedPlugin[]): MigrationUnit[] {
   ];
 }
 
-/** Runs each unit's migrations with its own knex migrations table. Returns the names applied. */
+/** An arbitrary constant naming the migrations lock (pg_advisory_lock). */
+const MIGRATIONS_LOCK = 0x43555249; // 'CURI'
+
+/**
+ * Runs each unit's migrations with its own knex migrations table. Returns the names applied.
+ * On PostgreSQL, processes starting together wait for each other: a session-level advisory lock
+ * is held on one dedicated connection around all units (knex's own lock is per unit and fails
+ * the loser instead of waiting).
+ */
 export async function migrateAll(knex: Knex, plugins: LoadedPlugin[], log?: (msg: string) => void): Promise<string[]> {
+  const isPg = knex.client.config?.client === 'pg';
+  if (!isPg) return migrateUnits(knex, plugins, log);
+  const conn = await knex.client.acquireConnection();
+  try {
+    await conn.query('select pg_advisory_lock($1)', [MIGRATIONS_LOCK]);
+    try {
+      return await migrateUnits(knex, plugins, log);
+    } finally {
+      await conn.query('select pg_advisory_unlock($1)', [MIGRATIONS_LOCK]);
+    }
+  } finally {
+    await knex.client.releaseConnection(conn);
+  }
+}
+
+async function migrateUnits(knex: Knex, plugins: LoadedPlugin[], log?: (msg: string) => void): Promise<string[]> {
   const applied: string[] = [];
   for (const unit of migrationUnits(plugins)) {
     const source = new FolderMigrationSource(unit.dir);

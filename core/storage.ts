@@ -116,7 +116,7 @@ export class LocalDiskStorage implements Storage {
       ctx.set('X-Content-Type-Options', 'nosniff');
       ctx.set('Accept-Ranges', 'bytes');
       ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-      ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
+      ctx.set('Content-Security-Policy', "default-src 'none'; sandbox; base-uri 'none'; frame-ancestors 'none'");
       if (type === 'application/octet-stream') ctx.set('Content-Disposition', 'attachment');
       const range = ctx.get('Range');
       const m = /^bytes=(\d*)-(\d*)$/.exec(range);
