@@ -17,14 +17,6 @@ export const KNOWN_BUGS: Record<string, KnownBug> = {
       'GET /api/calendar/token inserts a row into events_calendar_tokens the first time a member calls it ("created on first use"): a GET that changes state. ' +
       'Expected: GET answers the existing feed (or { token: null, url: null }) and only POST /api/calendar/token creates or rotates it.',
   },
-  'openapi-incomplete': {
-    owner: 'core (core/openapi.ts)',
-    description:
-      'GET /api/openapi.json leaves out path parameters whose params schema is a $ref (44 operations, e.g. GET /api/user/{id}: "shared/IdParams") and queries given as a $ref ' +
-      '(e.g. GET /api/posts: insights/InsightsQuery) — paramsOf() reads schema.properties without resolving $ref; and it renders "museums/Catalog#/definitions/Amenities" as the ' +
-      'non-existent component "museums.Catalog.definitions.Amenities" and keeps "#/definitions/X" inside components (resolved against the document root). ' +
-      'Expected: every templated path parameter declared, every $ref resolvable (componentName() only on the part before "#", local refs rewritten to the component).',
-  },
   'museums-follow-toggle-race': {
     owner: 'museums',
     description:
