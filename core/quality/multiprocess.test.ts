@@ -11,7 +11,6 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { createRunDatabase, sameSessionOn, signUp, startChild, type Child } from './fixtures/child.ts';
-import { KNOWN_BUGS } from './known-bugs.ts';
 
 describe('quality: two app processes on one PostgreSQL', function () {
   this.timeout(600_000);
@@ -44,7 +43,7 @@ describe('quality: two app processes on one PostgreSQL', function () {
     const dirB = dir();
     const [ra, rb] = await Promise.allSettled([startChild({ databaseUrl: db.url, dataDir: dirA, env }), startChild({ databaseUrl: db.url, dataDir: dirB, env })]);
     for (const r of [ra, rb]) if (r.status === 'rejected') startFailures.push(String(r.reason?.message ?? r.reason).split('\n').slice(0, 2).join(' '));
-    // with the known migration race, start the one that failed again so the rest can run
+    // if one failed, start it again so that the other cases still run (the failure is reported below)
     a = ra.status === 'fulfilled' ? ra.value : await startChild({ databaseUrl: db.url, dataDir: dirA, env });
     b = rb.status === 'fulfilled' ? rb.value : await startChild({ databaseUrl: db.url, dataDir: dirB, env });
     expect(a.url).to.not.equal(b.url);
@@ -63,13 +62,7 @@ describe('quality: two app processes on one PostgreSQL', function () {
     }
   });
 
-  it('two processes started at the same time on a fresh database both come up (migrations wait for each other)', function () {
-    if (!startFailures.length) return;
-    const race = startFailures.every((f) => /knex_migrations|Migration table is already locked|duplicate key/.test(f));
-    if (race && KNOWN_BUGS['migrations-concurrent-start']) {
-      this.test!.title += `  (KNOWN BUG migrations-concurrent-start: ${startFailures.join('; ').slice(0, 200)})`;
-      return;
-    }
+  it('two processes started at the same time on a fresh database both come up (migrations wait for each other)', () => {
     expect(startFailures).to.deep.equal([]);
   });
 

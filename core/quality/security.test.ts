@@ -87,11 +87,7 @@ describe('quality: security', function () {
       expect(big.status).to.equal(413);
       problems.push(...headerProblems('413', big.headers));
 
-      const uploadProblems = problems.filter((p) => p.startsWith('upload ('));
-      const others = problems.filter((p) => !p.startsWith('upload ('));
-      expect(others).to.deep.equal([]);
-      if (KNOWN_BUGS['storage-upload-csp']) expect(uploadProblems.length, "known bug 'storage-upload-csp' is fixed — remove it from known-bugs.ts").to.be.above(0);
-      else expect(uploadProblems).to.deep.equal([]);
+      expect(problems).to.deep.equal([]);
     });
 
     it('uploads are served with an allow-listed type, nosniff, a sandboxing CSP and no client-chosen name', async () => {
