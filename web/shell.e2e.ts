@@ -74,16 +74,19 @@ describe('web shell', function () {
   });
 
   it('shows the top bar to signed-out visitors on /discover, /events and /museum pages', async function () {
+    // Discover keeps the network busy (geolocation, map loader), so wait for the shell, not for idle.
     for (const path of ['/discover', '/events', '/museums/1']) {
-      await page.goto(`${app.url}${path}`, { waitUntil: 'networkidle0' });
+      await page.goto(`${app.url}${path}`, { waitUntil: 'domcontentloaded' });
       await shellReady();
+      await page.waitForSelector('.curio-topbar', { timeout: 20000 });
       expect(await page.$('.curio-topbar'), path).not.to.equal(null);
     }
   });
 
   it('matches routes case-insensitively and keeps the shell alive on every enabled page', async function () {
-    await page.goto(`${app.url}/DISCOVER`, { waitUntil: 'networkidle0' });
+    await page.goto(`${app.url}/DISCOVER`, { waitUntil: 'domcontentloaded' });
     await shellReady();
+    await page.waitForSelector('.curio-topbar', { timeout: 20000 });
     expect(await page.$('.curio-topbar')).not.to.equal(null);
   });
 
