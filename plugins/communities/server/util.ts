@@ -1,74 +1,7 @@
-import { HttpError } from '../../../core/errors.ts';
-
-/** Tags arrive as a list or as one comma-separated text: split, trim, drop blanks and duplicates. */
-export function normalizeTags(input: unknown): string[] {
-  const parts = Array.isArray(input) ? input.flatMap((t) => String(t).split(',')) : typeof input === 'string' ? input.split(',') : [];
-  const out: string[] = [];
-  const seen = new Set<string>();
-  for (const p of parts) {
-    const t = p.trim().replace(/\s+/g, ' ').slice(0, 40);
-    if (!t || seen.has(t.toLowerCase())) continue;
-    seen.add(t.toLowerCase());
-    out.push(t);
-  }
-  if (out.length > 20) throw new HttpError(400, 'At most 20 tags');
-  return out;
-}
+// Shared with other plugins: one implementation in core.
+export { normalizeTags, likeEscape, iso, encodeCursor, decodeCursor, httpUrl, blankToNull, stripNul } from '../../../core/util.ts';
 
 /** Canonical membership vocabulary: 'open' | 'private'; 'public' is the other reading of 'open'. */
 export function canonicalMembership(v: unknown): 'open' | 'private' {
   return String(v ?? 'open').toLowerCase() === 'private' ? 'private' : 'open';
-}
-
-export function likeEscape(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-export function iso(d: Date | string | null | undefined): string | null {
-  if (d === null || d === undefined) return null;
-  return d instanceof Date ? d.toISOString() : new Date(d).toISOString();
-}
-
-export function encodeCursor(v: Record<string, unknown>): string {
-  return Buffer.from(JSON.stringify(v)).toString('base64url');
-}
-
-export function decodeCursor<T>(s: string | undefined, check: (v: any) => boolean): T | null {
-  if (!s) return null;
-  try {
-    const v = JSON.parse(Buffer.from(s, 'base64url').toString('utf8'));
-    if (v && typeof v === 'object' && check(v)) return v as T;
-  } catch {
-    /* fall through */
-  }
-  throw new HttpError(400, 'Invalid cursor');
-}
-
-/** An http(s) URL or null. */
-export function httpUrl(v: unknown, message: string): string {
-  const s = String(v ?? '').trim();
-  let u: URL;
-  try {
-    u = new URL(s);
-  } catch {
-    throw new HttpError(400, message);
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new HttpError(400, message);
-  return u.toString();
-}
-
-export function blankToNull(v: unknown): string | null {
-  if (typeof v !== 'string') return null;
-  const t = v.trim();
-  return t ? t : null;
-}
-
-/** PostgreSQL refuses NUL characters in text: remove them from every string of a JSON value. */
-export function stripNul<T>(v: T): T {
-  if (typeof v === 'string') return (v.includes('\u0000') ? v.replace(/\u0000/g, '') : v) as T;
-  if (Array.isArray(v)) return v.map(stripNul) as T;
-  if (v && typeof v === 'object') {
-    for (const k of Object.keys(v)) (v as any)[k] = stripNul((v as any)[k]);
-  }
-  return v;
 }
