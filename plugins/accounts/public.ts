@@ -2,6 +2,7 @@
  * What the accounts plugin offers other plugins, by typed service reference.
  * Other plugins import only this file from accounts, never its server internals.
  */
+import type { Knex } from 'knex';
 import { serviceRef } from '../../core/services.ts';
 
 export interface UserSummary {
@@ -52,7 +53,11 @@ export interface AccountsApi {
   /** Ends the user's sessions (all, or all but one session id); answers how many. */
   endSessions(userId: number, exceptSessionId?: string): Promise<number>;
   addLoginGuard(guard: LoginGuard): void;
-  /** Consulted on every request for a signed-in user: a message ends that session at once. */
+  /**
+   * Consulted on every request for a signed-in user: a message ends that session at once. On
+   * requests, the guards receive the very object that then becomes ctx.state.user, so a guard may
+   * remember what it read for the rest of the request (e.g. in a WeakMap keyed by it).
+   */
   checkGuards(user: { id: number; role: string }): Promise<string | null>;
   /** Notification and privacy preferences of users (flat object of §3 fields; defaults when never set). */
   getPreferences(userId: number): Promise<UserPreferences>;
@@ -60,6 +65,8 @@ export interface AccountsApi {
   getPreferencesMany(userIds: number[]): Promise<Map<number, UserPreferences>>;
   /** Columns to select for a user summary from the users table (for joins in hot paths). */
   readonly summaryColumns: Record<string, string>;
+  /** SQL fragments for hot paths that read accounts' data inside a statement of their own (read only). */
+  readonly sql: AccountsSql;
 
   // ---- follows and privacy (added by the accounts issue) ----
   /** Ids of the users `userId` follows. */
@@ -103,6 +110,20 @@ export interface AccountsApi {
   userIdsBatch(afterId: number, limit: number, opts?: { maxId?: number }): Promise<number[]>;
   /** How many users there are and the largest id, read together (the end of a userIdsBatch walk). */
   userIdRange(): Promise<{ count: number; maxId: number }>;
+}
+
+/**
+ * Accounts' rules as SQL, so a hot path (a feed page) reads them in its own statement instead of
+ * one more round trip each. They state the same rules as the functions of AccountsApi.
+ */
+export interface AccountsSql {
+  /** A one-column subquery: the ids of the users `userId` follows (as followingIds). */
+  followingIds(userId: number): Knex.QueryBuilder;
+  /**
+   * A boolean SQL expression: canViewProfile(viewer, owner) for the owner whose id is the column
+   * `ownerIdColumn` (e.g. 'f.user_id') of the surrounding statement.
+   */
+  canView(viewer: { id: number; role: string } | undefined | null, ownerIdColumn: string): Knex.Raw;
 }
 
 export interface UserListQuery {

@@ -32,6 +32,8 @@ export interface ModerationApi {
   activeModerations(userId: number): Promise<ActiveModeration[]>;
   /** The message that refuses sign-in for a banned member, or null. */
   banMessage(userId: number): Promise<string | null>;
+  /** Both of the above read in one statement (banMessage: as banMessage; restricted: as isRestricted). */
+  status(userId: number): Promise<{ banMessage: string | null; restricted: boolean }>;
 }
 
 export const ModerationService = serviceRef<ModerationApi>('admin.moderation');

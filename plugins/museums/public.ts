@@ -8,6 +8,7 @@
  *   "museums/AdminMuseumPage", "museums/EditSuggestionPage", "museums/MuseumSuggestionPage",
  *   "museums/Catalog#/definitions/…" (categories, amenities, opening hours).
  */
+import type { Knex } from 'knex';
 import { serviceRef } from '../../core/services.ts';
 import type { StructuredHours } from './shared/catalog.ts';
 
@@ -161,6 +162,11 @@ export interface MuseumsApi {
   canManage(user: { id: number; role: string } | undefined, museumId: number): Promise<boolean>;
   /** Ids of museums a user follows. */
   followedMuseumIds(userId: number): Promise<number[]>;
+  /** SQL fragments for hot paths that read museums' data inside a statement of their own (read only). */
+  readonly sql: {
+    /** A one-column subquery: the ids of the museums `userId` follows (as followedMuseumIds). */
+    followedMuseumIds(userId: number): Knex.QueryBuilder;
+  };
   /** Atomically moves a museum's totalInsights counter (insights plugin calls it). */
   adjustInsightCount(museumId: number, delta: number): Promise<void>;
 

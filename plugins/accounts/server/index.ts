@@ -40,16 +40,23 @@ export default definePluginServer({
       const s = kctx.session;
       const userId = s?.userId;
       if (userId) {
-        const row = await knex('users').where({ id: userId }).first('id', 'username', 'role', 'slug');
-        const refusal = row ? await api.checkGuards(row) : 'deleted';
-        if (!row || refusal) {
+        // Usually read with the session itself (one statement); a session written in this very
+        // request (none here) or for another user falls back to reading the user.
+        const loaded = loadedSession(kctx as any);
+        const row =
+          loaded?.user && loaded.user.id === userId
+            ? loaded.user
+            : await knex('users').where({ id: userId }).first('id', 'username', 'role', 'slug');
+        // the guards get the object that becomes ctx.state.user (they may note things about it for this request)
+        const user = row ? { id: row.id, username: row.username, role: row.role, slug: row.slug } : null;
+        const refusal = user ? await api.checkGuards(user) : 'deleted';
+        if (!user || refusal) {
           kctx.session = null;
         } else {
-          kctx.state.user = { id: row.id, username: row.username, role: row.role, slug: row.slug };
-          const loaded = loadedSession(kctx as any);
+          kctx.state.user = user;
           if (loaded && Date.now() - loaded.lastActivity.getTime() > TOUCH_EVERY_MS) {
             s!.maxAge = s!.rememberMe ? REMEMBER_MS : REGULAR_MS; // forces a save: new expiry and last activity
-            await knex('users').where({ id: row.id }).update({ last_active_at: knex.fn.now() });
+            await knex('users').where({ id: user.id }).update({ last_active_at: knex.fn.now() });
           }
         }
       }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AccountsApi, LoginGuard, UserPreferences, UserSummary } from '../public.ts';
+import type { AccountsApi, AccountsSql, LoginGuard, UserPreferences, UserSummary } from '../public.ts';
 import { canonicalRole } from './roles.ts';
 
 export const SUMMARY_COLUMNS = {
@@ -148,6 +148,26 @@ export async function canViewProfile(knex: Knex, viewer: { id: number; role: str
   return visible(visibility, viewer, ownerId, await relation(knex, viewer.id, ownerId));
 }
 
+/** AccountsApi.sql: followingIds and canViewProfile's rule (visible() above) as SQL. */
+export function accountsSql(knex: Knex): AccountsSql {
+  // aliases of their own (acc_*): the surrounding statement's names stay free
+  return {
+    followingIds: (userId) => knex('user_follows').where('follower_id', userId).select('following_id'),
+    canView(viewer, col) {
+      if (viewer?.role === 'Admin') return knex.raw('true');
+      const closed = `exists (select 1 from user_preferences acc_up where acc_up.user_id = ?? and acc_up.profile_visibility in ('friends', 'private'))`;
+      if (!viewer) return knex.raw(`(not ${closed})`, [col]);
+      return knex.raw(
+        `(?? = ? or not ${closed}
+          or exists (select 1 from user_follows acc_f where acc_f.follower_id = ? and acc_f.following_id = ??)
+          or exists (select 1 from user_preferences acc_up join user_follows acc_f on acc_f.follower_id = acc_up.user_id and acc_f.following_id = ?
+                     where acc_up.user_id = ?? and acc_up.profile_visibility = 'friends'))`,
+        [col, viewer.id, col, viewer.id, col, viewer.id, col],
+      );
+    },
+  };
+}
+
 // ---- directory (admin list, search, bulk ids) ----
 
 /** `%q%` for ILIKE with the wildcards of q taken literally; control characters become spaces. */
@@ -248,6 +268,7 @@ export function createAccountsApi(knex: Knex, deps: AccountsApiDeps): AccountsAp
   const guards: LoginGuard[] = [];
   return {
     summaryColumns: SUMMARY_COLUMNS,
+    sql: accountsSql(knex),
     async getUserSummaries(ids) {
       const unique = [...new Set(ids.filter((i) => Number.isInteger(i)))];
       const map = new Map<number, UserSummary>();

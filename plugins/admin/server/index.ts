@@ -26,14 +26,21 @@ export default definePluginServer({
 
     // Bans: sign-in is refused with a message until the ban expires, and because accounts asks the
     // guards on every request of a signed-in member, a live session stops at its next request.
-    ctx.services.get(AccountsService).addLoginGuard((user) => moderation.banMessage(user.id));
+    // The guard reads the restriction in the same statement; the middleware below reuses it for the
+    // same request (accounts hands the guards the object that becomes ctx.state.user).
+    const restrictedOf = new WeakMap<object, boolean>();
+    ctx.services.get(AccountsService).addLoginGuard(async (user) => {
+      const st = await moderation.status(user.id);
+      restrictedOf.set(user, st.restricted);
+      return st.banMessage;
+    });
 
     const lastWrite = new Map<number, number>();
     ctx.middleware.use(async (k, next) => {
       const user = k.state.user as { id: number; restricted?: boolean } | undefined;
       if (user) {
         // core AuthUser.restricted: content restriction in effect (posting, commenting, uploads refused by their plugins).
-        user.restricted = await moderation.isRestricted(user.id);
+        user.restricted = restrictedOf.get(user) ?? (await moderation.isRestricted(user.id));
         // Daily active users: our own activity signal (the accounts tables are not ours to read).
         const now = Date.now();
         if ((lastWrite.get(user.id) ?? 0) < now - ACTIVITY_EVERY_MS) {

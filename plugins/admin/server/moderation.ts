@@ -61,15 +61,22 @@ export function createModerationApi(knex: Knex): ModerationApi {
       return rows.map(toActive).sort((a, b) => SEVERITY[b.type] - SEVERITY[a.type]);
     },
     async banMessage(userId) {
-      const rows = await effective(knex).where('user_id', userId).whereIn('type', BAN_TYPES).select('type', 'expires_at', 'reason', 'created_at');
-      if (!rows.length) return null;
-      // The ban that lasts longest speaks: permanent first, then the latest expiry.
-      rows.sort((a: any, b: any) => {
-        const ea = a.type === 'permanent_ban' || !a.expires_at ? Infinity : new Date(a.expires_at).getTime();
-        const eb = b.type === 'permanent_ban' || !b.expires_at ? Infinity : new Date(b.expires_at).getTime();
-        return eb - ea;
-      });
-      return banMessageFor(rows[0]);
+      return (await status(userId)).banMessage;
     },
+    status,
   };
+
+  /** Ban message and restriction of one member, from one statement (asked on every signed-in request). */
+  async function status(userId: number): Promise<{ banMessage: string | null; restricted: boolean }> {
+    if (!Number.isInteger(userId)) return { banMessage: null, restricted: false };
+    const rows = await effective(knex).where('user_id', userId).whereIn('type', RESTRICTING_TYPES).select('type', 'expires_at', 'reason', 'created_at');
+    const bans = rows.filter((r: any) => BAN_TYPES.includes(r.type));
+    // The ban that lasts longest speaks: permanent first, then the latest expiry.
+    bans.sort((a: any, b: any) => {
+      const ea = a.type === 'permanent_ban' || !a.expires_at ? Infinity : new Date(a.expires_at).getTime();
+      const eb = b.type === 'permanent_ban' || !b.expires_at ? Infinity : new Date(b.expires_at).getTime();
+      return eb - ea;
+    });
+    return { banMessage: bans.length ? banMessageFor(bans[0]) : null, restricted: rows.length > 0 };
+  }
 }

@@ -15,7 +15,10 @@ import {
   readPage,
   userPostsSource,
   byTime,
+  filteredSource,
+  isEnriched,
   type PostRow,
+  type ReadScope,
   POST_COLUMNS,
 } from './posts.ts';
 import { createRecommendations } from './recommendations.ts';
@@ -131,11 +134,16 @@ export default definePluginServer({
     // Profiles show insightsCount through the accounts extension point.
     ctx.services.provide(UserStatsProvider, { insightsCounts: (ids: number[]) => api.countsByUsers(ids) });
 
+    /** Pages read for this viewer answer authors, privacy and likes in their own statement. */
+    const scope = (viewer: Viewer): ReadScope => ({ viewer, accounts: accounts() });
+
     /** One per request: privacy is checked per batch of rows, authors and follow sets read once. */
     const visibleFilter = (viewer: Viewer, following?: Set<number>) => {
       const check = social.visibility(viewer, following);
       return async (rows: PostRow[]) => {
         if (!rows.length) return rows;
+        // read with the page (ReadScope): accounts' rule was applied in the same statement
+        if (rows.every(isEnriched)) return rows.filter((r) => r.author_visible && r.u_id != null);
         const ok = await check(rows.map((r) => r.user_id));
         return rows.filter((r) => ok.has(r.user_id));
       };
@@ -330,7 +338,7 @@ export default definePluginServer({
       async handler(c) {
         const viewer = c.user?.id ?? null;
         const q = c.input.query;
-        const page = await readPage(allPostsSource(knex), { limit: q.limit, cursor: decodeCursor(q.cursor), offset: offsetOf(q), visible: visibleFilter(c.user) });
+        const page = await readPage(allPostsSource(knex, scope(c.user)), { limit: q.limit, cursor: decodeCursor(q.cursor), offset: offsetOf(q), visible: visibleFilter(c.user) });
         return { items: await hydrate.posts(page.rows, viewer), nextCursor: page.nextCursor };
       },
     });
@@ -345,9 +353,18 @@ export default definePluginServer({
       async handler(c) {
         const viewer = c.user!.id;
         const q = c.input.query;
-        const [following, museumIds] = await Promise.all([social.followingIds(viewer), social.followedMuseumIds(viewer)]);
+        // whom and what the viewer follows, in one statement (accounts' and museums' SQL fragments)
+        const m = museums();
+        const graph = (
+          await knex.raw('select array(?) as users, array(?) as museums', [
+            accounts().sql.followingIds(viewer),
+            m ? m.sql.followedMuseumIds(viewer) : knex.raw('select null::int where false'),
+          ])
+        ).rows[0] as { users: number[]; museums: number[] };
+        const following = graph.users.map(Number);
+        const museumIds = graph.museums.map(Number);
         // the people one follows may always be read (private: followers; friends: either way)
-        const source = personalSource(knex, [viewer, ...following], museumIds);
+        const source = personalSource(knex, [viewer, ...following], museumIds, { scope: scope(c.user) });
         const page = await readPage(source, { limit: q.limit, cursor: decodeCursor(q.cursor), visible: visibleFilter(c.user, new Set(following.map(Number))) });
         return { items: await hydrate.posts(page.rows, viewer), nextCursor: page.nextCursor };
       },
@@ -367,7 +384,7 @@ export default definePluginServer({
       async handler(c) {
         const viewer = c.user?.id ?? null;
         const q = c.input.query;
-        const page = await readPage(museumPostsSource(knex, c.input.params.museumId), { limit: q.limit, cursor: decodeCursor(q.cursor), offset: offsetOf(q), visible: visibleFilter(c.user) });
+        const page = await readPage(museumPostsSource(knex, c.input.params.museumId, scope(c.user)), { limit: q.limit, cursor: decodeCursor(q.cursor), offset: offsetOf(q), visible: visibleFilter(c.user) });
         return { items: await hydrate.posts(page.rows, viewer, { comments: 3 }), nextCursor: page.nextCursor };
       },
     });
@@ -387,7 +404,7 @@ export default definePluginServer({
         const ok = await social.visibleAuthors(c.user, [userId]);
         if (!ok.has(userId)) throw new HttpError(403, MESSAGES.privateProfile);
         const q = c.input.query;
-        const page = await readPage(userPostsSource(knex, userId), { limit: q.limit, cursor: decodeCursor(q.cursor), offset: offsetOf(q), visible: async (r) => r });
+        const page = await readPage(userPostsSource(knex, userId, scope(c.user)), { limit: q.limit, cursor: decodeCursor(q.cursor), offset: offsetOf(q), visible: async (r) => r });
         return { items: await hydrate.posts(page.rows, viewer), nextCursor: page.nextCursor };
       },
     });
@@ -603,13 +620,11 @@ export default definePluginServer({
     // ---------- search ----------
     searchers.set(ctx, async (q, limit, viewer) => {
       const term = `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-      const source = (before: { t: string; id: number } | null, n: number) => {
-        const query = knex('insights_posts as p')
-          .select(POST_COLUMNS)
-          .where((w) => w.whereILike('p.content', term).orWhereRaw('exists (select 1 from unnest(p.tags) t where t ilike ?)', [term]));
-        if (before) query.whereRaw('(p.created_at, p.id) < (?::timestamptz, ?)', [before.t, before.id]);
-        return query.orderBy([{ column: 'p.created_at', order: 'desc' }, { column: 'p.id', order: 'desc' }]).limit(n);
-      };
+      const source = filteredSource(
+        knex,
+        (query) => query.where((w) => w.whereILike('p.content', term).orWhereRaw('exists (select 1 from unnest(p.tags) t where t ilike ?)', [term])),
+        scope(viewer),
+      );
       const page = await readPage(source, { limit, cursor: null, visible: visibleFilter(viewer) });
       return hydrate.posts(page.rows, viewer?.id ?? null);
     });

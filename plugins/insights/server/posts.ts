@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import { HttpError } from '../../../core/errors.ts';
 import type { AccountsApi, UserSummary } from '../../accounts/public.ts';
 import type { MuseumsApi } from '../../museums/public.ts';
-import type { Social } from './social.ts';
+import type { Social, Viewer } from './social.ts';
 
 export interface PostRow {
   id: number;
@@ -62,6 +62,54 @@ export function decodeCursor(s: string | undefined | null): Cursor | null {
 /** A source answers up to n rows strictly older than `before` (newest first). */
 export type Source = (before: Cursor | null, n: number, offset: number) => Promise<PostRow[]>;
 
+/**
+ * Who reads a page. With it, the page statement itself also answers each post's author (summary
+ * columns), whether the viewer may see that author's posts (accounts' canViewProfile rule as SQL)
+ * and whether the viewer liked the post: privacy and hydration need no further statements.
+ */
+export interface ReadScope {
+  viewer: Viewer;
+  accounts: AccountsApi;
+}
+
+/** What a page statement read with a post when it had a ReadScope. */
+export interface EnrichedRow extends PostRow {
+  u_id: number | null;
+  author_visible: boolean;
+  is_liked: boolean;
+}
+
+export function isEnriched(row: PostRow): row is EnrichedRow {
+  return 'author_visible' in row;
+}
+
+type Inner = Knex.QueryBuilder | { sql: string; bindings: unknown[] };
+
+/** Runs a page's inner select (posts, newest first, limited), enriched when a scope is given. */
+async function run(knex: Knex, inner: Inner, scope: ReadScope | undefined): Promise<PostRow[]> {
+  const isRaw = !('then' in inner);
+  if (!scope) return isRaw ? ((await knex.raw(inner.sql, inner.bindings as any[])).rows as PostRow[]) : ((await inner) as PostRow[]);
+  const acc = scope.accounts;
+  const from = isRaw ? knex.raw(`(${inner.sql}) as page_row`, inner.bindings as any[]) : (inner as Knex.QueryBuilder).as('page_row');
+  const canView = acc.sql.canView(scope.viewer, 'page_row.user_id').toSQL();
+  const q = knex
+    .select('page_row.*')
+    .select(prefixed(acc.summaryColumns))
+    .select(knex.raw(`${canView.sql} as author_visible`, canView.bindings as any[]))
+    .select(
+      scope.viewer
+        ? knex.raw('exists (select 1 from insights_likes l where l.post_id = page_row.id and l.user_id = ?) as is_liked', [scope.viewer.id])
+        : knex.raw('false as is_liked'),
+    )
+    .from(from as any)
+    .leftJoin('users', 'users.id', 'page_row.user_id')
+    .orderBy([
+      { column: 'page_row.created_at', order: 'desc' },
+      { column: 'page_row.id', order: 'desc' },
+    ]);
+  return (await q) as PostRow[];
+}
+
 function keyset(q: Knex.QueryBuilder, knex: Knex, before: Cursor | null) {
   if (before) q.whereRaw('(p.created_at, p.id) < (?::timestamptz, ?)', [before.t, before.id]);
   return q.orderBy([
@@ -70,16 +118,25 @@ function keyset(q: Knex.QueryBuilder, knex: Knex, before: Cursor | null) {
   ]);
 }
 
-export function allPostsSource(knex: Knex): Source {
-  return (before, n, offset) => keyset(knex('insights_posts as p').select(POST_COLUMNS), knex, before).limit(n).offset(offset);
+/** Posts of the query `where` adds conditions to (all posts when none), newest first. */
+export function filteredSource(knex: Knex, where: (q: Knex.QueryBuilder) => void, scope?: ReadScope): Source {
+  return (before, n, offset) => {
+    const q = knex('insights_posts as p').select(POST_COLUMNS);
+    where(q);
+    return run(knex, keyset(q, knex, before).limit(n).offset(offset), scope);
+  };
 }
 
-export function userPostsSource(knex: Knex, userId: number): Source {
-  return (before, n, offset) => keyset(knex('insights_posts as p').select(POST_COLUMNS).where('p.user_id', userId), knex, before).limit(n).offset(offset);
+export function allPostsSource(knex: Knex, scope?: ReadScope): Source {
+  return filteredSource(knex, () => {}, scope);
 }
 
-export function museumPostsSource(knex: Knex, museumId: number): Source {
-  return (before, n, offset) => keyset(knex('insights_posts as p').select(POST_COLUMNS).where('p.museum_id', museumId), knex, before).limit(n).offset(offset);
+export function userPostsSource(knex: Knex, userId: number, scope?: ReadScope): Source {
+  return filteredSource(knex, (q) => q.where('p.user_id', userId), scope);
+}
+
+export function museumPostsSource(knex: Knex, museumId: number, scope?: ReadScope): Source {
+  return filteredSource(knex, (q) => q.where('p.museum_id', museumId), scope);
 }
 
 /**
@@ -89,20 +146,28 @@ export function museumPostsSource(knex: Knex, museumId: number): Source {
  * the posts table. For members who follow very many (over `lateralLimit`), one backward scan of
  * the time index filtered by the follow sets finds a page sooner.
  */
-export function personalSource(knex: Knex, userIds: number[], museumIds: number[], opts: { lateralLimit?: number } = {}): Source {
+export function personalSource(
+  knex: Knex,
+  userIds: number[],
+  museumIds: number[],
+  opts: { lateralLimit?: number; scope?: ReadScope } = {},
+): Source {
   const lateralLimit = opts.lateralLimit ?? 400;
   return async (before, n) => {
     const t = before?.t ?? '9999-12-31T00:00:00.000Z';
     const id = before?.id ?? 2147483647;
     if (!userIds.length && !museumIds.length) return [];
     if (userIds.length + museumIds.length > lateralLimit) {
-      const r = await knex.raw(
-        `select ${POST_COLUMNS.join(', ')} from insights_posts p
-         where (p.user_id = any(?::int[]) or p.museum_id = any(?::int[])) and (p.created_at, p.id) < (?::timestamptz, ?)
-         order by p.created_at desc, p.id desc limit ?`,
-        [userIds, museumIds, t, id, n],
+      return run(
+        knex,
+        {
+          sql: `select ${POST_COLUMNS.join(', ')} from insights_posts p
+                where (p.user_id = any(?::int[]) or p.museum_id = any(?::int[])) and (p.created_at, p.id) < (?::timestamptz, ?)
+                order by p.created_at desc, p.id desc limit ?`,
+          bindings: [userIds, museumIds, t, id, n],
+        },
+        opts.scope,
       );
-      return r.rows as PostRow[];
     }
     const parts: string[] = [];
     const bindings: unknown[] = [];
@@ -123,10 +188,8 @@ export function personalSource(knex: Knex, userIds: number[], museumIds: number[
       );
       bindings.push(museumIds, t, id, n);
     }
-    const sql = `select * from (${parts.join(' union ')}) f order by f.created_at desc, f.id desc limit ?`;
     bindings.push(n);
-    const r = await knex.raw(sql, bindings as any[]);
-    return r.rows as PostRow[];
+    return run(knex, { sql: `select * from (${parts.join(' union ')}) u order by u.created_at desc, u.id desc limit ?`, bindings }, opts.scope);
   };
 }
 
@@ -199,14 +262,18 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
       const ids = rows.map((r) => r.id);
       const museumIds = [...new Set(rows.map((r) => r.museum_id).filter((m): m is number => m != null))];
       const m = museums();
-      // authors and the viewer's likes of the page in one statement (accounts' summary columns
-      // are offered for such joins), museums in one batch call, latest comments in two
+      // Authors and the viewer's likes: read with the page when its statement had a ReadScope
+      // (EnrichedRow), else in one statement here (accounts' summary columns are offered for such
+      // joins); museums in one batch call, latest comments in two.
+      const enriched = rows.every(isEnriched);
       const [authors, museumMap, comments] = await Promise.all([
-        knex('insights_posts as p')
-          .join('users', 'users.id', 'p.user_id')
-          .whereIn('p.id', ids)
-          .select({ post_id: 'p.id', ...prefixed(accounts().summaryColumns) })
-          .select(viewerId ? knex.raw('exists (select 1 from insights_likes l where l.post_id = p.id and l.user_id = ?) as is_liked', [viewerId]) : knex.raw('false as is_liked')),
+        enriched
+          ? Promise.resolve(rows.filter((r) => r.u_id != null).map((r) => ({ ...r, post_id: r.id })))
+          : knex('insights_posts as p')
+              .join('users', 'users.id', 'p.user_id')
+              .whereIn('p.id', ids)
+              .select({ post_id: 'p.id', ...prefixed(accounts().summaryColumns) })
+              .select(viewerId ? knex.raw('exists (select 1 from insights_likes l where l.post_id = p.id and l.user_id = ?) as is_liked', [viewerId]) : knex.raw('false as is_liked')),
         m && museumIds.length ? m.getMuseumSummaries(museumIds) : Promise.resolve(new Map()),
         opts.comments ? latestComments(ids, opts.comments) : Promise.resolve(null),
       ]);

@@ -113,6 +113,9 @@ export default definePluginServer({
         return row ? d.toSummary(row) : null;
       },
       canManage: (user, museumId) => d.canManage(user, museumId),
+      sql: {
+        followedMuseumIds: (userId) => knex('museum_follows').where('user_id', userId).select('museum_id'),
+      },
       async followedMuseumIds(userId) {
         return knex('museum_follows').where({ user_id: userId }).orderBy('created_at', 'desc').pluck('museum_id');
       },
