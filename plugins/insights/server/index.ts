@@ -135,7 +135,7 @@ export default definePluginServer({
     ctx.services.provide(UserStatsProvider, { insightsCounts: (ids: number[]) => api.countsByUsers(ids) });
 
     /** Pages read for this viewer answer authors, privacy and likes in their own statement. */
-    const scope = (viewer: Viewer): ReadScope => ({ viewer, accounts: accounts() });
+    const scope = (viewer: Viewer): ReadScope => ({ viewer, accounts: accounts(), museums: museums() });
 
     /** One per request: privacy is checked per batch of rows, authors and follow sets read once. */
     const visibleFilter = (viewer: Viewer, following?: Set<number>) => {

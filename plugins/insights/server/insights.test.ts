@@ -192,6 +192,11 @@ describe('insights: feeds and pages', function () {
     expect(f.status).to.equal(200);
     const r = await viewer.get('/api/feed/personalized?limit=50');
     expect(r.body.items.map((p: any) => p.id)).to.include(tagged.id);
+    // the museum card and the author come with the page (read in the page's own statement)
+    const inFeed = r.body.items.find((p: any) => p.id === tagged.id);
+    expect(inFeed.museum).to.deep.include({ id: museum.id, slug: museum.slug, name: museum.name });
+    expect(inFeed.user).to.include({ id: tagged.user.id, username: tagged.user.username });
+    expect(inFeed.isLiked).to.equal(false);
     const byMuseum = await app.client().get(`/api/posts/museum/${museum.id}`);
     expect(byMuseum.body.items.map((p: any) => p.id)).to.deep.equal([tagged.id]);
     // the museum's insight counter follows

@@ -70,6 +70,8 @@ export type Source = (before: Cursor | null, n: number, offset: number) => Promi
 export interface ReadScope {
   viewer: Viewer;
   accounts: AccountsApi;
+  /** when the museums plugin is enabled: each post's museum card is read in the same statement */
+  museums?: MuseumsApi;
 }
 
 /** What a page statement read with a post when it had a ReadScope. */
@@ -77,6 +79,8 @@ export interface EnrichedRow extends PostRow {
   u_id: number | null;
   author_visible: boolean;
   is_liked: boolean;
+  /** the museum's card columns (m_id, m_slug, …) when the scope had museums */
+  m_id?: number | null;
 }
 
 export function isEnriched(row: PostRow): row is EnrichedRow {
@@ -102,11 +106,15 @@ async function run(knex: Knex, inner: Inner, scope: ReadScope | undefined): Prom
         : knex.raw('false as is_liked'),
     )
     .from(from as any)
-    .leftJoin('users', 'users.id', 'page_row.user_id')
-    .orderBy([
-      { column: 'page_row.created_at', order: 'desc' },
-      { column: 'page_row.id', order: 'desc' },
-    ]);
+    .leftJoin('users', 'users.id', 'page_row.user_id');
+  if (scope.museums) {
+    const cols = Object.fromEntries(Object.entries(scope.museums.sql.cardColumns).map(([k, v]) => [`m_${k}`, v]));
+    q.select(cols).leftJoin('museums', 'museums.id', 'page_row.museum_id');
+  }
+  q.orderBy([
+    { column: 'page_row.created_at', order: 'desc' },
+    { column: 'page_row.id', order: 'desc' },
+  ]);
   return (await q) as PostRow[];
 }
 
@@ -274,7 +282,11 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
               .whereIn('p.id', ids)
               .select({ post_id: 'p.id', ...prefixed(accounts().summaryColumns) })
               .select(viewerId ? knex.raw('exists (select 1 from insights_likes l where l.post_id = p.id and l.user_id = ?) as is_liked', [viewerId]) : knex.raw('false as is_liked')),
-        m && museumIds.length ? m.getMuseumSummaries(museumIds) : Promise.resolve(new Map()),
+        !m || !museumIds.length
+          ? Promise.resolve(new Map())
+          : enriched && rows.every((r) => 'm_id' in r)
+            ? Promise.resolve(new Map(rows.filter((r: any) => r.m_id != null).map((r: any) => [Number(r.m_id), museumCard(r)])))
+            : m.getMuseumSummaries(museumIds),
         opts.comments ? latestComments(ids, opts.comments) : Promise.resolve(null),
       ]);
       const users = new Map<number, UserSummary>();
@@ -364,6 +376,11 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
 /** Accounts' summary columns under `u_` aliases (so they never clash with a post's columns). */
 function prefixed(cols: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(cols).map(([k, v]) => [`u_${k}`, v]));
+}
+
+/** A museum card from the m_-prefixed columns a scoped page statement read. */
+function museumCard(r: Record<string, any>) {
+  return { id: Number(r.m_id), slug: r.m_slug, name: r.m_name, city: r.m_city ?? null, country: r.m_country ?? null, featuredImage: r.m_featuredImage ?? null };
 }
 
 function summaryOf(r: Record<string, any>): UserSummary {
