@@ -441,10 +441,17 @@ export class MuseumsDomain {
 
   // ---------------------------------------------------------------- follows and check-ins
 
+  /**
+   * Toggles `userId` following `museumId`, linearizably: the museum row is locked first (FOR UPDATE),
+   * so toggles of one museum, even a double click of one member, run one after the other — each sees
+   * the follow row the previous one left, and two toggles cancel out. The counter moves by what
+   * actually changed. The lock also stops a concurrent deletion of the museum; every statement goes
+   * through `trx`, so PGlite's single connection works too.
+   */
   async toggleFollow(userId: number, museumId: number): Promise<{ following: boolean; followerCount: number }> {
     const result = await this.knex.transaction(async (trx) => {
-      const exists = await trx('museums').where({ id: museumId }).first('id');
-      if (!exists) throw new HttpError(404, 'Museum not found');
+      const museum = await trx('museums').where({ id: museumId }).forUpdate().first('id', 'follower_count');
+      if (!museum) throw new HttpError(404, 'Museum not found');
       // (counted from returning: PGlite's driver does not answer a row count for deletes)
       const removed = await trx('museum_follows').where({ user_id: userId, museum_id: museumId }).del().returning('museum_id');
       let following: boolean;
@@ -453,15 +460,17 @@ export class MuseumsDomain {
         following = false;
         delta = -removed.length;
       } else {
+        // Under the lock nobody else can insert this row; on-conflict stays as a guard only.
         const added = await trx('museum_follows').insert({ user_id: userId, museum_id: museumId }).onConflict(['user_id', 'museum_id']).ignore().returning('museum_id');
-        following = true; // inserted now, or by a concurrent toggle of the same user
+        following = true;
         delta = added.length;
       }
+      if (delta === 0) return { following, followerCount: museum.follower_count as number, changed: false };
       const [row] = await trx('museums')
         .where({ id: museumId })
         .update({ follower_count: trx.raw('greatest(0, follower_count + ?)', [delta]) })
         .returning('follower_count');
-      return { following, followerCount: row.follower_count as number, changed: delta !== 0 };
+      return { following, followerCount: row.follower_count as number, changed: true };
     });
     if (result.changed) await this.ctx.events.emit('museums.museum.followed', { userId, museumId, following: result.following });
     return { following: result.following, followerCount: result.followerCount };
@@ -504,6 +513,13 @@ export class MuseumsDomain {
   /** Before a user row goes: their follows and check-ins leave the counters too. */
   async forgetUser(userId: number): Promise<void> {
     await this.knex.transaction(async (trx) => {
+      // Museums first, in id order (toggleFollow locks the museum before the follow row): a toggle
+      // of this user running meanwhile waits here instead of deadlocking with us.
+      await trx.raw(
+        `select id from museums where id in (select museum_id from museum_follows where user_id = ? union select museum_id from museum_checkins where user_id = ?)
+           order by id for update`,
+        [userId, userId],
+      );
       const follows = await trx('museum_follows').where({ user_id: userId }).del().returning('museum_id');
       for (const f of follows) await trx('museums').where({ id: f.museum_id }).update({ follower_count: trx.raw('greatest(0, follower_count - 1)') });
       const checkins = await trx('museum_checkins').where({ user_id: userId }).del().returning('museum_id');
