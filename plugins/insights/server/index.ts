@@ -619,10 +619,11 @@ export default definePluginServer({
 
     // ---------- search ----------
     searchers.set(ctx, async (q, limit, viewer) => {
-      const term = `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+      // control characters never match (tags are joined with U+001F in the tag index)
+      const term = `%${q.replace(/[\u0000-\u001f]/g, ' ').replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
       const source = filteredSource(
         knex,
-        (query) => query.where((w) => w.whereILike('p.content', term).orWhereRaw('exists (select 1 from unnest(p.tags) t where t ilike ?)', [term])),
+        (query) => query.where((w) => w.whereILike('p.content', term).orWhereRaw('insights_tags_text(p.tags) ilike ?', [term])),
         scope(viewer),
       );
       const page = await readPage(source, { limit, cursor: null, visible: visibleFilter(viewer) });
