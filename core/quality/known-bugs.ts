@@ -17,14 +17,6 @@ export const KNOWN_BUGS: Record<string, KnownBug> = {
       'GET /api/calendar/token inserts a row into events_calendar_tokens the first time a member calls it ("created on first use"): a GET that changes state. ' +
       'Expected: GET answers the existing feed (or { token: null, url: null }) and only POST /api/calendar/token creates or rotates it.',
   },
-  'museums-follow-toggle-race': {
-    owner: 'museums',
-    description:
-      'POST /api/museums/:id/follow is not linearizable on PostgreSQL: two concurrent toggles by the same member (a double click) both answer { following: true } and leave ' +
-      'the follow in place, where two toggles must cancel out (one answer true, one false, no follow). MuseumsService.toggleFollow deletes, and when nothing was deleted ' +
-      'inserts with on-conflict-ignore and reports following: true even when the insert was absorbed by the concurrent toggle. followerCount stays exact. ' +
-      "Fix: serialise a member's toggles (lock the museum or the follow key first, as accounts' toggleFollow locks both users), or insert first and delete on conflict as insights likes do.",
-  },
   'pglite-stale-lock-after-crash': {
     owner: 'core (core/db.ts)',
     description:
