@@ -22,6 +22,15 @@ export default definePlugin({
           accountBlockMinutes: { type: 'integer', minimum: 1, default: 15, description: 'Short, and skipped on devices that signed in to the account before' },
         },
       },
+      signupThrottle: {
+        type: 'object',
+        description: 'Accounts created from one IP address per hour (kept in PostgreSQL, shared by every app process).',
+        additionalProperties: false,
+        default: {},
+        properties: {
+          perIpPerHour: { type: 'integer', minimum: 1, default: 30 },
+        },
+      },
     },
   },
 });

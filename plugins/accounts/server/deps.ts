@@ -2,13 +2,14 @@ import type Koa from 'koa';
 import type { Knex } from 'knex';
 import type { PluginContext } from '../../../core/plugin-api.ts';
 import type { AccountsApi } from '../public.ts';
-import type { LoginThrottle } from './throttle.ts';
+import type { LoginThrottle, SignupThrottle } from './throttle.ts';
 
 export interface RouteDeps {
   ctx: PluginContext;
   knex: Knex;
   api: AccountsApi;
   throttle: LoginThrottle;
+  signups: SignupThrottle;
   deleteUser(userId: number): Promise<boolean>;
 }
 

@@ -4,7 +4,7 @@ import { sessionMiddleware, loadedSession, REGULAR_MS, REMEMBER_MS, TOUCH_EVERY_
 import { createAccountsApi } from './service.ts';
 import { hashPassword } from './passwords.ts';
 import { removeUser } from './follows.ts';
-import { LoginThrottle, THROTTLE_DEFAULTS } from './throttle.ts';
+import { LoginThrottle, SIGNUP_THROTTLE_DEFAULTS, SignupThrottle, THROTTLE_DEFAULTS } from './throttle.ts';
 import { addAuthRoutes } from './routes-auth.ts';
 import { addUserRoutes, userBadgesRoute } from './routes-users.ts';
 import { addSettingsRoutes } from './routes-settings.ts';
@@ -32,6 +32,7 @@ export default definePluginServer({
     const api = createAccountsApi(knex, { deleteUser });
     ctx.services.provide(AccountsService, api);
     const throttle = new LoginThrottle(knex, { ...THROTTLE_DEFAULTS, ...(ctx.config.loginThrottle ?? {}) });
+    const signups = new SignupThrottle(knex, { ...SIGNUP_THROTTLE_DEFAULTS, ...(ctx.config.signupThrottle ?? {}) });
 
     ctx.middleware.use(sessionMiddleware(ctx.app, knex));
     // Who is signed in: the session's user, unless deleted or refused by a guard (bans): such a
@@ -63,7 +64,7 @@ export default definePluginServer({
       await next();
     });
 
-    const deps = { ctx, knex, api, throttle, deleteUser };
+    const deps = { ctx, knex, api, throttle, signups, deleteUser };
     addAuthRoutes(deps);
     addUserRoutes(deps);
     addSettingsRoutes(deps);

@@ -8,7 +8,7 @@ import { trustDevice, trustedUserIds, type RouteDeps } from './deps.ts';
 
 export const INVALID_LOGIN = 'Invalid email or password';
 
-export function addAuthRoutes({ ctx, knex, api, throttle }: RouteDeps): void {
+export function addAuthRoutes({ ctx, knex, api, throttle, signups }: RouteDeps): void {
   ctx.routes.add({
     method: 'GET',
     path: '/api/auth/user',
@@ -33,6 +33,8 @@ export function addAuthRoutes({ ctx, knex, api, throttle }: RouteDeps): void {
     schema: { body: { $ref: 'accounts/RegisterBody' }, response: { 201: { $ref: 'accounts/User' } } },
     async handler(c) {
       const b = c.input.body;
+      const ip = c.ip || 'unknown';
+      await signups.check(c, ip);
       let user;
       try {
         user = await createUser(knex, {
@@ -47,6 +49,7 @@ export function addAuthRoutes({ ctx, knex, api, throttle }: RouteDeps): void {
         if (e instanceof PasswordRejectedError) throw new HttpError(400, e.message, { errors: [{ path: '/password', message: e.message }] });
         throw e;
       }
+      await signups.created(ip);
       await startSession(c, user.id, Boolean(b.rememberMe));
       trustDevice(c, user.id);
       await ctx.events.emit('accounts.user.registered', { userId: user.id });

@@ -25,6 +25,7 @@ describe('accounts: login throttling', function () {
               accountWindowMinutes: 60,
               accountBlockMinutes: 5,
             },
+            signupThrottle: { perIpPerHour: 3 },
           },
         },
       },
@@ -142,5 +143,26 @@ describe('accounts: login throttling', function () {
     const rows = await app.knex(LIMITS_TABLE).where('key', 'like', `%${m.email}%`);
     expect(rows.map((r) => r.key.split(':')[0]).sort()).to.deep.equal(['login_fail_account', 'login_fail_account_ip']);
     expect(rows.every((r) => r.points === 1)).to.equal(true);
+  });
+  it('limits the accounts created from one address per hour; mistakes cost nothing; other addresses go on', async () => {
+    const addr = `192.0.2.${(Date.now() % 200) + 1}`;
+    const c = from(addr);
+    const register = (username: string, email = `${username}@example.test`) =>
+      c.post('/api/auth/register', { email, password: 'correct-horse-42', firstName: 'S', lastName: 'U', username }, { 'x-forwarded-for': addr, 'x-forwarded-proto': 'https' });
+    const first = uniqueName();
+    expect((await register(first)).status).to.equal(201);
+    // a refused form (the email is taken) is not an account created
+    const dup = await register(uniqueName(), `${first}@example.test`);
+    expect(dup.status, dup.text).to.equal(409);
+    expect((await register(uniqueName())).status).to.equal(201);
+    expect((await register(uniqueName())).status).to.equal(201);
+    const refused = await register(uniqueName());
+    expect(refused.status, refused.text).to.equal(429);
+    expect(refused.body.message).to.match(/^Too many accounts were created from your network\. Please try again in \d+ minutes?\.$/);
+    expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 3600);
+    // another address is not affected
+    const other = from(ip());
+    const ok = await other.post('/api/auth/register', { email: `${uniqueName()}@example.test`, password: 'correct-horse-42', firstName: 'S', lastName: 'U', username: uniqueName() }, { 'x-forwarded-for': ip(), 'x-forwarded-proto': 'https' });
+    expect(ok.status, ok.text).to.equal(201);
   });
 });

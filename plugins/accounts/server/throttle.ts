@@ -142,3 +142,40 @@ export class LoginThrottle {
       .catch(() => {});
   }
 }
+
+export interface SignupThrottleConfig {
+  perIpPerHour: number;
+}
+
+export const SIGNUP_THROTTLE_DEFAULTS: SignupThrottleConfig = { perIpPerHour: 30 };
+
+/**
+ * Accounts created from one IP address per hour (mass registration by a script), counted in
+ * PostgreSQL like the login limits so every app process sees them. Only created accounts count: a
+ * form sent back with a mistake costs nothing.
+ */
+export class SignupThrottle {
+  private perIp: RateLimiterPostgres;
+
+  constructor(knex: Knex, readonly cfg: SignupThrottleConfig) {
+    this.perIp = limiter(knex, 'signup_ip', cfg.perIpPerHour, 3600);
+  }
+
+  /** Throws 429 (with Retry-After) when this address has created its share of accounts this hour. */
+  async check(ctx: Koa.Context, ip: string): Promise<void> {
+    const r = await this.perIp.get(ip);
+    if (r && r.consumedPoints >= this.cfg.perIpPerHour) {
+      const ms = r.msBeforeNext;
+      const seconds = Math.max(1, Math.ceil(ms / 1000));
+      ctx.set('Retry-After', String(seconds));
+      throw new HttpError(429, `Too many accounts were created from your network. Please try again in ${minutesText(ms)}.`, {
+        headers: { 'Retry-After': String(seconds) },
+      });
+    }
+  }
+
+  /** Counts an account created from this address. */
+  async created(ip: string): Promise<void> {
+    await this.perIp.penalty(ip, 1);
+  }
+}

@@ -20,7 +20,8 @@ function Stats() {
   const items: Array<{ key: string; value: number }> = [];
   if (typeof museums.data?.total === 'number' && museums.data.total > 0) items.push({ key: 'museumsStat', value: museums.data.total });
   if (typeof users.data?.travelersCount === 'number' && users.data.travelersCount > 0) items.push({ key: 'travelersStat', value: users.data.travelersCount });
-  if (!items.length) return null;
+  // while the counts load, an empty block of the same height keeps the page below from moving
+  if (!items.length) return museums.isLoading || users.isLoading ? <div className="acc-hero__stats" aria-hidden="true" /> : null;
   return (
     <dl className="acc-hero__stats" aria-label={t('landing.statsLabel')}>
       {items.map((s) => (
