@@ -17,6 +17,8 @@ export interface UserSummary {
 
 /** Returns a message to refuse sign-in (and end sessions) for this user, or null. */
 export type LoginGuard = (user: { id: number; role: string }) => Promise<string | null>;
+/** The same question for many users at once (lists of people): user id → message, for refused users only. */
+export type LoginGuardMany = (users: Array<{ id: number; role: string }>) => Promise<Map<number, string>>;
 
 export type ProfileVisibility = 'public' | 'friends' | 'private';
 
@@ -52,7 +54,10 @@ export interface AccountsApi {
   findUser(key: string | number): Promise<(UserSummary & { email: string }) | null>;
   /** Ends the user's sessions (all, or all but one session id); answers how many. */
   endSessions(userId: number, exceptSessionId?: string): Promise<number>;
-  addLoginGuard(guard: LoginGuard): void;
+  /** `many`: the guard's batch form (one query for a list); without it, lists ask `guard` per user. */
+  addLoginGuard(guard: LoginGuard, many?: LoginGuardMany): void;
+  /** checkGuards for many users (lists of people): user id → message, for refused users only. */
+  checkGuardsMany(users: Array<{ id: number; role: string }>): Promise<Map<number, string>>;
   /**
    * Consulted on every request for a signed-in user: a message ends that session at once. On
    * requests, the guards receive the very object that then becomes ctx.state.user, so a guard may
@@ -124,6 +129,8 @@ export interface AccountsSql {
    * `ownerIdColumn` (e.g. 'f.user_id') of the surrounding statement.
    */
   canView(viewer: { id: number; role: string } | undefined | null, ownerIdColumn: string): Knex.Raw;
+  /** A subquery of every follow: columns follower_id, following_id (filter it; it is indexed both ways). */
+  followEdges(): Knex.QueryBuilder;
 }
 
 export interface UserListQuery {

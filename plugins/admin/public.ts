@@ -34,6 +34,8 @@ export interface ModerationApi {
   banMessage(userId: number): Promise<string | null>;
   /** Both of the above read in one statement (banMessage: as banMessage; restricted: as isRestricted). */
   status(userId: number): Promise<{ banMessage: string | null; restricted: boolean }>;
+  /** banMessage for many members in one statement: id → message, banned members only. */
+  banMessages(userIds: number[]): Promise<Map<number, string>>;
 }
 
 export const ModerationService = serviceRef<ModerationApi>('admin.moderation');

@@ -166,6 +166,8 @@ export interface MuseumsApi {
   readonly sql: {
     /** A one-column subquery: the ids of the museums `userId` follows (as followedMuseumIds). */
     followedMuseumIds(userId: number): Knex.QueryBuilder;
+    /** A subquery of every museum follow: columns user_id, museum_id (filter it; it is indexed both ways). */
+    followEdges(): Knex.QueryBuilder;
     /** Columns of the `museums` table giving a card's summary fields (for a left join in a hot path). */
     readonly cardColumns: Record<'id' | 'slug' | 'name' | 'city' | 'country' | 'featuredImage', string>;
   };

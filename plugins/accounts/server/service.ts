@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AccountsApi, AccountsSql, LoginGuard, UserPreferences, UserSummary } from '../public.ts';
+import type { AccountsApi, AccountsSql, LoginGuard, LoginGuardMany, UserPreferences, UserSummary } from '../public.ts';
 import { canonicalRole } from './roles.ts';
 
 export const SUMMARY_COLUMNS = {
@@ -153,6 +153,7 @@ export function accountsSql(knex: Knex): AccountsSql {
   // aliases of their own (acc_*): the surrounding statement's names stay free
   return {
     followingIds: (userId) => knex('user_follows').where('follower_id', userId).select('following_id'),
+    followEdges: () => knex('user_follows').select('follower_id', 'following_id'),
     canView(viewer, col) {
       if (viewer?.role === 'Admin') return knex.raw('true');
       const closed = `exists (select 1 from user_preferences acc_up where acc_up.user_id = ?? and acc_up.profile_visibility in ('friends', 'private'))`;
@@ -265,7 +266,7 @@ export interface AccountsApiDeps {
 }
 
 export function createAccountsApi(knex: Knex, deps: AccountsApiDeps): AccountsApi {
-  const guards: LoginGuard[] = [];
+  const guards: Array<{ one: LoginGuard; many?: LoginGuardMany }> = [];
   return {
     summaryColumns: SUMMARY_COLUMNS,
     sql: accountsSql(knex),
@@ -328,15 +329,29 @@ export function createAccountsApi(knex: Knex, deps: AccountsApiDeps): AccountsAp
       // Counted from the rows returned: PGlite's driver reports no row count for a delete.
       return (await q.del().returning('id')).length;
     },
-    addLoginGuard(g) {
-      guards.push(g);
+    addLoginGuard(one, many) {
+      guards.push({ one, many });
     },
     async checkGuards(user) {
       for (const g of guards) {
-        const m = await g(user);
+        const m = await g.one(user);
         if (m) return m;
       }
       return null;
+    },
+    async checkGuardsMany(users) {
+      const out = new Map<number, string>();
+      for (const g of guards) {
+        const rest = users.filter((u) => !out.has(u.id));
+        if (!rest.length) break;
+        if (g.many) {
+          for (const [id, m] of await g.many(rest)) if (m && !out.has(id)) out.set(id, m);
+        } else {
+          const ms = await Promise.all(rest.map((u) => g.one(u)));
+          rest.forEach((u, i) => ms[i] && out.set(u.id, ms[i]!));
+        }
+      }
+      return out;
     },
     getPreferences: (id) => readPreferences(knex, id),
     getPreferencesMany: (ids) => readPreferencesMany(knex, ids),

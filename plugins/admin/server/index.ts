@@ -33,7 +33,7 @@ export default definePluginServer({
       const st = await moderation.status(user.id);
       restrictedOf.set(user, st.restricted);
       return st.banMessage;
-    });
+    }, (users) => moderation.banMessages(users.map((u) => u.id)));
 
     const lastWrite = new Map<number, number>();
     ctx.middleware.use(async (k, next) => {

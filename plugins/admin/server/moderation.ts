@@ -43,6 +43,12 @@ export function banMessageFor(r: { type: string; expires_at: Date | string | nul
   return `Your account is suspended until ${humanDate(new Date(r.expires_at))}.${reason}`;
 }
 
+/** The ban that lasts longest speaks: permanent first, then the latest expiry. */
+function longest<T extends { type: string; expires_at: Date | string | null }>(bans: T[]): T {
+  const end = (b: T) => (b.type === 'permanent_ban' || !b.expires_at ? Infinity : new Date(b.expires_at).getTime());
+  return bans.reduce((best, b) => (end(b) > end(best) ? b : best));
+}
+
 export function createModerationApi(knex: Knex): ModerationApi {
   return {
     async isRestricted(userId) {
@@ -64,19 +70,26 @@ export function createModerationApi(knex: Knex): ModerationApi {
       return (await status(userId)).banMessage;
     },
     status,
+    banMessages,
   };
+
+  /** The ban message of each banned member among `userIds`, in one statement (lists of people). */
+  async function banMessages(userIds: number[]): Promise<Map<number, string>> {
+    const ids = [...new Set(userIds.filter((i) => Number.isInteger(i)))];
+    const out = new Map<number, string>();
+    if (!ids.length) return out;
+    const rows = await effective(knex).whereIn('user_id', ids).whereIn('type', BAN_TYPES).select('user_id', 'type', 'expires_at', 'reason', 'created_at');
+    const byUser = new Map<number, any[]>();
+    for (const r of rows as any[]) byUser.set(r.user_id, [...(byUser.get(r.user_id) ?? []), r]);
+    for (const [id, list] of byUser) out.set(id, banMessageFor(longest(list)));
+    return out;
+  }
 
   /** Ban message and restriction of one member, from one statement (asked on every signed-in request). */
   async function status(userId: number): Promise<{ banMessage: string | null; restricted: boolean }> {
     if (!Number.isInteger(userId)) return { banMessage: null, restricted: false };
     const rows = await effective(knex).where('user_id', userId).whereIn('type', RESTRICTING_TYPES).select('type', 'expires_at', 'reason', 'created_at');
     const bans = rows.filter((r: any) => BAN_TYPES.includes(r.type));
-    // The ban that lasts longest speaks: permanent first, then the latest expiry.
-    bans.sort((a: any, b: any) => {
-      const ea = a.type === 'permanent_ban' || !a.expires_at ? Infinity : new Date(a.expires_at).getTime();
-      const eb = b.type === 'permanent_ban' || !b.expires_at ? Infinity : new Date(b.expires_at).getTime();
-      return eb - ea;
-    });
-    return { banMessage: bans.length ? banMessageFor(bans[0]) : null, restricted: rows.length > 0 };
+    return { banMessage: bans.length ? banMessageFor(longest(bans)) : null, restricted: rows.length > 0 };
   }
 }

@@ -11,11 +11,12 @@ import type { Social } from './social.ts';
 
 const MAX_NETWORK = 200;
 
+/** The users among `ids` (in that order) who exist and whom no guard refuses (bans): two statements. */
 async function allowedUsers(accounts: AccountsApi, ids: number[]): Promise<UserSummary[]> {
   const map = await accounts.getUserSummaries(ids);
   const users = ids.map((id) => map.get(id)).filter((u): u is UserSummary => Boolean(u));
-  const refusals = await Promise.all(users.map((u) => accounts.checkGuards({ id: u.id, role: u.role }).catch(() => null)));
-  return users.filter((_, i) => !refusals[i]);
+  const refused = await accounts.checkGuardsMany(users.map((u) => ({ id: u.id, role: u.role })));
+  return users.filter((u) => !refused.has(u.id));
 }
 
 function museumOut(m: MuseumSummary) {
@@ -32,11 +33,19 @@ function museumOut(m: MuseumSummary) {
 }
 
 export function createRecommendations(knex: Knex, social: Social, accounts: () => AccountsApi, museums: () => MuseumsApi | undefined) {
+  /** For each of `ids`: how many museums they follow that the viewer follows too (one statement). */
   async function commonMuseums(viewerId: number, ids: number[]): Promise<Map<number, number>> {
-    const mine = new Set(await social.followedMuseumIds(viewerId));
+    const m = museums();
     const out = new Map<number, number>();
-    const lists = await Promise.all(ids.map((id) => (mine.size ? social.followedMuseumIds(id) : Promise.resolve([] as number[]))));
-    ids.forEach((id, i) => out.set(id, lists[i].filter((m) => mine.has(m)).length));
+    if (!m || !ids.length) return out;
+    const rows = await knex
+      .from(m.sql.followEdges().as('me'))
+      .whereIn('me.user_id', ids)
+      .whereIn('me.museum_id', m.sql.followedMuseumIds(viewerId))
+      .groupBy('me.user_id')
+      .select({ id: 'me.user_id' })
+      .count({ n: '*' });
+    for (const r of rows as any[]) out.set(Number(r.id), Number(r.n));
     return out;
   }
 
@@ -56,15 +65,25 @@ export function createRecommendations(knex: Knex, social: Social, accounts: () =
 
   return {
     async users(viewerId: number, limit: number) {
-      const following = (await social.followingIds(viewerId)).slice(0, MAX_NETWORK);
-      if (!following.length) return [];
-      const followSet = new Set(following);
-      const graph = await social.followingOf(following);
-      const counts = new Map<number, number>();
-      for (const list of graph.values()) {
-        for (const c of list) if (c !== viewerId && !followSet.has(c)) counts.set(c, (counts.get(c) ?? 0) + 1);
-      }
-      const ranked = [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit * 3).map(([id]) => id);
+      // people followed by (up to MAX_NETWORK of) the people you follow, not you nor whom you
+      // follow, ranked by how many of them follow each: one statement over accounts' follow edges
+      const acc = accounts();
+      const rows = await knex
+        .from(acc.sql.followEdges().as('e'))
+        .whereIn('e.follower_id', acc.sql.followingIds(viewerId).orderBy('following_id').limit(MAX_NETWORK))
+        .whereNot('e.following_id', viewerId)
+        .whereNotIn('e.following_id', acc.sql.followingIds(viewerId))
+        .groupBy('e.following_id')
+        .select({ id: 'e.following_id' })
+        .count({ n: '*' })
+        .orderBy([
+          { column: 'n', order: 'desc' },
+          { column: 'id', order: 'asc' },
+        ])
+        .limit(limit * 3);
+      const counts = new Map<number, number>((rows as any[]).map((r) => [Number(r.id), Number(r.n)]));
+      const ranked = [...counts.keys()];
+      if (!ranked.length) return [];
       const users = await allowedUsers(accounts(), ranked);
       const common = await commonMuseums(viewerId, users.map((u) => u.id));
       return users
@@ -78,11 +97,21 @@ export function createRecommendations(knex: Knex, social: Social, accounts: () =
       if (!m) return [];
       if (viewerId == null) return this.trending(limit);
       const mine = new Set(await social.followedMuseumIds(viewerId));
-      const following = (await social.followingIds(viewerId)).slice(0, MAX_NETWORK);
-      const lists = await Promise.all(following.map((f) => social.followedMuseumIds(f)));
-      const network = new Map<number, number>();
-      for (const list of lists) for (const id of list) if (!mine.has(id)) network.set(id, (network.get(id) ?? 0) + 1);
-      const rankedNetwork = [...network].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit * 2);
+      // museums followed by (up to MAX_NETWORK of) the people you follow and not by you, ranked by
+      // how many of them follow each: one statement over both plugins' follow edges
+      const networkRows = await knex
+        .from(m.sql.followEdges().as('me'))
+        .whereIn('me.user_id', accounts().sql.followingIds(viewerId).orderBy('following_id').limit(MAX_NETWORK))
+        .whereNotIn('me.museum_id', m.sql.followedMuseumIds(viewerId))
+        .groupBy('me.museum_id')
+        .select({ id: 'me.museum_id' })
+        .count({ n: '*' })
+        .orderBy([
+          { column: 'n', order: 'desc' },
+          { column: 'id', order: 'asc' },
+        ])
+        .limit(limit * 2);
+      const rankedNetwork: Array<[number, number]> = (networkRows as any[]).map((r) => [Number(r.id), Number(r.n)]);
       const out: any[] = [];
       const seen = new Set<number>();
       if (rankedNetwork.length) {

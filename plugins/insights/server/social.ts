@@ -10,8 +10,6 @@ export type Viewer = { id: number; role: string } | null | undefined;
 
 export interface Social {
   followingIds(userId: number): Promise<number[]>;
-  /** many users at once: follower → following ids (recommendations) */
-  followingOf(userIds: number[]): Promise<Map<number, number[]>>;
   followedMuseumIds(userId: number): Promise<number[]>;
   visibilities(userIds: number[]): Promise<Map<number, Visibility>>;
   /**
@@ -38,10 +36,6 @@ function normVisibility(v: unknown): Visibility {
 export function createSocial(accounts: () => AccountsApi, museums: () => MuseumsApi | undefined): Social {
   const self: Social = {
     followingIds: (userId) => accounts().followingIds(userId),
-    async followingOf(userIds) {
-      const lists = await Promise.all(userIds.map((id) => accounts().followingIds(id)));
-      return new Map(userIds.map((id, i) => [id, lists[i]]));
-    },
     async followedMuseumIds(userId) {
       const m = museums();
       return m ? m.followedMuseumIds(userId) : [];

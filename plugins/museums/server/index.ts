@@ -115,6 +115,7 @@ export default definePluginServer({
       canManage: (user, museumId) => d.canManage(user, museumId),
       sql: {
         followedMuseumIds: (userId) => knex('museum_follows').where('user_id', userId).select('museum_id'),
+        followEdges: () => knex('museum_follows').select('user_id', 'museum_id'),
         cardColumns: { id: 'museums.id', slug: 'museums.slug', name: 'museums.name', city: 'museums.city', country: 'museums.country', featuredImage: 'museums.featured_image' },
       },
       async followedMuseumIds(userId) {
