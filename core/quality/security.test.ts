@@ -10,7 +10,6 @@ import { startExternalStub, type ExternalStub } from './fixtures/external-stub.t
 import { diffChecksums, jobsIdle, tableChecksums, EXCLUDED_COLUMNS, EXCLUDED_TABLES } from './fixtures/db-checksum.ts';
 import { AUTHZ_TABLE } from './authz/index.ts';
 import { buildPath, type ReqSpec } from './authz/types.ts';
-import { KNOWN_BUGS } from './known-bugs.ts';
 
 const SESSION_COOKIE = 'curio.sid';
 
@@ -259,32 +258,16 @@ describe('quality: security', function () {
       }
       await jobsIdle(app.knex);
       const before = await tableChecksums(app.knex);
-      const byRoute = new Map<string, string[]>();
-      const tokens = () => app.knex('events_calendar_tokens').count({ n: '*' }).then((x) => Number(x[0].n));
-      const isTokenGet = (p: (typeof plan)[number]) => Boolean(KNOWN_BUGS['events-calendar-token-get']) && p.route === 'GET /api/calendar/token';
       const send = async (p: (typeof plan)[number]) => {
         const r = await p.client.get(p.path);
         expect(r.status, `${p.route} as ${p.as}: ${r.text.slice(0, 200)}`).to.be.below(500);
       };
-      // the known-bug route one by one (to see which request wrote), the rest four at a time
-      for (const p of plan.filter(isTokenGet)) {
-        const b0 = await tokens();
-        await send(p);
-        if ((await tokens()) !== b0) byRoute.set(`${p.route} as ${p.as}`, ['events_calendar_tokens']);
-      }
-      const rest = plan.filter((p) => !isTokenGet(p));
       let next = 0;
       await Promise.all(Array.from({ length: 4 }, async () => {
-        while (next < rest.length) await send(rest[next++]);
+        while (next < plan.length) await send(plan[next++]);
       }));
       await jobsIdle(app.knex);
-      const after = await tableChecksums(app.knex);
-      let changed = diffChecksums(before, after);
-      if (KNOWN_BUGS['events-calendar-token-get']) {
-        const tokenWrites = [...byRoute.values()].flat();
-        expect(tokenWrites, "known bug 'events-calendar-token-get' is fixed — remove it from known-bugs.ts").to.include('events_calendar_tokens');
-        changed = changed.filter((t) => t !== 'events_calendar_tokens');
-      }
+      const changed = diffChecksums(before, await tableChecksums(app.knex));
       expect(changed, `tables changed by GET requests (left out: ${[...EXCLUDED_TABLES].join(', ')}; columns ${JSON.stringify(EXCLUDED_COLUMNS)})`).to.deep.equal([]);
       expect(plan.length).to.be.above(500);
     });

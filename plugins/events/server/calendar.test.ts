@@ -104,10 +104,10 @@ describe('events: calendars and search', () => {
     const m = await makeMeetup(organizer, communityId, { title: 'Feed meetup', date: '2031-05-05', startTime: '10:00', endTime: '11:00', timeZone: 'Asia/Tokyo' });
     const other = await makeMeetup(organizer, communityId, { title: 'Not attending this one' });
     await member.post(`/api/meetups/${m.id}/join`, {});
-    const t = await member.get('/api/calendar/token');
+    const t = await member.post('/api/calendar/token');
     expect(t.status).to.equal(200);
     expect(t.body.url).to.equal(`/api/calendar/${t.body.token}.ics`);
-    expect((await member.get('/api/calendar/token')).body.token).to.equal(t.body.token); // stable
+    expect((await member.get('/api/calendar/token')).body).to.deep.equal(t.body); // GET reads the same feed
     const feed = await app.client().get(t.body.url);
     expect(feed.status).to.equal(200);
     expect(feed.headers.get('content-type')).to.match(/^text\/calendar/);
@@ -121,6 +121,32 @@ describe('events: calendars and search', () => {
     expect((await app.client().get(t.body.url)).status).to.equal(404);
     expect((await app.client().get(rotated.body.url)).status).to.equal(200);
     expect((await app.client().get('/api/calendar/token')).status).to.equal(401);
+  });
+
+  it('GET /api/calendar/token only reads: nulls before any POST, nothing written; POST creates, then rotates', async () => {
+    const fresh = await app.user();
+    const rows = () => app.knex('events_calendar_tokens').where({ user_id: fresh.me.id }).count({ n: '*' }).then((x) => Number(x[0].n));
+    const none = await fresh.get('/api/calendar/token');
+    expect(none.status).to.equal(200);
+    expect(none.body).to.deep.equal({ token: null, url: null, createdAt: null });
+    expect((await fresh.get('/api/calendar/token')).body.token).to.equal(null); // still nothing after a second GET
+    expect(await rows()).to.equal(0);
+
+    const made = await fresh.post('/api/calendar/token');
+    expect(made.status).to.equal(200);
+    expect(made.body.token).to.be.a('string').with.length.above(15);
+    expect(made.body.url).to.equal(`/api/calendar/${made.body.token}.ics`);
+    expect(await rows()).to.equal(1);
+    const read = await fresh.get('/api/calendar/token');
+    expect(read.body).to.deep.equal(made.body);
+    expect((await app.client().get(made.body.url)).status).to.equal(200);
+
+    const rotated = await fresh.post('/api/calendar/token');
+    expect(rotated.status).to.equal(200);
+    expect(rotated.body.token).to.be.a('string').and.not.equal(made.body.token);
+    expect((await fresh.get('/api/calendar/token')).body.token).to.equal(rotated.body.token);
+    expect(await rows()).to.equal(1);
+    expect((await app.client().get(made.body.url)).status).to.equal(404);
   });
 
   it('GET /api/search/events finds upcoming events by text; meetups only for members', async () => {

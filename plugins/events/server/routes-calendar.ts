@@ -29,13 +29,13 @@ export function registerCalendarRoutes(store: EventsStore): void {
     method: 'GET',
     path: '/api/calendar/token',
     operationId: 'getCalendarFeed',
-    summary: 'The secret address of my calendar feed (created on first use)',
+    summary: 'The secret address of my calendar feed, or nulls when I have none yet (POST makes one)',
     auth: 'required',
-    schema: { response: { $ref: 'events/CalendarToken' } },
+    schema: { response: { $ref: 'events/CalendarFeed' } },
     async handler(c) {
-      const uid = c.user!.id;
-      await knex('events_calendar_tokens').insert({ user_id: uid, token: newToken() }).onConflict('user_id').ignore();
-      return answer(await knex('events_calendar_tokens').where({ user_id: uid }).first());
+      // read only: a GET never creates the feed (crawlers, prefetches and link previews must not make one)
+      const row = await knex('events_calendar_tokens').where({ user_id: c.user!.id }).first('token', 'created_at');
+      return row ? answer(row) : { token: null, url: null, createdAt: null };
     },
   });
 
@@ -43,7 +43,7 @@ export function registerCalendarRoutes(store: EventsStore): void {
     method: 'POST',
     path: '/api/calendar/token',
     operationId: 'rotateCalendarFeed',
-    summary: 'A new secret address for my calendar feed; the old one stops working',
+    summary: 'Make my calendar feed, or give it a new secret address (the old one stops working)',
     auth: 'required',
     schema: { response: { $ref: 'events/CalendarToken' } },
     async handler(c) {

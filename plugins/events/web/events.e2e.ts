@@ -1,7 +1,8 @@
 /**
  * Events in Debian's Chromium against the real app: an Ambassador creates a 2-seat meetup with the
  * Create Meetup dialog, two members join from the Events screen, a third sees Full with a disabled
- * button; a member uploads a photo through the Upload Photo dialog and another member sees it.
+ * button; a member uploads a photo through the Upload Photo dialog and another member sees it;
+ * a member without a calendar feed makes one from the feed dialog (opening it writes nothing) and rotates it.
  */
 import { expect } from 'chai';
 import fs from 'node:fs';
@@ -205,5 +206,32 @@ describe('events in the browser', function () {
     await waitForText(viewer, 'Our first sketches');
     await shot(viewer, 'photo-view');
     await viewer.browserContext().close();
+  });
+
+  it('the calendar feed dialog: opening it makes nothing, the button makes the address, rotating replaces it', async () => {
+    const newcomer = await app.user({ firstName: 'Nora', lastName: 'Feed' });
+    const token = async () => (await app.knex('events_calendar_tokens').where({ user_id: newcomer.me.id }).first('token'))?.token as string | undefined;
+    const address = (page: Page) => page.$eval('.modal input[readonly]', (el) => (el as HTMLInputElement).value);
+    const page = await pageFor(newcomer);
+    await page.goto(`${app.url}/events`, { waitUntil: 'networkidle0' });
+    await clickText(page, 'My calendar feed');
+    await waitForText(page, 'You have no calendar address yet.');
+    expect(await page.$('.modal input[readonly]')).to.equal(null);
+    expect(await token()).to.equal(undefined); // opening the dialog (GET) wrote nothing
+    await shot(page, 'calendar-feed-none');
+
+    await clickText(page, 'Make my calendar address');
+    await page.waitForSelector('.modal input[readonly]');
+    const first = await token();
+    expect(first).to.be.a('string');
+    expect(await address(page)).to.equal(`${app.url}/api/calendar/${first}.ics`);
+    await shot(page, 'calendar-feed-made');
+
+    await clickText(page, 'Make a new address');
+    await waitForText(page, 'A new address was made; the old one no longer works.');
+    const second = await token();
+    expect(second).to.be.a('string').and.not.equal(first);
+    await page.waitForFunction((want) => (document.querySelector('.modal input[readonly]') as HTMLInputElement | null)?.value === want, { timeout: 15000 }, `${app.url}/api/calendar/${second}.ics`);
+    await page.browserContext().close();
   });
 });

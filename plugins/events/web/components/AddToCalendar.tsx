@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { ApiError, Icon, Modal, Spinner, toast, useApi, useAuth, useTranslation } from '../../../../web/src/index.ts';
-import { getMeetupIcsUrl, getMuseumEventIcsUrl, rotateCalendarFeed, type CalendarToken } from '../../../../web/src/api/generated/events.ts';
+import { getMeetupIcsUrl, getMuseumEventIcsUrl, rotateCalendarFeed, type CalendarFeed } from '../../../../web/src/api/generated/events.ts';
 import type { EventItem } from '../lib.ts';
 
 /** "Add to calendar": the event as an .ics file, and the member's private feed of everything they attend. */
@@ -27,9 +27,11 @@ export function AddToCalendar({ event: e }: { event: Pick<EventItem, 'id' | 'kin
 
 export function CalendarFeedDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation('events');
-  const { data, mutate, isLoading } = useApi<CalendarToken>(open ? '/api/calendar/token' : null);
+  // GET only reads the feed: a member without one gets nulls and makes it with the button below (POST)
+  const { data, mutate, isLoading } = useApi<CalendarFeed>(open ? '/api/calendar/token' : null);
+  const [busy, setBusy] = useState(false);
   const fieldId = useId();
-  const address = data ? `${window.location.origin}${data.url}` : '';
+  const address = data?.url ? `${window.location.origin}${data.url}` : '';
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(address);
@@ -38,13 +40,18 @@ export function CalendarFeedDialog({ open, onClose }: { open: boolean; onClose: 
       (document.getElementById(fieldId) as HTMLInputElement | null)?.select();
     }
   };
+  // the same POST makes the first address and replaces an existing one
   const rotate = async () => {
+    const first = !data?.token;
+    setBusy(true);
     try {
       const next = await rotateCalendarFeed();
       await mutate(next, { revalidate: false });
-      toast({ title: t('calendar.rotated'), variant: 'success' });
+      toast({ title: first ? t('calendar.created') : t('calendar.rotated'), variant: 'success' });
     } catch (err) {
       toast({ title: t('toast.error'), description: err instanceof ApiError ? err.message : undefined, variant: 'error' });
+    } finally {
+      setBusy(false);
     }
   };
   return (
@@ -55,9 +62,11 @@ export function CalendarFeedDialog({ open, onClose }: { open: boolean; onClose: 
       size="small"
       footer={
         <div className="buttons ev-dialog-buttons">
-          <button type="button" className="button is-light" onClick={rotate} disabled={!data}>
-            {t('calendar.rotate')}
-          </button>
+          {data?.token && (
+            <button type="button" className="button is-light" onClick={rotate} disabled={busy}>
+              {t('calendar.rotate')}
+            </button>
+          )}
           <button type="button" className="button" onClick={onClose}>
             {t('calendar.close')}
           </button>
@@ -66,7 +75,15 @@ export function CalendarFeedDialog({ open, onClose }: { open: boolean; onClose: 
     >
       <p className="mb-3">{t('calendar.feedText')}</p>
       {isLoading && <Spinner size="small" />}
-      {data && (
+      {data && !data.token && (
+        <div>
+          <p className="mb-3">{t('calendar.none')}</p>
+          <button type="button" className={`button is-primary${busy ? ' is-loading' : ''}`} onClick={rotate} disabled={busy}>
+            {t('calendar.create')}
+          </button>
+        </div>
+      )}
+      {data?.token && (
         <div className="field has-addons">
           <div className="control is-expanded">
             <label className="is-sr-only" htmlFor={fieldId}>

@@ -185,6 +185,20 @@ joinedAt: string
 user: (null | UserSummary)
 }
 /**
+ * The member's calendar feed as it stands: its secret address, or nulls when the member has not made one yet (POST /api/calendar/token makes it).
+ * 
+ * This interface was referenced by `EventsApi`'s JSON-Schema
+ * via the `definition` "CalendarFeed".
+ */
+export interface CalendarFeed {
+token: (string | null)
+/**
+ * path of the feed, e.g. /api/calendar/<token>.ics; null when there is no feed yet
+ */
+url: (string | null)
+createdAt: (string | null)
+}
+/**
  * The secret address of the member's personal calendar feed (events they attend or are interested in). Anyone with the address can read the feed; rotating makes the old one stop working.
  * 
  * This interface was referenced by `EventsApi`'s JSON-Schema
@@ -448,7 +462,7 @@ export type DeleteMuseumEventParams = IdParams;
 export type DeleteMuseumEventResponse = Ok;
 export type DeleteMuseumEventCommentResponse = Ok;
 export type DeleteMuseumEventPhotoResponse = Ok;
-export type GetCalendarFeedResponse = CalendarToken;
+export type GetCalendarFeedResponse = CalendarFeed;
 export type GetMeetupParams = IdParams;
 export type GetMeetupResponse = Event;
 export type GetMeetupIcsParams = IdParams;
@@ -574,11 +588,11 @@ export function deleteMuseumEventPhotoUrl(params: DeleteMuseumEventPhotoParams):
 export function deleteMuseumEventPhoto(args: { params: DeleteMuseumEventPhotoParams }): Promise<DeleteMuseumEventPhotoResponse> {
   return apiRequest('DELETE', deleteMuseumEventPhotoUrl(args.params));
 }
-/** GET /api/calendar/token — The secret address of my calendar feed (created on first use) (sign-in required) */
+/** GET /api/calendar/token — The secret address of my calendar feed, or nulls when I have none yet (POST makes one) (sign-in required) */
 export function getCalendarFeedUrl(): string {
   return `/api/calendar/token`;
 }
-/** GET /api/calendar/token — The secret address of my calendar feed (created on first use) (sign-in required) */
+/** GET /api/calendar/token — The secret address of my calendar feed, or nulls when I have none yet (POST makes one) (sign-in required) */
 export function getCalendarFeed(): Promise<GetCalendarFeedResponse> {
   return apiRequest('GET', getCalendarFeedUrl());
 }
@@ -714,11 +728,11 @@ export function listMuseumEventsUrl(query?: ListMuseumEventsQuery): string {
 export function listMuseumEvents(args: { query?: ListMuseumEventsQuery }): Promise<ListMuseumEventsResponse> {
   return apiRequest('GET', listMuseumEventsUrl(args.query));
 }
-/** POST /api/calendar/token — A new secret address for my calendar feed; the old one stops working (sign-in required) */
+/** POST /api/calendar/token — Make my calendar feed, or give it a new secret address (the old one stops working) (sign-in required) */
 export function rotateCalendarFeedUrl(): string {
   return `/api/calendar/token`;
 }
-/** POST /api/calendar/token — A new secret address for my calendar feed; the old one stops working (sign-in required) */
+/** POST /api/calendar/token — Make my calendar feed, or give it a new secret address (the old one stops working) (sign-in required) */
 export function rotateCalendarFeed(): Promise<RotateCalendarFeedResponse> {
   return apiRequest('POST', rotateCalendarFeedUrl());
 }
