@@ -11,12 +11,6 @@ export interface KnownBug {
 }
 
 export const KNOWN_BUGS: Record<string, KnownBug> = {
-  'events-calendar-token-get': {
-    owner: 'events',
-    description:
-      'GET /api/calendar/token inserts a row into events_calendar_tokens the first time a member calls it ("created on first use"): a GET that changes state. ' +
-      'Expected: GET answers the existing feed (or { token: null, url: null }) and only POST /api/calendar/token creates or rotates it.',
-  },
   'pglite-stale-lock-after-crash': {
     owner: 'core (core/db.ts)',
     description:
