@@ -65,9 +65,10 @@ function StoriesRow() {
 /** A live museum: the first featured one. */
 function MuseumSpotlight() {
   const { t } = useTranslation('insights');
-  const { data } = useApi<Museum[]>(getFeaturedMuseumsUrl({ limit: 1 }));
+  const { data, isLoading } = useApi<Museum[]>(getFeaturedMuseumsUrl({ limit: 1 }));
   const m = Array.isArray(data) ? data[0] : null;
-  if (!m) return null;
+  // while it loads, a block of the card's height keeps the posts below it from moving
+  if (!m) return isLoading ? <div className="card mb-4 insights-spotlight-placeholder" aria-hidden="true" /> : null;
   return (
     <aside className="card mb-4" aria-label={t('spotlight.label')}>
       {m.featuredImage ? <img src={m.featuredImage} alt="" className="insights-spotlight-image" loading="lazy" /> : <div className="insights-spotlight-fallback" />}
