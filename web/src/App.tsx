@@ -15,6 +15,14 @@ import { EmptyState } from './components/EmptyState.tsx';
 import { Layout } from './shell/Layout.tsx';
 import { Logo } from './shell/Logo.tsx';
 
+let earlyConfig: Promise<AppConfig> | null = null;
+
+/** Sends GET /api/config before React renders (main.tsx); the shell's first load takes it over. */
+export function preloadConfig(): void {
+  earlyConfig = apiRequest<AppConfig>('GET', '/api/config');
+  earlyConfig.catch(() => undefined);
+}
+
 type Boot = { state: 'loading' } | { state: 'error' } | { state: 'ready'; config: AppConfig };
 
 function BootScreen({ children }: { children: React.ReactNode }) {
@@ -33,7 +41,14 @@ function Shell() {
 
   const load = useCallback(() => {
     setBoot({ state: 'loading' });
-    withRetry(() => apiRequest<AppConfig>('GET', '/api/config'), { retries: 3 })
+    withRetry(
+      () => {
+        const early = earlyConfig;
+        earlyConfig = null;
+        return early ?? apiRequest<AppConfig>('GET', '/api/config');
+      },
+      { retries: 3 },
+    )
       .then(async (config) => {
         const enabled = Array.isArray(config.plugins) ? config.plugins : [];
         await loadPluginNamespaces(enabled).catch(() => undefined);

@@ -5,7 +5,7 @@
  * and reconnect. Three consecutive failures toast 'Connection Issue' (once per distinct message).
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import useSWR, { useSWRConfig, type SWRConfiguration } from 'swr';
+import useSWR, { preload, useSWRConfig, type SWRConfiguration } from 'swr';
 import { useNavigate } from 'react-router-dom';
 import type { WebUser } from '../plugin-web.ts';
 import { ApiError, apiRequest, retryDelay, statusOf, withRetry } from './api.ts';
@@ -57,6 +57,14 @@ async function authFetcher(url: string): Promise<WebUser | null> {
     console.warn('Curio: the auth check failed', e);
     throw e;
   }
+}
+
+/**
+ * Starts the first auth check before React renders (main.tsx), in parallel with GET /api/config
+ * and the plugins' texts instead of after them; AuthProvider's first request takes it over.
+ */
+export function preloadAuth(): void {
+  preload(AUTH_KEY, authFetcher).catch(() => undefined);
 }
 
 export function AuthProvider({ children, enabled = true }: { children: ReactNode; enabled?: boolean }) {
