@@ -3,65 +3,20 @@
 
 import { apiRequest } from '../../lib/api.ts';
 import { qs } from '../qs.ts';
+import type { IdParams, Ok } from './shared.ts';
 
+export interface FollowResult {
 /**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "GetProfileBadgesResponse".
+ * the viewer now follows the user
  */
-export type GetProfileBadgesResponse = ProfileBadge[]
+following: boolean
 /**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "GetUserFollowersResponse".
+ * the user's follower count after the change
  */
-export type GetUserFollowersResponse = FollowUser[]
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "GetUserFollowingResponse".
- */
-export type GetUserFollowingResponse = FollowUser[]
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "Id".
- */
-export type Id = number
-
-/**
- * A badge a member earned (spec part 1 §3 User badge), as the badges plugin provides it.
- * 
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "ProfileBadge".
- */
-export interface ProfileBadge {
-id: number
-earnedAt: string
-badge: {
-id?: number
-name: string
-description: string
-icon: string
-color: string
-}
-}
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "GetUserBySlugParams".
- */
-export interface GetUserBySlugParams {
-slug: string
-}
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "GetUserFollowersQuery".
- */
-export interface GetUserFollowersQuery {
-limit?: number
-offset?: number
+followersCount: number
 }
 /**
  * A member in a followers or following list.
- * 
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "FollowUser".
  */
 export interface FollowUser {
 id: number
@@ -77,41 +32,11 @@ role: string
 isFollowing: boolean
 followedAt: string
 }
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "GetUserFollowingQuery".
- */
-export interface GetUserFollowingQuery {
-limit?: number
-offset?: number
-}
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "FollowResult".
- */
-export interface FollowResult {
-/**
- * the viewer now follows the user
- */
-following: boolean
-/**
- * the user's follower count after the change
- */
-followersCount: number
-}
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "LoginBody".
- */
 export interface LoginBody {
 email: string
 password: string
 rememberMe?: boolean
 }
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "LogoutAllResult".
- */
 export interface LogoutAllResult {
 /**
  * other sessions ended
@@ -119,19 +44,12 @@ export interface LogoutAllResult {
 deletedCount: number
 message?: string
 }
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "PasswordChangeBody".
- */
 export interface PasswordChangeBody {
 currentPassword: string
 newPassword: string
 }
 /**
  * Privacy and notification preferences (spec part 1 §3), one flat object.
- * 
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "Preferences".
  */
 export interface Preferences {
 profileVisibility: ("public" | "friends" | "private")
@@ -151,9 +69,6 @@ weeklyDigest: boolean
 }
 /**
  * Any subset of the preferences; absent fields keep their value.
- * 
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "PreferencesUpdateBody".
  */
 export interface PreferencesUpdateBody {
 profileVisibility?: ("public" | "friends" | "private")
@@ -173,9 +88,6 @@ weeklyDigest?: boolean
 }
 /**
  * A member's profile as the viewer may see it. When `limited` is true (a private or friends-only profile seen by someone outside it) only the name and avatar fields are present.
- * 
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "Profile".
  */
 export interface Profile {
 id: number
@@ -216,10 +128,21 @@ limited: boolean
 profileVisibility?: ("public" | "friends" | "private")
 }
 /**
+ * A badge a member earned (spec part 1 §3 User badge), as the badges plugin provides it.
+ */
+export interface ProfileBadge {
+id: number
+earnedAt: string
+badge: {
+id?: number
+name: string
+description: string
+icon: string
+color: string
+}
+}
+/**
  * Fields of one's own profile; absent fields keep their value. Role and id cannot be set here.
- * 
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "ProfileUpdateBody".
  */
 export interface ProfileUpdateBody {
 firstName?: string
@@ -228,10 +151,6 @@ username?: string
 bio?: string
 email?: string
 }
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "RegisterBody".
- */
 export interface RegisterBody {
 email: string
 password: string
@@ -242,9 +161,6 @@ rememberMe?: boolean
 }
 /**
  * One of the signed-in user's active sessions. sessionId is a public handle, not the secret cookie value.
- * 
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "Session".
  */
 export interface Session {
 sessionId: string
@@ -256,10 +172,6 @@ createdAt: string
 userAgent?: (string | null)
 ip?: (string | null)
 }
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "SessionList".
- */
 export interface SessionList {
 /**
  * the current session first, then by last activity
@@ -268,9 +180,6 @@ sessions: Session[]
 }
 /**
  * The signed-in user's own record.
- * 
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "User".
  */
 export interface User {
 id: number
@@ -286,9 +195,6 @@ createdAt?: string
 }
 /**
  * Public figures for the landing page.
- * 
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "UserStats".
  */
 export interface UserStats {
 /**
@@ -296,21 +202,20 @@ export interface UserStats {
  */
 travelersCount: number
 }
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "IdParams".
- */
-export interface IdParams {
-id: Id
+export type GetProfileBadgesResponse = ProfileBadge[]
+export interface GetUserBySlugParams {
+slug: string
 }
-/**
- * This interface was referenced by `AccountsApi`'s JSON-Schema
- * via the `definition` "Ok".
- */
-export interface Ok {
-success: boolean
-message?: string
+export interface GetUserFollowersQuery {
+limit?: number
+offset?: number
 }
+export type GetUserFollowersResponse = FollowUser[]
+export interface GetUserFollowingQuery {
+limit?: number
+offset?: number
+}
+export type GetUserFollowingResponse = FollowUser[]
 
 export type ChangePasswordBody = PasswordChangeBody;
 export type ChangePasswordResponse = Ok;

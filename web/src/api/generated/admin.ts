@@ -3,253 +3,12 @@
 
 import { apiRequest } from '../../lib/api.ts';
 import { qs } from '../qs.ts';
+import type { Badge, BadgeInput, UserBadge } from './badges.ts';
+import type { Amenities, EditSuggestion, Museum, MuseumPage, MuseumSuggestion, OpeningHours } from './museums.ts';
+import type { IdParams, Ok, UserSummary } from './shared.ts';
 
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminAnalyticsOverviewResponse".
- */
-export type AdminAnalyticsOverviewResponse = Metric[]
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminListBadgesResponse".
- */
-export type AdminListBadgesResponse = Badge[]
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminListMuseumManagersResponse".
- */
-export type AdminListMuseumManagersResponse = ManagerCandidate[]
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminRecentUserBadgesResponse".
- */
-export type AdminRecentUserBadgesResponse = UserBadge[]
-/**
- * One amenity of the catalogue; the groups are in the top-level x-amenity-groups annotation.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "AmenityKey".
- */
-export type AmenityKey = ("restrooms" | "wheelchair_accessibility" | "stroller_accessibility" | "accessible_exhibits" | "changing_tables" | "free_parking" | "rv_parking" | "onsite_parking_ev" | "bicycle_racks" | "public_wifi" | "coat_check" | "first_aid" | "gift_shop" | "cafe_dining" | "event_rental" | "guided_tours" | "self_guided_tours" | "audio_guides" | "family_friendly" | "interactive_exhibits" | "outdoor_exhibits" | "museum_app" | "photography_allowed" | "service_animals" | "pet_friendly" | "multilingual" | "group_discounts" | "military_discounts" | "membership_program" | "free_admission_days")
-/**
- * A museum's amenities, each key at most once.
- * 
- * @maxItems 30
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "Amenities".
- */
-export type Amenities = AmenityKey[]
-/**
- * Either the structured form or the per-day text map.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "OpeningHours".
- */
-export type OpeningHours = (StructuredHours | TextHours)
-/**
- * One weekday. Closed: isOpen false (isByAppointment then false). By appointment: isOpen true and isByAppointment true (times ignored). Open: isOpen true, isByAppointment false, openTime and closeTime required.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "DayEntry".
- */
-export type DayEntry = {
-isOpen: boolean
-isByAppointment: boolean
-openTime?: Time
-closeTime?: Time
-}
-/**
- * 24-hour HH:MM on a 30-minute step, 00:00 to 23:30. A closeTime earlier than or equal to openTime ends on the next day; closeTime 00:00 means midnight at the end of the day.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "Time".
- */
-export type Time = string
-/**
- * Hours that replace the default hours on the dates from startDate to endDate, both inclusive. Recurring seasons use MM-DD for both dates and may cross the new year (startDate after endDate, e.g. 11-15 to 03-15). One-off periods use YYYY-MM-DD for both dates. When seasons overlap, one-off periods win over recurring ones, then the first in the list wins.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "Season".
- */
-export type Season = ((Recurring | OneOff) & {
-name: string
-startDate: SeasonDate
-endDate: SeasonDate
-hours: WeeklyHours
-})
-/**
- * MM-DD for a season that recurs every year (e.g. 12-01), or YYYY-MM-DD for a one-off period.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "SeasonDate".
- */
-export type SeasonDate = ({
-[k: string]: unknown
-} & string)
-/**
- * Free text for one day: "Closed", anything containing "appointment", or an open and close time split at a dash ("10:00-17:00", "9:00 AM - 5:00 PM", "10am-6pm").
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "DayText".
- */
-export type DayText = string
-/**
- * Directory and admin museum category.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "Category".
- */
-export type Category = ("Art Museums" | "History Museums" | "Science Museums" | "Children's Museums" | "Botanical Gardens & Arboretums" | "Specialty Museums" | "Anthropology & Ethnography Museums" | "Living History Sites & Historic Houses" | "University Museums")
-/**
- * Category offered by the public Create Museum Profile form.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "PublicCategory".
- */
-export type PublicCategory = ("art" | "history" | "science" | "natural_history" | "technology" | "archaeology" | "cultural" | "specialty" | "other")
-/**
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "DayKey".
- */
-export type DayKey = ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday")
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "Id".
- */
-export type Id = number
-
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "Metric".
- */
-export interface Metric {
-metric: string
-value: number
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminListActionsQuery".
- */
-export interface AdminListActionsQuery {
-page?: number
-pageSize?: number
-action?: string
-targetType?: string
-targetId?: number
-adminId?: number
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "Badge".
- */
-export interface Badge {
-id: number
-name: string
-description: string
-/**
- * an emoji, at most 2 characters (grapheme clusters)
- */
-icon: string
-/**
- * #RRGGBB
- */
-color: string
-requirement: Requirement
-/**
- * members who hold it
- */
-earnedCount: number
-createdAt: string
-updatedAt: string
-}
-/**
- * What a member must do to earn a badge: reach `count` of the activity `type`.
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "Requirement".
- */
-export interface Requirement {
-type: ("check_ins" | "posts" | "likes" | "follows" | "community_joins")
-count: number
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminListModerationsQuery".
- */
-export interface AdminListModerationsQuery {
-status?: ("active" | "all")
-userId?: number
-page?: number
-pageSize?: number
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminListMuseumManagersQuery".
- */
-export interface AdminListMuseumManagersQuery {
-/**
- * name, username or email; shorter than 2 characters answers nothing
- */
-q?: string
-limit?: number
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "ManagerCandidate".
- */
-export interface ManagerCandidate {
-id: number
-username: string
-firstName: string
-lastName: string
-email: string
-role: string
-profileImageUrl: (string | null)
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminListPlansQuery".
- */
-export interface AdminListPlansQuery {
-page?: number
-pageSize?: number
-status?: ("active" | "inactive" | "expired")
-type?: ("premium_subscription" | "museum_partnership" | "event_promotion" | "advertisement")
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminRecentUserBadgesQuery".
- */
-export interface AdminRecentUserBadgesQuery {
-limit?: number
-}
-/**
- * A badge a member earned, with the badge's details.
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "UserBadge".
- */
-export interface UserBadge {
-id: number
-userId: number
-userName: string
-badgeId: number
-earnedAt: string
-badge: {
-id: number
-name: string
-description: string
-icon: string
-color: string
-requirement: Requirement
-}
-}
 /**
  * One entry of the audit log (spec part 2 §3 'Admin action').
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminAction".
  */
 export interface AdminAction {
 id: number
@@ -269,20 +28,12 @@ adminUsername: (string | null)
 outcome: ("pending" | "done")
 createdAt: string
 }
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminActionPage".
- */
 export interface AdminActionPage {
 items: AdminAction[]
 total: number
 page: number
 pageSize: number
 }
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminMuseumQuery".
- */
 export interface AdminMuseumQuery {
 page?: number
 pageSize?: number
@@ -298,9 +49,6 @@ status?: ("all" | "verified" | "unverified" | "with_manager" | "without_manager"
 }
 /**
  * Admin user record (spec part 2 §3) with the member's active moderation, if any.
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminUser".
  */
 export interface AdminUser {
 id: number
@@ -313,187 +61,26 @@ role: string
 profileImageUrl: (string | null)
 moderation: (ModerationSummary | null)
 }
-/**
- * The most severe moderation in effect for a member.
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "ModerationSummary".
- */
-export interface ModerationSummary {
-id: number
-type: ("warning" | "temporary_ban" | "permanent_ban" | "content_restriction")
-reason: string
-status: "active"
-expiresAt: (string | null)
-createdAt: string
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminUserPage".
- */
 export interface AdminUserPage {
 items: AdminUser[]
 total: number
 page: number
 pageSize: number
 }
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "ApprovedMuseumSuggestion".
- */
 export interface ApprovedMuseumSuggestion {
 suggestion: MuseumSuggestion
 museum: (Museum | null)
 }
-/**
- * A new museum proposed by a member; while pending, insights refer to it as museumId = -id.
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "MuseumSuggestion".
- */
-export interface MuseumSuggestion {
-id: number
-status: ("pending" | "approved" | "rejected")
-name: string
-description: string
-address: string
-city: string
-country: string
-website: (string | null)
-phone: (string | null)
-createdAt: string
-reviewedAt: (string | null)
-museumId: (number | null)
-user: ({
-id: number
-username: string
-firstName: string
-lastName: string
-email: (string | null)
-} | null)
-reviewer: ({
-id: number
-username: string
-} | null)
-}
-/**
- * A museum as every museum answer shows it.
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "Museum".
- */
-export interface Museum {
-id: number
-slug: string
-name: string
-description: string
-category: (string | null)
-phone: (string | null)
-email: (string | null)
-website: (string | null)
-donateUrl: (string | null)
-address: string
-address2: (string | null)
-city: string
-state: (string | null)
-zipCode: (string | null)
-country: string
-latitude: (number | null)
-longitude: (number | null)
-timezone: string
-featuredImage: (string | null)
-amenities: string[]
-openingHours: (StoredHours | null)
-managerId: (number | null)
-rating: number
-totalReviews: number
-totalInsights: number
-followerCount: number
-checkInCount: number
-recentCheckInsCount: number
-isVerified: boolean
-isFeatured: boolean
-/**
- * Open now at the museum (its time zone).
- */
-isOpen: boolean
-openStatus: ("open" | "closed" | "by_appointment")
-/**
- * Signed-in viewers only.
- */
-isFollowing?: boolean
-/**
- * Signed-in viewers only.
- */
-hasCheckedInToday?: boolean
-/**
- * Miles from `near`, one decimal (lists asked near=lat,lng).
- */
-distance?: (number | null)
-wikidataId: (string | null)
-createdAt: string
-updatedAt: string
-}
-/**
- * Opening hours as answers carry them: always the structured form (text-form input is converted on write).
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "StoredHours".
- */
-export interface StoredHours {
-defaultHours: StoredWeek
-seasonalHours: {
-name: string
-startDate: string
-endDate: string
-hours: StoredWeek
-}[]
-}
-/**
- * This interface was referenced by `StoredHours`'s JSON-Schema
- * via the `definition` "StoredWeek".
- */
-export interface StoredWeek {
-monday: StoredDay
-tuesday: StoredDay
-wednesday: StoredDay
-thursday: StoredDay
-friday: StoredDay
-saturday: StoredDay
-sunday: StoredDay
-}
-/**
- * This interface was referenced by `StoredHours`'s JSON-Schema
- * via the `definition` "StoredDay".
- */
-export interface StoredDay {
-isOpen: boolean
-isByAppointment: boolean
-openTime?: string
-closeTime?: string
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AssignManagerBody".
- */
 export interface AssignManagerBody {
 museumId: number
 managerId: (number | null)
 }
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "BadgeStats".
- */
 export interface BadgeStats {
 badgeCount: number
 earnedCount: number
 membersWithBadges: number
 completionRate: number
 }
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "ChangeRoleBody".
- */
 export interface ChangeRoleBody {
 userId: number
 /**
@@ -503,9 +90,6 @@ role: string
 }
 /**
  * Admin museum create form (spec part 2 §5): name, address, city, state, zipCode, country and category required; the museum starts verified.
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "AdminCreateMuseumBody".
  */
 export interface AdminCreateMuseumBody {
 name: string
@@ -530,69 +114,6 @@ openingHours?: (OpeningHours | null)
 isFeatured?: boolean
 managerId?: (number | null)
 }
-/**
- * Default weekly hours plus seasonal schedules.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "StructuredHours".
- */
-export interface StructuredHours {
-defaultHours: WeeklyHours
-/**
- * @maxItems 20
- */
-seasonalHours?: []|[Season]|[Season, Season]|[Season, Season, Season]|[Season, Season, Season, Season]|[Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]
-}
-/**
- * One DayEntry for every weekday, Monday first.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "WeeklyHours".
- */
-export interface WeeklyHours {
-monday: DayEntry
-tuesday: DayEntry
-wednesday: DayEntry
-thursday: DayEntry
-friday: DayEntry
-saturday: DayEntry
-sunday: DayEntry
-}
-export interface Recurring {
-startDate?: {
-[k: string]: unknown
-}
-endDate?: {
-[k: string]: unknown
-}
-}
-export interface OneOff {
-startDate?: {
-[k: string]: unknown
-}
-endDate?: {
-[k: string]: unknown
-}
-}
-/**
- * Per-day text map, monday to sunday.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "TextHours".
- */
-export interface TextHours {
-monday: DayText
-tuesday: DayText
-wednesday: DayText
-thursday: DayText
-friday: DayText
-saturday: DayText
-sunday: DayText
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "CreatePlanBody".
- */
 export interface CreatePlanBody {
 type: ("premium_subscription" | "museum_partnership" | "event_promotion" | "advertisement")
 plan: ("basic" | "premium" | "enterprise")
@@ -607,18 +128,10 @@ endDate?: (string | null)
 userId?: (number | null)
 museumId?: (number | null)
 }
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "DeleteUserBody".
- */
 export interface DeleteUserBody {
 userId: number
 reason: string
 }
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "EditSuggestionList".
- */
 export interface EditSuggestionList {
 items: EditSuggestion[]
 total: number
@@ -627,44 +140,7 @@ pageSize: number
 pendingCount: number
 }
 /**
- * A suggested museum edit (part 2 §3).
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "EditSuggestion".
- */
-export interface EditSuggestion {
-id: number
-suggestionId: number
-museumId: number
-status: ("pending" | "approved" | "rejected")
-reason: (string | null)
-suggestedChanges: {
-[k: string]: unknown
-}
-createdAt: string
-reviewedAt: (string | null)
-museum: ({
-id: number
-slug: string
-name: string
-} | null)
-user: ({
-id: number
-username: string
-firstName: string
-lastName: string
-email: (string | null)
-} | null)
-reviewer: ({
-id: number
-username: string
-} | null)
-}
-/**
  * A background job of the dashboard (Update Museums). `stats` is set when it is done.
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "Job".
  */
 export interface Job {
 jobId: number
@@ -680,17 +156,22 @@ failed: number
 } | null)
 error: (string | null)
 }
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "LiftModerationBody".
- */
 export interface LiftModerationBody {
 reason?: (string | null)
 }
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "ModerateUserBody".
- */
+export interface ManagerCandidate {
+id: number
+username: string
+firstName: string
+lastName: string
+email: string
+role: string
+profileImageUrl: (string | null)
+}
+export interface Metric {
+metric: string
+value: number
+}
 export interface ModerateUserBody {
 userId: number
 type: ("warning" | "temporary_ban" | "permanent_ban" | "content_restriction")
@@ -702,9 +183,6 @@ expiresAt?: (string | null)
 }
 /**
  * Moderation record (spec part 2 §3).
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "Moderation".
  */
 export interface Moderation {
 id: number
@@ -722,25 +200,6 @@ revokedAt: (string | null)
 revokedBy: (number | null)
 user: (UserSummary | null)
 }
-/**
- * A user as shown beside their content.
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "UserSummary".
- */
-export interface UserSummary {
-id: number
-slug?: (string | null)
-username: string
-firstName?: (string | null)
-lastName?: (string | null)
-profileImageUrl?: (string | null)
-role?: string
-}
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "ModerationPage".
- */
 export interface ModerationPage {
 items: Moderation[]
 total: number
@@ -748,10 +207,18 @@ page: number
 pageSize: number
 }
 /**
+ * The most severe moderation in effect for a member.
+ */
+export interface ModerationSummary {
+id: number
+type: ("warning" | "temporary_ban" | "permanent_ban" | "content_restriction")
+reason: string
+status: "active"
+expiresAt: (string | null)
+createdAt: string
+}
+/**
  * Monetization plan (spec part 2 §3).
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "MonetizationPlan".
  */
 export interface MonetizationPlan {
 id: number
@@ -785,20 +252,12 @@ city: string
 country: string
 } | null)
 }
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "MonetizationPlanPage".
- */
 export interface MonetizationPlanPage {
 items: MonetizationPlan[]
 total: number
 page: number
 pageSize: number
 }
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "MuseumSuggestionList".
- */
 export interface MuseumSuggestionList {
 items: MuseumSuggestion[]
 total: number
@@ -808,9 +267,6 @@ pendingCount: number
 }
 /**
  * Per currency: the sum of the amounts of active plans and the mean amount over all plans (spec part 2 §9).
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "RevenueStats".
  */
 export interface RevenueStats {
 currencies: {
@@ -823,10 +279,6 @@ totalPlans: number
 totalPlans: number
 activePlans: number
 }
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "SendNotificationBody".
- */
 export interface SendNotificationBody {
 title: string
 message: string
@@ -839,36 +291,21 @@ link?: (string | null)
  */
 targetUserIds?: ((number | string)[] | null)
 }
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "SendNotificationResult".
- */
 export interface SendNotificationResult {
 count: number
 success: boolean
 }
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "SuggestionQuery".
- */
 export interface SuggestionQuery {
 status?: ("all" | "pending" | "approved" | "rejected")
 page?: number
 pageSize?: number
 }
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "SuggestionReviewBody".
- */
 export interface SuggestionReviewBody {
 suggestionId: number
 note?: (string | null)
 }
 /**
  * Admin museum edit form (spec part 2 §5); managerId null removes the manager.
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "UpdateMuseumBody".
  */
 export interface UpdateMuseumBody {
 name: string
@@ -897,10 +334,6 @@ isFeatured?: boolean
 managerId?: (number | null)
 isVerified?: boolean
 }
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "UpdateMuseumsBody".
- */
 export interface UpdateMuseumsBody {
 /**
  * only these museums (default: every museum missing information)
@@ -915,17 +348,10 @@ wait?: boolean
 }
 /**
  * Only the status changes (spec part 2 §4): active → inactive, inactive or expired → active.
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "UpdatePlanStatusBody".
  */
 export interface UpdatePlanStatusBody {
 status: ("active" | "inactive")
 }
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "UserListQuery".
- */
 export interface UserListQuery {
 page?: number
 pageSize?: number
@@ -938,65 +364,44 @@ q?: string
  */
 role?: string
 }
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "VerifyMuseumBody".
- */
 export interface VerifyMuseumBody {
 museumId: number
 verified?: boolean
 }
-/**
- * A badge definition as created or edited by an admin. The icon rule (at most 2 characters, counted as grapheme clusters) is checked by BadgesApi.createBadge/updateBadge, since JSON Schema counts code points.
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "BadgeInput".
- */
-export interface BadgeInput {
-/**
- * ignored; the path names the badge (PUT sends it)
- */
-id?: number
-name: string
-description: string
-icon: string
-color: string
-requirement: Requirement
+export type AdminAnalyticsOverviewResponse = Metric[]
+export interface AdminListActionsQuery {
+page?: number
+pageSize?: number
+action?: string
+targetType?: string
+targetId?: number
+adminId?: number
 }
-/**
- * Museum categories, the amenity catalogue and the two forms of opening hours. Definitions only; reference them as "museums/Catalog#/definitions/<Name>".
- * 
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "Catalog".
- */
-export interface Catalog {
-[k: string]: unknown
+export type AdminListBadgesResponse = Badge[]
+export interface AdminListModerationsQuery {
+status?: ("active" | "all")
+userId?: number
+page?: number
+pageSize?: number
 }
+export interface AdminListMuseumManagersQuery {
 /**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "MuseumPage".
+ * name, username or email; shorter than 2 characters answers nothing
  */
-export interface MuseumPage {
-items: Museum[]
-total: number
-page: number
-pageSize: number
+q?: string
+limit?: number
 }
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "IdParams".
- */
-export interface IdParams {
-id: Id
+export type AdminListMuseumManagersResponse = ManagerCandidate[]
+export interface AdminListPlansQuery {
+page?: number
+pageSize?: number
+status?: ("active" | "inactive" | "expired")
+type?: ("premium_subscription" | "museum_partnership" | "event_promotion" | "advertisement")
 }
-/**
- * This interface was referenced by `AdminApi`'s JSON-Schema
- * via the `definition` "Ok".
- */
-export interface Ok {
-success: boolean
-message?: string
+export interface AdminRecentUserBadgesQuery {
+limit?: number
 }
+export type AdminRecentUserBadgesResponse = UserBadge[]
 
 export type AdminApproveEditSuggestionBody = SuggestionReviewBody;
 export type AdminApproveEditSuggestionResponse = EditSuggestion;

@@ -2,18 +2,7 @@
 /* eslint-disable */
 
 import { apiRequest } from '../../lib/api.ts';
-import { qs } from '../qs.ts';
 
-/**
- * This interface was referenced by `BadgesApi`'s JSON-Schema
- * via the `definition` "ListBadgesResponse".
- */
-export type ListBadgesResponse = Badge[]
-
-/**
- * This interface was referenced by `BadgesApi`'s JSON-Schema
- * via the `definition` "Badge".
- */
 export interface Badge {
 id: number
 name: string
@@ -35,20 +24,7 @@ createdAt: string
 updatedAt: string
 }
 /**
- * What a member must do to earn a badge: reach `count` of the activity `type`.
- * 
- * This interface was referenced by `BadgesApi`'s JSON-Schema
- * via the `definition` "Requirement".
- */
-export interface Requirement {
-type: ("check_ins" | "posts" | "likes" | "follows" | "community_joins")
-count: number
-}
-/**
  * A badge definition as created or edited by an admin. The icon rule (at most 2 characters, counted as grapheme clusters) is checked by BadgesApi.createBadge/updateBadge, since JSON Schema counts code points.
- * 
- * This interface was referenced by `BadgesApi`'s JSON-Schema
- * via the `definition` "BadgeInput".
  */
 export interface BadgeInput {
 /**
@@ -63,9 +39,6 @@ requirement: Requirement
 }
 /**
  * The signed-in member's way to every badge: their current count and, when earned, the date.
- * 
- * This interface was referenced by `BadgesApi`'s JSON-Schema
- * via the `definition` "BadgeProgress".
  */
 export interface BadgeProgress {
 counts: {
@@ -83,9 +56,6 @@ earnedAt: (string | null)
 }
 /**
  * A badge just earned, as included in a check-in or post answer so the web app can celebrate it.
- * 
- * This interface was referenced by `BadgesApi`'s JSON-Schema
- * via the `definition` "EarnedBadge".
  */
 export interface EarnedBadge {
 /**
@@ -99,10 +69,14 @@ color: string
 earnedAt: string
 }
 /**
+ * What a member must do to earn a badge: reach `count` of the activity `type`.
+ */
+export interface Requirement {
+type: ("check_ins" | "posts" | "likes" | "follows" | "community_joins")
+count: number
+}
+/**
  * A badge a member earned, with the badge's details.
- * 
- * This interface was referenced by `BadgesApi`'s JSON-Schema
- * via the `definition` "UserBadge".
  */
 export interface UserBadge {
 id: number
@@ -119,6 +93,7 @@ color: string
 requirement: Requirement
 }
 }
+export type ListBadgesResponse = Badge[]
 
 export type GetBadgeProgressResponse = BadgeProgress;
 

@@ -3,258 +3,38 @@
 
 import { apiRequest } from '../../lib/api.ts';
 import { qs } from '../qs.ts';
+import type { CursorQuery, Id, Ok, UserSummary } from './shared.ts';
 
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "Id".
- */
-export type Id = number
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "AcceptCommunityJoinRequestResponse".
- */
-export type AcceptCommunityJoinRequestResponse = Ok
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ApproveCommunityPostResponse".
- */
-export type ApproveCommunityPostResponse = Ok
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "BanCommunityMemberResponse".
- */
-export type BanCommunityMemberResponse = Ok
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "CreateCommunityResponse".
- */
-export type CreateCommunityResponse = Community
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "CreateCommunityPostResponse".
- */
-export type CreateCommunityPostResponse = CommunitiesPost
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "CreateCommunityPostCommentResponse".
- */
-export type CreateCommunityPostCommentResponse = CommunitiesComment
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "DeclineCommunityJoinRequestResponse".
- */
-export type DeclineCommunityJoinRequestResponse = Ok
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "DeleteCommunityResponse".
- */
-export type DeleteCommunityResponse = Ok
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "DeleteCommunityCommentResponse".
- */
-export type DeleteCommunityCommentResponse = Ok
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "DeleteCommunityPostResponse".
- */
-export type DeleteCommunityPostResponse = Ok
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "GetCommunityResponse".
- */
-export type GetCommunityResponse = Community
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ListCommunitiesResponse".
- */
-export type ListCommunitiesResponse = CommunityCard[]
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ListCommunityBansResponse".
- */
-export type ListCommunityBansResponse = Ban[]
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ListCommunityJoinRequestsResponse".
- */
-export type ListCommunityJoinRequestsResponse = JoinRequest[]
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ListCommunityMemberCommentsResponse".
- */
-export type ListCommunityMemberCommentsResponse = CommunitiesCommentReply[]
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ListCommunityMemberPostsResponse".
- */
-export type ListCommunityMemberPostsResponse = CommunitiesPost[]
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ListCommunityMembersResponse".
- */
-export type ListCommunityMembersResponse = CommunitiesMember[]
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ListCommunityPostCommentsResponse".
- */
-export type ListCommunityPostCommentsResponse = CommunitiesComment[]
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ListCommunityPostsResponse".
- */
-export type ListCommunityPostsResponse = CommunitiesPostFeed
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ListCommunityReportsResponse".
- */
-export type ListCommunityReportsResponse = Report[]
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ListPendingCommunityPostsResponse".
- */
-export type ListPendingCommunityPostsResponse = CommunitiesPost[]
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "RejectCommunityPostResponse".
- */
-export type RejectCommunityPostResponse = Ok
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "RemoveCommunityMemberResponse".
- */
-export type RemoveCommunityMemberResponse = Ok
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ReportCommunityCommentResponse".
- */
-export type ReportCommunityCommentResponse = Ok
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ReportCommunityPostResponse".
- */
-export type ReportCommunityPostResponse = Ok
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ResolveCommunityReportResponse".
- */
-export type ResolveCommunityReportResponse = Report
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "SearchCommunitiesResponse".
- */
-export type SearchCommunitiesResponse = CommunityCard[]
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "UnbanCommunityUserResponse".
- */
-export type UnbanCommunityUserResponse = Ok
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "UpdateCommunityResponse".
- */
-export type UpdateCommunityResponse = Community
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "UpdateCommunityMemberPermissionsResponse".
- */
-export type UpdateCommunityMemberPermissionsResponse = CommunitiesMember
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "UpdateCommunityMemberRoleResponse".
- */
-export type UpdateCommunityMemberRoleResponse = CommunitiesMember
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "UploadCommunityImageResponse".
- */
-export type UploadCommunityImageResponse = Community
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "VoteCommunityPollResponse".
- */
-export type VoteCommunityPollResponse = Poll
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "WarnCommunityMemberResponse".
- */
-export type WarnCommunityMemberResponse = Ok
-
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "AcceptCommunityJoinRequestParams".
- */
-export interface AcceptCommunityJoinRequestParams {
-id: Id
-requestId: Id
+export interface Ban {
+userId: number
+reason: string
+createdAt: string
+user: (UserSummary | null)
 }
 /**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "Ok".
+ * A comment with its replies (one level).
  */
-export interface Ok {
-success: boolean
-message?: string
+export interface CommunitiesComment {
+id: number
+postId: number
+parentId: (number | null)
+content: string
+createdAt: string
+user: (UserSummary | null)
+canDelete: boolean
+replies: CommunitiesCommentReply[]
 }
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ApproveCommunityPostParams".
- */
-export interface ApproveCommunityPostParams {
-id: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "BanCommunityMemberParams".
- */
-export interface BanCommunityMemberParams {
-id: Id
-memberId: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "BanCommunityMemberBody".
- */
-export interface BanCommunityMemberBody {
-reason?: string
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "BulkCommunityMemberActionParams".
- */
-export interface BulkCommunityMemberActionParams {
-id: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "BulkCommunityMemberActionBody".
- */
-export interface BulkCommunityMemberActionBody {
-/**
- * @minItems 1
- * @maxItems 200
- */
-memberIds: [Id, ...(Id)[]]
-action: ("remove" | "ban" | "warn" | "mute" | "unmute" | "restrict_posting" | "allow_posting" | "require_approval" | "remove_approval")
-reason?: string
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "BulkCommunityMemberActionResponse".
- */
-export interface BulkCommunityMemberActionResponse {
-success: boolean
-processed: number
-skipped: {
-memberId: number
-message: string
-}[]
+export interface CommunitiesCommentReply {
+id: number
+postId: number
+parentId: (number | null)
+content: string
+createdAt: string
+user: (UserSummary | null)
+canDelete: boolean
 }
 /**
  * A community as its detail page shows it, with the viewer's membership. The creator is always a member and carries the role admin.
- * 
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "Community".
  */
 export interface Community {
 id: number
@@ -312,270 +92,7 @@ pendingPostsCount: number
 createdAt: string
 }
 /**
- * A user as shown beside their content.
- * 
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "UserSummary".
- */
-export interface UserSummary {
-id: number
-slug?: (string | null)
-username: string
-firstName?: (string | null)
-lastName?: (string | null)
-profileImageUrl?: (string | null)
-role?: string
-}
-/**
- * What a member may do in the community. isMuted blocks posting and commenting; requiresApproval holds new posts for review.
- * 
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "Restrictions".
- */
-export interface Restrictions {
-canPost: boolean
-canComment: boolean
-isMuted: boolean
-requiresApproval: boolean
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "CreateCommunityPostParams".
- */
-export interface CreateCommunityPostParams {
-id: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "CommunitiesPost".
- */
-export interface CommunitiesPost {
-id: number
-communityId: number
-type: ("text" | "discussion" | "poll" | "event" | "video" | "link")
-content: string
-title: (string | null)
-pollOptions: (string[] | null)
-poll: (Poll | null)
-eventTitle: (string | null)
-eventDateTime: (string | null)
-eventLocation: (string | null)
-eventDescription: (string | null)
-videoUrl: (string | null)
-linkUrl: (string | null)
-isPinned: boolean
-likesCount: number
-commentsCount: number
-isLiked: boolean
-/**
- * pending: waiting in the review queue
- */
-status: ("published" | "pending" | "rejected")
-createdAt: string
-user: (UserSummary | null)
-canDelete: boolean
-}
-/**
- * Poll results: one vote per member.
- * 
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "Poll".
- */
-export interface Poll {
-options: {
-index: number
-text: string
-votes: number
-}[]
-totalVotes: number
-/**
- * the option index the viewer chose, or null
- */
-userVote: (number | null)
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "CreateCommunityPostCommentParams".
- */
-export interface CreateCommunityPostCommentParams {
-id: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "CreateCommunityPostCommentBody".
- */
-export interface CreateCommunityPostCommentBody {
-content: string
-parentId?: (Id | null)
-}
-/**
- * A comment with its replies (one level).
- * 
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "CommunitiesComment".
- */
-export interface CommunitiesComment {
-id: number
-postId: number
-parentId: (number | null)
-content: string
-createdAt: string
-user: (UserSummary | null)
-canDelete: boolean
-replies: CommunitiesCommentReply[]
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "CommunitiesCommentReply".
- */
-export interface CommunitiesCommentReply {
-id: number
-postId: number
-parentId: (number | null)
-content: string
-createdAt: string
-user: (UserSummary | null)
-canDelete: boolean
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "DeclineCommunityJoinRequestParams".
- */
-export interface DeclineCommunityJoinRequestParams {
-id: Id
-requestId: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "DeleteCommunityParams".
- */
-export interface DeleteCommunityParams {
-id: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "DeleteCommunityCommentParams".
- */
-export interface DeleteCommunityCommentParams {
-id: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "DeleteCommunityMemberContentParams".
- */
-export interface DeleteCommunityMemberContentParams {
-id: Id
-memberId: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "DeleteCommunityMemberContentQuery".
- */
-export interface DeleteCommunityMemberContentQuery {
-contentType?: ("posts" | "all")
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "DeleteCommunityMemberContentBody".
- */
-export interface DeleteCommunityMemberContentBody {
-contentType?: ("posts" | "all")
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "DeleteCommunityMemberContentResponse".
- */
-export interface DeleteCommunityMemberContentResponse {
-success: boolean
-message: string
-deletedPosts: number
-deletedComments: number
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "DeleteCommunityPostParams".
- */
-export interface DeleteCommunityPostParams {
-id: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "GetCommunityParams".
- */
-export interface GetCommunityParams {
-id: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "JoinCommunityParams".
- */
-export interface JoinCommunityParams {
-id: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "JoinCommunityBody".
- */
-export interface JoinCommunityBody {
-message?: string
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "JoinCommunityResponse".
- */
-export interface JoinCommunityResponse {
-success: boolean
-status: ("joined" | "requested" | "left" | "cancelled")
-message: string
-memberCount: number
-isMember: boolean
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "LeaveCommunityParams".
- */
-export interface LeaveCommunityParams {
-id: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "LeaveCommunityResponse".
- */
-export interface LeaveCommunityResponse {
-success: boolean
-status: ("joined" | "requested" | "left" | "cancelled")
-message: string
-memberCount: number
-isMember: boolean
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "LikeCommunityPostParams".
- */
-export interface LikeCommunityPostParams {
-id: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "LikeCommunityPostResponse".
- */
-export interface LikeCommunityPostResponse {
-liked: boolean
-likesCount: number
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ListCommunitiesQuery".
- */
-export interface ListCommunitiesQuery {
-q?: string
-limit?: number
-}
-/**
  * A community in lists and search results. membershipType is canonical 'open' or 'private' (the detail header shows open as public).
- * 
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "CommunityCard".
  */
 export interface CommunityCard {
 id: number
@@ -594,33 +111,36 @@ role: ("admin" | "moderator" | "member" | null)
 createdAt: string
 }
 /**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ListCommunityBansParams".
+ * membershipType: 'open' or 'private' ('public' is read as 'open'). tags: a list, or one comma-separated text; trimmed, blanks and duplicates dropped.
  */
-export interface ListCommunityBansParams {
-id: Id
+export interface CreateCommunityBody {
+name: string
+description?: string
+location?: string
+type?: string
+membershipType?: ("open" | "private" | "public")
+tags?: ([]|[string]|[string, string]|[string, string, string]|[string, string, string, string]|[string, string, string, string, string]|[string, string, string, string, string, string]|[string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string] | string)
+imageUrl?: (string | null)
+rules?: string
 }
 /**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "Ban".
+ * A post of one of six types. Blank content is refused. Polls: options are trimmed, blank ones dropped, at least 2 must remain. Events need eventTitle and eventDateTime; video posts a videoUrl; link posts a linkUrl.
  */
-export interface Ban {
-userId: number
-reason: string
-createdAt: string
-user: (UserSummary | null)
-}
+export interface CreatePostBody {
+type?: ("text" | "discussion" | "poll" | "event" | "video" | "link")
+content: string
+title?: (string | null)
 /**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ListCommunityJoinRequestsParams".
+ * @maxItems 10
  */
-export interface ListCommunityJoinRequestsParams {
-id: Id
+pollOptions?: ([]|[string]|[string, string]|[string, string, string]|[string, string, string, string]|[string, string, string, string, string]|[string, string, string, string, string, string]|[string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string] | null)
+eventTitle?: (string | null)
+eventDateTime?: (string | null)
+eventLocation?: (string | null)
+eventDescription?: (string | null)
+videoUrl?: (string | null)
+linkUrl?: (string | null)
 }
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "JoinRequest".
- */
 export interface JoinRequest {
 id: number
 communityId: number
@@ -630,33 +150,7 @@ createdAt: string
 user: (UserSummary | null)
 }
 /**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ListCommunityMemberCommentsParams".
- */
-export interface ListCommunityMemberCommentsParams {
-id: Id
-memberId: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ListCommunityMemberPostsParams".
- */
-export interface ListCommunityMemberPostsParams {
-id: Id
-memberId: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ListCommunityMembersParams".
- */
-export interface ListCommunityMembersParams {
-id: Id
-}
-/**
  * A community member. restrictions and stats are shown to the community's admins, moderators and creator (and to the member themself).
- * 
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "CommunitiesMember".
  */
 export interface CommunitiesMember {
 /**
@@ -688,48 +182,55 @@ warningsCount: number
 }
 }
 /**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ListCommunityPostCommentsParams".
+ * Poll results: one vote per member.
  */
-export interface ListCommunityPostCommentsParams {
-id: Id
-}
+export interface Poll {
+options: {
+index: number
+text: string
+votes: number
+}[]
+totalVotes: number
 /**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ListCommunityPostsParams".
+ * the option index the viewer chose, or null
  */
-export interface ListCommunityPostsParams {
-id: Id
+userVote: (number | null)
+}
+export interface CommunitiesPost {
+id: number
+communityId: number
+type: ("text" | "discussion" | "poll" | "event" | "video" | "link")
+content: string
+title: (string | null)
+pollOptions: (string[] | null)
+poll: (Poll | null)
+eventTitle: (string | null)
+eventDateTime: (string | null)
+eventLocation: (string | null)
+eventDescription: (string | null)
+videoUrl: (string | null)
+linkUrl: (string | null)
+isPinned: boolean
+likesCount: number
+commentsCount: number
+isLiked: boolean
+/**
+ * pending: waiting in the review queue
+ */
+status: ("published" | "pending" | "rejected")
+createdAt: string
+user: (UserSummary | null)
+canDelete: boolean
 }
 /**
  * Pinned posts first, then newest first.
- * 
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "CommunitiesPostFeed".
  */
 export interface CommunitiesPostFeed {
 items: CommunitiesPost[]
 nextCursor: (string | null)
 }
 /**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ListCommunityReportsParams".
- */
-export interface ListCommunityReportsParams {
-id: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ListCommunityReportsQuery".
- */
-export interface ListCommunityReportsQuery {
-status?: ("open" | "resolved" | "all")
-}
-/**
  * A member's report of a post or a comment. content is what was reported (kept after removal).
- * 
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "Report".
  */
 export interface Report {
 id: number
@@ -751,225 +252,16 @@ resolution: ("dismissed" | "content_removed" | null)
 resolvedAt: (string | null)
 }
 /**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ListPendingCommunityPostsParams".
+ * What a member may do in the community. isMuted blocks posting and commenting; requiresApproval holds new posts for review.
  */
-export interface ListPendingCommunityPostsParams {
-id: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "PinCommunityPostParams".
- */
-export interface PinCommunityPostParams {
-id: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "PinCommunityPostBody".
- */
-export interface PinCommunityPostBody {
-pin?: boolean
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "PinCommunityPostResponse".
- */
-export interface PinCommunityPostResponse {
-isPinned: boolean
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "RejectCommunityPostParams".
- */
-export interface RejectCommunityPostParams {
-id: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "RemoveCommunityMemberParams".
- */
-export interface RemoveCommunityMemberParams {
-id: Id
-memberId: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ReportCommunityCommentParams".
- */
-export interface ReportCommunityCommentParams {
-id: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ReportCommunityCommentBody".
- */
-export interface ReportCommunityCommentBody {
-reason: string
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ReportCommunityPostParams".
- */
-export interface ReportCommunityPostParams {
-id: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ReportCommunityPostBody".
- */
-export interface ReportCommunityPostBody {
-reason: string
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ResolveCommunityReportParams".
- */
-export interface ResolveCommunityReportParams {
-id: Id
-reportId: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "ResolveCommunityReportBody".
- */
-export interface ResolveCommunityReportBody {
-action: ("dismiss" | "remove_content")
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "SearchCommunitiesQuery".
- */
-export interface SearchCommunitiesQuery {
-q: string
-limit?: number
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "UnbanCommunityUserParams".
- */
-export interface UnbanCommunityUserParams {
-id: Id
-userId: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "UpdateCommunityParams".
- */
-export interface UpdateCommunityParams {
-id: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "UpdateCommunityMemberPermissionsParams".
- */
-export interface UpdateCommunityMemberPermissionsParams {
-id: Id
-memberId: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "UpdateCommunityMemberPermissionsBody".
- */
-export interface UpdateCommunityMemberPermissionsBody {
-canPost?: boolean
-canComment?: boolean
-isMuted?: boolean
-requiresApproval?: boolean
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "UpdateCommunityMemberRoleParams".
- */
-export interface UpdateCommunityMemberRoleParams {
-id: Id
-memberId: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "UpdateCommunityMemberRoleBody".
- */
-export interface UpdateCommunityMemberRoleBody {
-role: ("member" | "moderator" | "admin")
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "UploadCommunityImageParams".
- */
-export interface UploadCommunityImageParams {
-id: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "VoteCommunityPollParams".
- */
-export interface VoteCommunityPollParams {
-id: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "VoteCommunityPollBody".
- */
-export interface VoteCommunityPollBody {
-optionIndex: number
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "WarnCommunityMemberParams".
- */
-export interface WarnCommunityMemberParams {
-id: Id
-memberId: Id
-}
-/**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "WarnCommunityMemberBody".
- */
-export interface WarnCommunityMemberBody {
-reason: string
-}
-/**
- * membershipType: 'open' or 'private' ('public' is read as 'open'). tags: a list, or one comma-separated text; trimmed, blanks and duplicates dropped.
- * 
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "CreateCommunityBody".
- */
-export interface CreateCommunityBody {
-name: string
-description?: string
-location?: string
-type?: string
-membershipType?: ("open" | "private" | "public")
-tags?: ([]|[string]|[string, string]|[string, string, string]|[string, string, string, string]|[string, string, string, string, string]|[string, string, string, string, string, string]|[string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string] | string)
-imageUrl?: (string | null)
-rules?: string
-}
-/**
- * A post of one of six types. Blank content is refused. Polls: options are trimmed, blank ones dropped, at least 2 must remain. Events need eventTitle and eventDateTime; video posts a videoUrl; link posts a linkUrl.
- * 
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "CreatePostBody".
- */
-export interface CreatePostBody {
-type?: ("text" | "discussion" | "poll" | "event" | "video" | "link")
-content: string
-title?: (string | null)
-/**
- * @maxItems 10
- */
-pollOptions?: ([]|[string]|[string, string]|[string, string, string]|[string, string, string, string]|[string, string, string, string, string]|[string, string, string, string, string, string]|[string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string] | null)
-eventTitle?: (string | null)
-eventDateTime?: (string | null)
-eventLocation?: (string | null)
-eventDescription?: (string | null)
-videoUrl?: (string | null)
-linkUrl?: (string | null)
+export interface Restrictions {
+canPost: boolean
+canComment: boolean
+isMuted: boolean
+requiresApproval: boolean
 }
 /**
  * Any of the community's fields (creator only). membershipType accepts 'public' as 'open'.
- * 
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "UpdateCommunityBody".
  */
 export interface UpdateCommunityBody {
 name?: string
@@ -981,14 +273,261 @@ tags?: ([]|[string]|[string, string]|[string, string, string]|[string, string, s
 imageUrl?: (string | null)
 rules?: string
 }
+export interface AcceptCommunityJoinRequestParams {
+id: Id
+requestId: Id
+}
+export type AcceptCommunityJoinRequestResponse = Ok
+export interface ApproveCommunityPostParams {
+id: Id
+}
+export type ApproveCommunityPostResponse = Ok
+export interface BanCommunityMemberParams {
+id: Id
+memberId: Id
+}
+export interface BanCommunityMemberBody {
+reason?: string
+}
+export type BanCommunityMemberResponse = Ok
+export interface BulkCommunityMemberActionParams {
+id: Id
+}
+export interface BulkCommunityMemberActionBody {
 /**
- * This interface was referenced by `CommunitiesApi`'s JSON-Schema
- * via the `definition` "CursorQuery".
+ * @minItems 1
+ * @maxItems 200
  */
-export interface CursorQuery {
-cursor?: string
+memberIds: [Id, ...(Id)[]]
+action: ("remove" | "ban" | "warn" | "mute" | "unmute" | "restrict_posting" | "allow_posting" | "require_approval" | "remove_approval")
+reason?: string
+}
+export interface BulkCommunityMemberActionResponse {
+success: boolean
+processed: number
+skipped: {
+memberId: number
+message: string
+}[]
+}
+export type CreateCommunityResponse = Community
+export interface CreateCommunityPostParams {
+id: Id
+}
+export type CreateCommunityPostResponse = CommunitiesPost
+export interface CreateCommunityPostCommentParams {
+id: Id
+}
+export interface CreateCommunityPostCommentBody {
+content: string
+parentId?: (Id | null)
+}
+export type CreateCommunityPostCommentResponse = CommunitiesComment
+export interface DeclineCommunityJoinRequestParams {
+id: Id
+requestId: Id
+}
+export type DeclineCommunityJoinRequestResponse = Ok
+export interface DeleteCommunityParams {
+id: Id
+}
+export type DeleteCommunityResponse = Ok
+export interface DeleteCommunityCommentParams {
+id: Id
+}
+export type DeleteCommunityCommentResponse = Ok
+export interface DeleteCommunityMemberContentParams {
+id: Id
+memberId: Id
+}
+export interface DeleteCommunityMemberContentQuery {
+contentType?: ("posts" | "all")
+}
+export interface DeleteCommunityMemberContentBody {
+contentType?: ("posts" | "all")
+}
+export interface DeleteCommunityMemberContentResponse {
+success: boolean
+message: string
+deletedPosts: number
+deletedComments: number
+}
+export interface DeleteCommunityPostParams {
+id: Id
+}
+export type DeleteCommunityPostResponse = Ok
+export interface GetCommunityParams {
+id: Id
+}
+export type GetCommunityResponse = Community
+export interface JoinCommunityParams {
+id: Id
+}
+export interface JoinCommunityBody {
+message?: string
+}
+export interface JoinCommunityResponse {
+success: boolean
+status: ("joined" | "requested" | "left" | "cancelled")
+message: string
+memberCount: number
+isMember: boolean
+}
+export interface LeaveCommunityParams {
+id: Id
+}
+export interface LeaveCommunityResponse {
+success: boolean
+status: ("joined" | "requested" | "left" | "cancelled")
+message: string
+memberCount: number
+isMember: boolean
+}
+export interface LikeCommunityPostParams {
+id: Id
+}
+export interface LikeCommunityPostResponse {
+liked: boolean
+likesCount: number
+}
+export interface ListCommunitiesQuery {
+q?: string
 limit?: number
 }
+export type ListCommunitiesResponse = CommunityCard[]
+export interface ListCommunityBansParams {
+id: Id
+}
+export type ListCommunityBansResponse = Ban[]
+export interface ListCommunityJoinRequestsParams {
+id: Id
+}
+export type ListCommunityJoinRequestsResponse = JoinRequest[]
+export interface ListCommunityMemberCommentsParams {
+id: Id
+memberId: Id
+}
+export type ListCommunityMemberCommentsResponse = CommunitiesCommentReply[]
+export interface ListCommunityMemberPostsParams {
+id: Id
+memberId: Id
+}
+export type ListCommunityMemberPostsResponse = CommunitiesPost[]
+export interface ListCommunityMembersParams {
+id: Id
+}
+export type ListCommunityMembersResponse = CommunitiesMember[]
+export interface ListCommunityPostCommentsParams {
+id: Id
+}
+export type ListCommunityPostCommentsResponse = CommunitiesComment[]
+export interface ListCommunityPostsParams {
+id: Id
+}
+export type ListCommunityPostsResponse = CommunitiesPostFeed
+export interface ListCommunityReportsParams {
+id: Id
+}
+export interface ListCommunityReportsQuery {
+status?: ("open" | "resolved" | "all")
+}
+export type ListCommunityReportsResponse = Report[]
+export interface ListPendingCommunityPostsParams {
+id: Id
+}
+export type ListPendingCommunityPostsResponse = CommunitiesPost[]
+export interface PinCommunityPostParams {
+id: Id
+}
+export interface PinCommunityPostBody {
+pin?: boolean
+}
+export interface PinCommunityPostResponse {
+isPinned: boolean
+}
+export interface RejectCommunityPostParams {
+id: Id
+}
+export type RejectCommunityPostResponse = Ok
+export interface RemoveCommunityMemberParams {
+id: Id
+memberId: Id
+}
+export type RemoveCommunityMemberResponse = Ok
+export interface ReportCommunityCommentParams {
+id: Id
+}
+export interface ReportCommunityCommentBody {
+reason: string
+}
+export type ReportCommunityCommentResponse = Ok
+export interface ReportCommunityPostParams {
+id: Id
+}
+export interface ReportCommunityPostBody {
+reason: string
+}
+export type ReportCommunityPostResponse = Ok
+export interface ResolveCommunityReportParams {
+id: Id
+reportId: Id
+}
+export interface ResolveCommunityReportBody {
+action: ("dismiss" | "remove_content")
+}
+export type ResolveCommunityReportResponse = Report
+export interface SearchCommunitiesQuery {
+q: string
+limit?: number
+}
+export type SearchCommunitiesResponse = CommunityCard[]
+export interface UnbanCommunityUserParams {
+id: Id
+userId: Id
+}
+export type UnbanCommunityUserResponse = Ok
+export interface UpdateCommunityParams {
+id: Id
+}
+export type UpdateCommunityResponse = Community
+export interface UpdateCommunityMemberPermissionsParams {
+id: Id
+memberId: Id
+}
+export interface UpdateCommunityMemberPermissionsBody {
+canPost?: boolean
+canComment?: boolean
+isMuted?: boolean
+requiresApproval?: boolean
+}
+export type UpdateCommunityMemberPermissionsResponse = CommunitiesMember
+export interface UpdateCommunityMemberRoleParams {
+id: Id
+memberId: Id
+}
+export interface UpdateCommunityMemberRoleBody {
+role: ("member" | "moderator" | "admin")
+}
+export type UpdateCommunityMemberRoleResponse = CommunitiesMember
+export interface UploadCommunityImageParams {
+id: Id
+}
+export type UploadCommunityImageResponse = Community
+export interface VoteCommunityPollParams {
+id: Id
+}
+export interface VoteCommunityPollBody {
+optionIndex: number
+}
+export type VoteCommunityPollResponse = Poll
+export interface WarnCommunityMemberParams {
+id: Id
+memberId: Id
+}
+export interface WarnCommunityMemberBody {
+reason: string
+}
+export type WarnCommunityMemberResponse = Ok
 
 export type CreateCommunityPostBody = CreatePostBody;
 export type ListCommunityPostsQuery = CursorQuery;

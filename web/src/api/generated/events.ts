@@ -3,181 +3,8 @@
 
 import { apiRequest } from '../../lib/api.ts';
 import { qs } from '../qs.ts';
+import type { Id, IdParams, Ok, UserSummary } from './shared.ts';
 
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "Id".
- */
-export type Id = number
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "ListMeetupCommentsResponse".
- */
-export type ListMeetupCommentsResponse = EventsComment[]
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "ListMeetupHostsResponse".
- */
-export type ListMeetupHostsResponse = {
-kind: ("community" | "group")
-id: number
-name: string
-}[]
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "ListMeetupPhotosResponse".
- */
-export type ListMeetupPhotosResponse = Photo[]
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "ListMuseumEventCommentsResponse".
- */
-export type ListMuseumEventCommentsResponse = EventsComment[]
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "ListMuseumEventPhotosResponse".
- */
-export type ListMuseumEventPhotosResponse = Photo[]
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "UploadMeetupPhotosResponse".
- */
-export type UploadMeetupPhotosResponse = Photo[]
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "UploadMuseumEventPhotosResponse".
- */
-export type UploadMuseumEventPhotosResponse = Photo[]
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "EventList".
- */
-export type EventList = Event[]
-
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "DeleteMeetupCommentParams".
- */
-export interface DeleteMeetupCommentParams {
-id: Id
-commentId: Id
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "DeleteMeetupPhotoParams".
- */
-export interface DeleteMeetupPhotoParams {
-meetupId: Id
-photoId: Id
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "DeleteMuseumEventCommentParams".
- */
-export interface DeleteMuseumEventCommentParams {
-id: Id
-commentId: Id
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "DeleteMuseumEventPhotoParams".
- */
-export interface DeleteMuseumEventPhotoParams {
-id: Id
-photoId: Id
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "GetCalendarFeedIcsParams".
- */
-export interface GetCalendarFeedIcsParams {
-file: string
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "EventsComment".
- */
-export interface EventsComment {
-id: number
-eventId: number
-content: string
-createdAt: string
-userId: number
-user: (null | UserSummary)
-canDelete: boolean
-}
-/**
- * A user as shown beside their content.
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "UserSummary".
- */
-export interface UserSummary {
-id: number
-slug?: (string | null)
-username: string
-firstName?: (string | null)
-lastName?: (string | null)
-profileImageUrl?: (string | null)
-role?: string
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "ListMeetupPhotosParams".
- */
-export interface ListMeetupPhotosParams {
-meetupId: Id
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "Photo".
- */
-export interface Photo {
-id: number
-eventId: number
-url: string
-thumbnailUrl: (string | null)
-width: number
-height: number
-caption: (string | null)
-createdAt: string
-userId: number
-user: (null | UserSummary)
-canDelete: boolean
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "ListMuseumEventPhotosParams".
- */
-export interface ListMuseumEventPhotosParams {
-id: Id
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "SearchEventsQuery".
- */
-export interface SearchEventsQuery {
-q?: string
-limit?: number
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "UploadMeetupPhotosParams".
- */
-export interface UploadMeetupPhotosParams {
-meetupId: Id
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "UploadMuseumEventPhotosParams".
- */
-export interface UploadMuseumEventPhotosParams {
-id: Id
-}
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "Attendee".
- */
 export interface Attendee {
 userId: number
 status: ("attending" | "interested" | "waitlisted")
@@ -186,9 +13,6 @@ user: (null | UserSummary)
 }
 /**
  * The member's calendar feed as it stands: its secret address, or nulls when the member has not made one yet (POST /api/calendar/token makes it).
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "CalendarFeed".
  */
 export interface CalendarFeed {
 token: (string | null)
@@ -200,9 +24,6 @@ createdAt: (string | null)
 }
 /**
  * The secret address of the member's personal calendar feed (events they attend or are interested in). Anyone with the address can read the feed; rotating makes the old one stop working.
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "CalendarToken".
  */
 export interface CalendarToken {
 token: string
@@ -212,18 +33,20 @@ token: string
 url: string
 createdAt: string
 }
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "CommentBody".
- */
+export interface EventsComment {
+id: number
+eventId: number
+content: string
+createdAt: string
+userId: number
+user: (null | UserSummary)
+canDelete: boolean
+}
 export interface CommentBody {
 content: string
 }
 /**
  * A meetup (kind meetup, organised in a community or group) or a museum event (kind museum_event). Times are instants (dateTime, endDateTime) plus the local date, startTime and endTime in timeZone, the zone the event was entered in. Money is decimal (12.5).
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "Event".
  */
 export interface Event {
 id: number
@@ -320,28 +143,15 @@ restricted: boolean
 createdAt: string
 updatedAt: string
 }
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "NamedRef".
- */
-export interface NamedRef {
-id: number
-name: string
-}
+export type EventList = Event[]
 /**
  * attending takes a seat (or a waitlist place when the event is full and has a waitlist); interested is for museum events only. The same status again changes nothing.
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "JoinBody".
  */
 export interface JoinBody {
 status?: ("attending" | "interested")
 }
 /**
  * scope=mine: meetups of the member's communities and groups (museum events: the ones they RSVP'd). from/to: instants bounding dateTime (e.g. this weekend in the viewer's zone). Past events are left out unless includePast or from is given. Sorted by dateTime.
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "ListQuery".
  */
 export interface ListQuery {
 scope?: ("all" | "mine" | "attending")
@@ -354,9 +164,6 @@ limit?: number
 }
 /**
  * The Create / Edit Meetup form. date, startTime and endTime are local to timeZone (IANA; default the museum's zone when museumId is set and known, otherwise UTC). costAmount (decimal, e.g. 12.5) is required when cost is paid and not allowed otherwise. tags: a list, or one comma-separated text. maxAttendees: the capacity, absent or null for unlimited.
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "MeetupBody".
  */
 export interface MeetupBody {
 title: string
@@ -400,9 +207,6 @@ organizerId?: (number | null)
 }
 /**
  * A museum event, created or edited by the museum's manager or an Admin. date and times are local to timeZone (default the museum's zone when known, otherwise UTC). price is decimal (0 or absent: Free). location defaults to the museum's name and city.
- * 
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "MuseumEventBody".
  */
 export interface MuseumEventBody {
 museumId: number
@@ -424,21 +228,69 @@ imageUrl?: (string | null)
 allowPhotoSharing?: boolean
 allowComments?: boolean
 }
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "IdParams".
- */
-export interface IdParams {
+export interface NamedRef {
+id: number
+name: string
+}
+export interface Photo {
+id: number
+eventId: number
+url: string
+thumbnailUrl: (string | null)
+width: number
+height: number
+caption: (string | null)
+createdAt: string
+userId: number
+user: (null | UserSummary)
+canDelete: boolean
+}
+export interface DeleteMeetupCommentParams {
+id: Id
+commentId: Id
+}
+export interface DeleteMeetupPhotoParams {
+meetupId: Id
+photoId: Id
+}
+export interface DeleteMuseumEventCommentParams {
+id: Id
+commentId: Id
+}
+export interface DeleteMuseumEventPhotoParams {
+id: Id
+photoId: Id
+}
+export interface GetCalendarFeedIcsParams {
+file: string
+}
+export type ListMeetupCommentsResponse = EventsComment[]
+export type ListMeetupHostsResponse = {
+kind: ("community" | "group")
+id: number
+name: string
+}[]
+export interface ListMeetupPhotosParams {
+meetupId: Id
+}
+export type ListMeetupPhotosResponse = Photo[]
+export type ListMuseumEventCommentsResponse = EventsComment[]
+export interface ListMuseumEventPhotosParams {
 id: Id
 }
-/**
- * This interface was referenced by `EventsApi`'s JSON-Schema
- * via the `definition` "Ok".
- */
-export interface Ok {
-success: boolean
-message?: string
+export type ListMuseumEventPhotosResponse = Photo[]
+export interface SearchEventsQuery {
+q?: string
+limit?: number
 }
+export interface UploadMeetupPhotosParams {
+meetupId: Id
+}
+export type UploadMeetupPhotosResponse = Photo[]
+export interface UploadMuseumEventPhotosParams {
+id: Id
+}
+export type UploadMuseumEventPhotosResponse = Photo[]
 
 export type AddMeetupCommentParams = IdParams;
 export type AddMeetupCommentBody = CommentBody;

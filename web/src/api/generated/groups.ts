@@ -3,128 +3,42 @@
 
 import { apiRequest } from '../../lib/api.ts';
 import { qs } from '../qs.ts';
+import type { CursorQuery, Id, Ok, UserSummary } from './shared.ts';
 
 /**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "Id".
+ * A comment with its replies (one level).
  */
-export type Id = number
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "AddGroupMemberResponse".
- */
-export type AddGroupMemberResponse = GroupsMember
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "CreateGroupResponse".
- */
-export type CreateGroupResponse = Group
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "CreateGroupPostResponse".
- */
-export type CreateGroupPostResponse = GroupsPost
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "CreateGroupPostCommentResponse".
- */
-export type CreateGroupPostCommentResponse = GroupsComment
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "DeleteGroupResponse".
- */
-export type DeleteGroupResponse = Ok
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "DeleteGroupCommentResponse".
- */
-export type DeleteGroupCommentResponse = Ok
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "DeleteGroupPostResponse".
- */
-export type DeleteGroupPostResponse = Ok
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "GetGroupResponse".
- */
-export type GetGroupResponse = Group
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "ListGroupMembersResponse".
- */
-export type ListGroupMembersResponse = GroupsMember[]
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "ListGroupPostCommentsResponse".
- */
-export type ListGroupPostCommentsResponse = GroupsComment[]
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "ListGroupPostsResponse".
- */
-export type ListGroupPostsResponse = GroupsPostFeed
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "ListGroupsResponse".
- */
-export type ListGroupsResponse = GroupCard[]
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "ListMyGroupsResponse".
- */
-export type ListMyGroupsResponse = GroupCard[]
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "RemoveGroupMemberResponse".
- */
-export type RemoveGroupMemberResponse = Ok
-
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "AddGroupMemberParams".
- */
-export interface AddGroupMemberParams {
-id: Id
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "AddGroupMemberBody".
- */
-export interface AddGroupMemberBody {
-username: string
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "GroupsMember".
- */
-export interface GroupsMember {
-userId: number
-role: ("admin" | "member")
-isCreator?: boolean
-joinedAt: string
-user: (UserSummary | null)
-}
-/**
- * A user as shown beside their content.
- * 
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "UserSummary".
- */
-export interface UserSummary {
+export interface GroupsComment {
 id: number
-slug?: (string | null)
-username: string
-firstName?: (string | null)
-lastName?: (string | null)
-profileImageUrl?: (string | null)
-role?: string
+postId: number
+parentId: (number | null)
+content: string
+createdAt: string
+user: (UserSummary | null)
+canDelete: boolean
+replies: GroupsCommentReply[]
+}
+export interface GroupsCommentReply {
+id: number
+postId: number
+parentId: (number | null)
+content: string
+createdAt: string
+user: (UserSummary | null)
+canDelete: boolean
+}
+/**
+ * tags: a list or one comma-separated text (trimmed, blanks and duplicates dropped).
+ */
+export interface CreateGroupBody {
+name: string
+description?: string
+location?: string
+isPrivate?: boolean
+tags?: ([]|[string]|[string, string]|[string, string, string]|[string, string, string, string]|[string, string, string, string, string]|[string, string, string, string, string, string]|[string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string] | string)
 }
 /**
  * A group with the viewer's membership. members: the first 100 (creator and admins first); GET /api/groups/{id}/members lists them all.
- * 
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "Group".
  */
 export interface Group {
 id: number
@@ -145,207 +59,7 @@ role: ("admin" | "member" | null)
 createdAt: string
 }
 /**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "CreateGroupPostParams".
- */
-export interface CreateGroupPostParams {
-id: Id
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "CreateGroupPostBody".
- */
-export interface CreateGroupPostBody {
-content: string
-type?: "text"
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "GroupsPost".
- */
-export interface GroupsPost {
-id: number
-groupId: number
-type: "text"
-content: string
-likesCount: number
-commentsCount: number
-isLiked: boolean
-createdAt: string
-user: (UserSummary | null)
-canDelete: boolean
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "CreateGroupPostCommentParams".
- */
-export interface CreateGroupPostCommentParams {
-id: Id
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "CreateGroupPostCommentBody".
- */
-export interface CreateGroupPostCommentBody {
-content: string
-parentId?: (Id | null)
-}
-/**
- * A comment with its replies (one level).
- * 
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "GroupsComment".
- */
-export interface GroupsComment {
-id: number
-postId: number
-parentId: (number | null)
-content: string
-createdAt: string
-user: (UserSummary | null)
-canDelete: boolean
-replies: GroupsCommentReply[]
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "GroupsCommentReply".
- */
-export interface GroupsCommentReply {
-id: number
-postId: number
-parentId: (number | null)
-content: string
-createdAt: string
-user: (UserSummary | null)
-canDelete: boolean
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "DeleteGroupParams".
- */
-export interface DeleteGroupParams {
-id: Id
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "Ok".
- */
-export interface Ok {
-success: boolean
-message?: string
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "DeleteGroupCommentParams".
- */
-export interface DeleteGroupCommentParams {
-id: Id
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "DeleteGroupPostParams".
- */
-export interface DeleteGroupPostParams {
-id: Id
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "GetGroupParams".
- */
-export interface GetGroupParams {
-id: Id
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "JoinGroupParams".
- */
-export interface JoinGroupParams {
-id: Id
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "JoinGroupResponse".
- */
-export interface JoinGroupResponse {
-success: boolean
-message: string
-memberCount: number
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "LeaveGroupParams".
- */
-export interface LeaveGroupParams {
-id: Id
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "LeaveGroupResponse".
- */
-export interface LeaveGroupResponse {
-success: boolean
-message: string
-memberCount: number
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "LikeGroupPostParams".
- */
-export interface LikeGroupPostParams {
-id: Id
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "LikeGroupPostResponse".
- */
-export interface LikeGroupPostResponse {
-liked: boolean
-likesCount: number
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "ListGroupMembersParams".
- */
-export interface ListGroupMembersParams {
-id: Id
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "ListGroupPostCommentsParams".
- */
-export interface ListGroupPostCommentsParams {
-id: Id
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "ListGroupPostsParams".
- */
-export interface ListGroupPostsParams {
-id: Id
-}
-/**
- * Newest first.
- * 
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "GroupsPostFeed".
- */
-export interface GroupsPostFeed {
-items: GroupsPost[]
-nextCursor: (string | null)
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "ListGroupsQuery".
- */
-export interface ListGroupsQuery {
-q?: string
-limit?: number
-}
-/**
  * A group in lists.
- * 
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "GroupCard".
  */
 export interface GroupCard {
 id: number
@@ -361,35 +75,118 @@ isMember: boolean
 role: ("admin" | "member" | null)
 createdAt: string
 }
+export interface GroupsMember {
+userId: number
+role: ("admin" | "member")
+isCreator?: boolean
+joinedAt: string
+user: (UserSummary | null)
+}
+export interface GroupsPost {
+id: number
+groupId: number
+type: "text"
+content: string
+likesCount: number
+commentsCount: number
+isLiked: boolean
+createdAt: string
+user: (UserSummary | null)
+canDelete: boolean
+}
 /**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "RemoveGroupMemberParams".
+ * Newest first.
  */
+export interface GroupsPostFeed {
+items: GroupsPost[]
+nextCursor: (string | null)
+}
+export interface AddGroupMemberParams {
+id: Id
+}
+export interface AddGroupMemberBody {
+username: string
+}
+export type AddGroupMemberResponse = GroupsMember
+export type CreateGroupResponse = Group
+export interface CreateGroupPostParams {
+id: Id
+}
+export interface CreateGroupPostBody {
+content: string
+type?: "text"
+}
+export type CreateGroupPostResponse = GroupsPost
+export interface CreateGroupPostCommentParams {
+id: Id
+}
+export interface CreateGroupPostCommentBody {
+content: string
+parentId?: (Id | null)
+}
+export type CreateGroupPostCommentResponse = GroupsComment
+export interface DeleteGroupParams {
+id: Id
+}
+export type DeleteGroupResponse = Ok
+export interface DeleteGroupCommentParams {
+id: Id
+}
+export type DeleteGroupCommentResponse = Ok
+export interface DeleteGroupPostParams {
+id: Id
+}
+export type DeleteGroupPostResponse = Ok
+export interface GetGroupParams {
+id: Id
+}
+export type GetGroupResponse = Group
+export interface JoinGroupParams {
+id: Id
+}
+export interface JoinGroupResponse {
+success: boolean
+message: string
+memberCount: number
+}
+export interface LeaveGroupParams {
+id: Id
+}
+export interface LeaveGroupResponse {
+success: boolean
+message: string
+memberCount: number
+}
+export interface LikeGroupPostParams {
+id: Id
+}
+export interface LikeGroupPostResponse {
+liked: boolean
+likesCount: number
+}
+export interface ListGroupMembersParams {
+id: Id
+}
+export type ListGroupMembersResponse = GroupsMember[]
+export interface ListGroupPostCommentsParams {
+id: Id
+}
+export type ListGroupPostCommentsResponse = GroupsComment[]
+export interface ListGroupPostsParams {
+id: Id
+}
+export type ListGroupPostsResponse = GroupsPostFeed
+export interface ListGroupsQuery {
+q?: string
+limit?: number
+}
+export type ListGroupsResponse = GroupCard[]
+export type ListMyGroupsResponse = GroupCard[]
 export interface RemoveGroupMemberParams {
 id: Id
 userId: Id
 }
-/**
- * tags: a list or one comma-separated text (trimmed, blanks and duplicates dropped).
- * 
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "CreateGroupBody".
- */
-export interface CreateGroupBody {
-name: string
-description?: string
-location?: string
-isPrivate?: boolean
-tags?: ([]|[string]|[string, string]|[string, string, string]|[string, string, string, string]|[string, string, string, string, string]|[string, string, string, string, string, string]|[string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string] | string)
-}
-/**
- * This interface was referenced by `GroupsApi`'s JSON-Schema
- * via the `definition` "CursorQuery".
- */
-export interface CursorQuery {
-cursor?: string
-limit?: number
-}
+export type RemoveGroupMemberResponse = Ok
 
 export type ListGroupPostsQuery = CursorQuery;
 

@@ -3,43 +3,10 @@
 
 import { apiRequest } from '../../lib/api.ts';
 import { qs } from '../qs.ts';
-
-/**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "ActiveUsersResponse".
- */
-export type ActiveUsersResponse = ActiveUser[]
-/**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "Id".
- */
-export type Id = number
-/**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "ListPostCommentsResponse".
- */
-export type ListPostCommentsResponse = InsightComment[]
-/**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "RecommendMuseumsResponse".
- */
-export type RecommendMuseumsResponse = RecommendedMuseum[]
-/**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "RecommendUsersResponse".
- */
-export type RecommendUsersResponse = RecommendedUser[]
-/**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "TrendingMuseumsResponse".
- */
-export type TrendingMuseumsResponse = RecommendedMuseum[]
+import type { Id, IdParams, Ok, UserSummary } from './shared.ts';
 
 /**
  * A member active recently (insights, comments and likes in the last 30 days).
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "ActiveUser".
  */
 export interface ActiveUser {
 id: number
@@ -55,113 +22,7 @@ mutualFollowersCount?: number
 commonMuseumsCount?: number
 }
 /**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "ListMuseumPostsParams".
- */
-export interface ListMuseumPostsParams {
-museumId: Id
-}
-/**
- * A comment on an insight; top-level comments carry their replies (one level).
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "InsightComment".
- */
-export interface InsightComment {
-id: number
-postId: number
-parentId: (number | null)
-content: string
-user: UserSummary
-createdAt: string
-replies?: InsightComment[]
-}
-/**
- * A user as shown beside their content.
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "UserSummary".
- */
-export interface UserSummary {
-id: number
-slug?: (string | null)
-username: string
-firstName?: (string | null)
-lastName?: (string | null)
-profileImageUrl?: (string | null)
-role?: string
-}
-/**
- * A museum recommended or trending, with the activity that put it there.
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "RecommendedMuseum".
- */
-export interface RecommendedMuseum {
-id: number
-slug: string
-name: string
-city: (string | null)
-country: (string | null)
-featuredImage: (string | null)
-category: (string | null)
-isVerified?: boolean
-/**
- * people you follow who follow it
- */
-networkFollowersCount?: number
-reason?: ("network" | "category" | "trending")
-recentInsightsCount?: number
-recentCheckInsCount?: number
-recentFollowsCount?: number
-trendingScore?: number
-}
-/**
- * Someone followed by people you follow.
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "RecommendedUser".
- */
-export interface RecommendedUser {
-id: number
-slug: (string | null)
-username: string
-firstName: (string | null)
-lastName: (string | null)
-profileImageUrl: (string | null)
-role: string
-mutualFollowersCount: number
-commonMuseumsCount: number
-}
-/**
- * A new insight. museumId: a museum id, null, or the negative id of the author's pending museum suggestion.
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "CreateInsightBody".
- */
-export interface CreateInsightBody {
-type: ("text" | "video")
-content?: string
-videoUrl?: (string | null)
-museumId?: (number | null)
-/**
- * a list, or one comma-separated string; at most 20 tags (checked by the server)
- */
-tags?: (string[] | string)
-}
-/**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "CreateInsightCommentBody".
- */
-export interface CreateInsightCommentBody {
-content: string
-parentId?: (number | null)
-}
-/**
  * A post just shared, with any badges the sharing earned (so the web app can celebrate them).
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "CreatedInsightPost".
  */
 export interface CreatedInsightPost {
 id: number
@@ -202,10 +63,40 @@ earnedAt?: (string | null)
 }[]
 }
 /**
+ * A new insight. museumId: a museum id, null, or the negative id of the author's pending museum suggestion.
+ */
+export interface CreateInsightBody {
+type: ("text" | "video")
+content?: string
+videoUrl?: (string | null)
+museumId?: (number | null)
+/**
+ * a list, or one comma-separated string; at most 20 tags (checked by the server)
+ */
+tags?: (string[] | string)
+}
+export interface CreateInsightCommentBody {
+content: string
+parentId?: (number | null)
+}
+/**
+ * A comment on an insight; top-level comments carry their replies (one level).
+ */
+export interface InsightComment {
+id: number
+postId: number
+parentId: (number | null)
+content: string
+user: UserSummary
+createdAt: string
+replies?: InsightComment[]
+}
+export interface InsightLikeResult {
+liked: boolean
+likesCount: number
+}
+/**
  * The museum an insight is tagged to.
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "InsightMuseum".
  */
 export interface InsightMuseum {
 id: number
@@ -216,18 +107,7 @@ country?: (string | null)
 featuredImage?: (string | null)
 }
 /**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "InsightLikeResult".
- */
-export interface InsightLikeResult {
-liked: boolean
-likesCount: number
-}
-/**
  * A page of insights, newest first; nextCursor is null on the last page.
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "InsightPage".
  */
 export interface InsightPage {
 items: InsightPost[]
@@ -235,9 +115,6 @@ nextCursor: (string | null)
 }
 /**
  * An insight as shown in feeds, on museum pages and on profiles.
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "InsightPost".
  */
 export interface InsightPost {
 id: number
@@ -269,11 +146,19 @@ createdAt: string
  */
 comments?: InsightComment[]
 }
+export interface InsightsLimitQuery {
+limit?: number
+}
+/**
+ * Keyset paging (cursor from the previous page) or, for profiles, a page number.
+ */
+export interface InsightsQuery {
+cursor?: string
+limit?: number
+page?: number
+}
 /**
  * A checked, stored video ready to be shared in an insight (pass videoUrl to POST /api/posts).
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "InsightVideoUpload".
  */
 export interface InsightVideoUpload {
 videoUrl: string
@@ -285,38 +170,49 @@ size: number
 contentType?: string
 }
 /**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "InsightsLimitQuery".
+ * A museum recommended or trending, with the activity that put it there.
  */
-export interface InsightsLimitQuery {
-limit?: number
+export interface RecommendedMuseum {
+id: number
+slug: string
+name: string
+city: (string | null)
+country: (string | null)
+featuredImage: (string | null)
+category: (string | null)
+isVerified?: boolean
+/**
+ * people you follow who follow it
+ */
+networkFollowersCount?: number
+reason?: ("network" | "category" | "trending")
+recentInsightsCount?: number
+recentCheckInsCount?: number
+recentFollowsCount?: number
+trendingScore?: number
 }
 /**
- * Keyset paging (cursor from the previous page) or, for profiles, a page number.
- * 
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "InsightsQuery".
+ * Someone followed by people you follow.
  */
-export interface InsightsQuery {
-cursor?: string
-limit?: number
-page?: number
+export interface RecommendedUser {
+id: number
+slug: (string | null)
+username: string
+firstName: (string | null)
+lastName: (string | null)
+profileImageUrl: (string | null)
+role: string
+mutualFollowersCount: number
+commonMuseumsCount: number
 }
-/**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "IdParams".
- */
-export interface IdParams {
-id: Id
+export type ActiveUsersResponse = ActiveUser[]
+export interface ListMuseumPostsParams {
+museumId: Id
 }
-/**
- * This interface was referenced by `InsightsApi`'s JSON-Schema
- * via the `definition` "Ok".
- */
-export interface Ok {
-success: boolean
-message?: string
-}
+export type ListPostCommentsResponse = InsightComment[]
+export type RecommendMuseumsResponse = RecommendedMuseum[]
+export type RecommendUsersResponse = RecommendedUser[]
+export type TrendingMuseumsResponse = RecommendedMuseum[]
 
 export type ActiveUsersQuery = InsightsLimitQuery;
 export type CreatePostBody = CreateInsightBody;

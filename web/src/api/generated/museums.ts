@@ -3,69 +3,66 @@
 
 import { apiRequest } from '../../lib/api.ts';
 import { qs } from '../qs.ts';
+import type { Id, IdParams } from './shared.ts';
 
+export interface AutoPopulateBody {
+museumName: string
+}
+export interface AutoPopulateResult {
+found: boolean
+data?: {
+name: string
+description?: string
+website?: string
+phone?: string
+email?: string
+address?: string
+city?: string
+state?: string
+zipCode?: string
+country?: string
 /**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "GetFeaturedMuseumsResponse".
+ * A public-form category (art, history, …).
  */
-export type GetFeaturedMuseumsResponse = Museum[]
+category?: string
+latitude?: (number | null)
+longitude?: (number | null)
+featuredImage?: string
+openingHours?: (StoredHours | null)
+wikidataId?: string
+}
+}
 /**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "Id".
+ * Museum categories, the amenity catalogue and the two forms of opening hours. Definitions only; reference them as "museums/Catalog#/definitions/<Name>".
  */
-export type Id = number
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "SearchMuseumsResponse".
- */
-export type SearchMuseumsResponse = Museum[]
+export interface Catalog {
+[k: string]: unknown
+}
 /**
  * Directory and admin museum category.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "Category".
  */
 export type Category = ("Art Museums" | "History Museums" | "Science Museums" | "Children's Museums" | "Botanical Gardens & Arboretums" | "Specialty Museums" | "Anthropology & Ethnography Museums" | "Living History Sites & Historic Houses" | "University Museums")
 /**
  * Category offered by the public Create Museum Profile form.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "PublicCategory".
  */
 export type PublicCategory = ("art" | "history" | "science" | "natural_history" | "technology" | "archaeology" | "cultural" | "specialty" | "other")
 /**
  * One amenity of the catalogue; the groups are in the top-level x-amenity-groups annotation.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "AmenityKey".
  */
 export type AmenityKey = ("restrooms" | "wheelchair_accessibility" | "stroller_accessibility" | "accessible_exhibits" | "changing_tables" | "free_parking" | "rv_parking" | "onsite_parking_ev" | "bicycle_racks" | "public_wifi" | "coat_check" | "first_aid" | "gift_shop" | "cafe_dining" | "event_rental" | "guided_tours" | "self_guided_tours" | "audio_guides" | "family_friendly" | "interactive_exhibits" | "outdoor_exhibits" | "museum_app" | "photography_allowed" | "service_animals" | "pet_friendly" | "multilingual" | "group_discounts" | "military_discounts" | "membership_program" | "free_admission_days")
 /**
  * A museum's amenities, each key at most once.
  * 
  * @maxItems 30
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "Amenities".
  */
 export type Amenities = AmenityKey[]
-/**
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "DayKey".
- */
 export type DayKey = ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday")
 /**
  * 24-hour HH:MM on a 30-minute step, 00:00 to 23:30. A closeTime earlier than or equal to openTime ends on the next day; closeTime 00:00 means midnight at the end of the day.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "Time".
  */
 export type Time = string
 /**
  * One weekday. Closed: isOpen false (isByAppointment then false). By appointment: isOpen true and isByAppointment true (times ignored). Open: isOpen true, isByAppointment false, openTime and closeTime required.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "DayEntry".
  */
 export type DayEntry = {
 isOpen: boolean
@@ -74,19 +71,25 @@ openTime?: Time
 closeTime?: Time
 }
 /**
+ * One DayEntry for every weekday, Monday first.
+ */
+export interface WeeklyHours {
+monday: DayEntry
+tuesday: DayEntry
+wednesday: DayEntry
+thursday: DayEntry
+friday: DayEntry
+saturday: DayEntry
+sunday: DayEntry
+}
+/**
  * MM-DD for a season that recurs every year (e.g. 12-01), or YYYY-MM-DD for a one-off period.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "SeasonDate".
  */
 export type SeasonDate = ({
 [k: string]: unknown
 } & string)
 /**
  * Hours that replace the default hours on the dates from startDate to endDate, both inclusive. Recurring seasons use MM-DD for both dates and may cross the new year (startDate after endDate, e.g. 11-15 to 03-15). One-off periods use YYYY-MM-DD for both dates. When seasons overlap, one-off periods win over recurring ones, then the first in the list wins.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "Season".
  */
 export type Season = ((Recurring | OneOff) & {
 name: string
@@ -94,42 +97,185 @@ startDate: SeasonDate
 endDate: SeasonDate
 hours: WeeklyHours
 })
+
+export interface Recurring {
+startDate?: {
+[k: string]: unknown
+}
+endDate?: {
+[k: string]: unknown
+}
+}
+export interface OneOff {
+startDate?: {
+[k: string]: unknown
+}
+endDate?: {
+[k: string]: unknown
+}
+}
+/**
+ * Default weekly hours plus seasonal schedules.
+ */
+export interface StructuredHours {
+defaultHours: WeeklyHours
+/**
+ * @maxItems 20
+ */
+seasonalHours?: []|[Season]|[Season, Season]|[Season, Season, Season]|[Season, Season, Season, Season]|[Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]
+}
 /**
  * Free text for one day: "Closed", anything containing "appointment", or an open and close time split at a dash ("10:00-17:00", "9:00 AM - 5:00 PM", "10am-6pm").
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "DayText".
  */
 export type DayText = string
 /**
- * Either the structured form or the per-day text map.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "OpeningHours".
+ * Per-day text map, monday to sunday.
  */
-export type OpeningHours = (StructuredHours | TextHours)
-
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "GeocodeAddressQuery".
- */
-export interface GeocodeAddressQuery {
-address?: string
-city?: string
-country?: string
+export interface TextHours {
+monday: DayText
+tuesday: DayText
+wednesday: DayText
+thursday: DayText
+friday: DayText
+saturday: DayText
+sunday: DayText
 }
 /**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "GetFeaturedMuseumsQuery".
+ * Either the structured form or the per-day text map.
  */
-export interface GetFeaturedMuseumsQuery {
-limit?: number
+export type OpeningHours = (StructuredHours | TextHours)
+export interface CheckInResult {
+checkIn: {
+id: number
+museumId: number
+userId: number
+/**
+ * The day at the museum (YYYY-MM-DD).
+ */
+localDate: string
+createdAt: string
+}
+checkInCount: number
+recentCheckInsCount: number
+/**
+ * Badges the check-in earned.
+ */
+badges: {
+id: number
+name: string
+description?: (string | null)
+icon?: (string | null)
+color?: (string | null)
+earnedAt?: (string | null)
+}[]
+}
+export interface MuseumsCreateMuseumBody {
+name: string
+description?: (string | null)
+address: string
+address2?: (string | null)
+city: string
+state?: (string | null)
+zipCode?: (string | null)
+country: string
+latitude?: (number | null)
+longitude?: (number | null)
+/**
+ * IANA time zone, e.g. Europe/Paris; guessed from the country and coordinates when absent.
+ */
+timezone?: string
+website?: (string | null)
+donateUrl?: (string | null)
+phone?: (string | null)
+email?: (string | null)
+/**
+ * A directory category (museums/Catalog#/definitions/Category); the public form's categories (art, history, science, natural_history, technology, archaeology, cultural, specialty, other) are accepted and stored as their directory category.
+ */
+category?: (string | null)
+featuredImage?: (string | null)
+amenities?: Amenities
+openingHours?: (OpeningHours | null)
+/**
+ * Wikidata item the form was auto-populated from.
+ */
+wikidataId?: (string | null)
+}
+/**
+ * Direct edit (Admin, or the Museum Manager whose id is the museum's managerId). Only the fields sent change; address, city, state, zipCode, country and category may not be blank.
+ */
+export interface EditMuseumBody {
+name?: string
+description?: (string | null)
+/**
+ * A directory category (museums/Catalog#/definitions/Category); the public form's categories (art, history, science, natural_history, technology, archaeology, cultural, specialty, other) are accepted and stored as their directory category.
+ */
+category?: string
+phone?: (string | null)
+email?: (string | null)
+website?: (string | null)
+donateUrl?: (string | null)
+address?: string
+address2?: (string | null)
+city?: string
+state?: string
+zipCode?: string
+country?: string
+latitude?: (number | null)
+longitude?: (number | null)
+/**
+ * IANA time zone, e.g. Europe/Paris; guessed from the country and coordinates when absent.
+ */
+timezone?: string
+featuredImage?: (string | null)
+amenities?: Amenities
+openingHours?: (OpeningHours | null)
+}
+/**
+ * A suggested museum edit (part 2 §3).
+ */
+export interface EditSuggestion {
+id: number
+suggestionId: number
+museumId: number
+status: ("pending" | "approved" | "rejected")
+reason: (string | null)
+suggestedChanges: {
+[k: string]: unknown
+}
+createdAt: string
+reviewedAt: (string | null)
+museum: ({
+id: number
+slug: string
+name: string
+} | null)
+user: ({
+id: number
+username: string
+firstName: string
+lastName: string
+email: (string | null)
+} | null)
+reviewer: ({
+id: number
+username: string
+} | null)
+}
+export interface EditSuggestionPage {
+items: EditSuggestion[]
+total: number
+page: number
+pageSize: number
+}
+export interface GeocodeResult {
+found: boolean
+latitude?: number
+longitude?: number
+displayName?: string
+timezone?: string
 }
 /**
  * A museum as every museum answer shows it.
- * 
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "Museum".
  */
 export interface Museum {
 id: number
@@ -183,380 +329,6 @@ wikidataId: (string | null)
 createdAt: string
 updatedAt: string
 }
-/**
- * Opening hours as answers carry them: always the structured form (text-form input is converted on write).
- * 
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "StoredHours".
- */
-export interface StoredHours {
-defaultHours: StoredWeek
-seasonalHours: {
-name: string
-startDate: string
-endDate: string
-hours: StoredWeek
-}[]
-}
-/**
- * This interface was referenced by `StoredHours`'s JSON-Schema
- * via the `definition` "StoredWeek".
- */
-export interface StoredWeek {
-monday: StoredDay
-tuesday: StoredDay
-wednesday: StoredDay
-thursday: StoredDay
-friday: StoredDay
-saturday: StoredDay
-sunday: StoredDay
-}
-/**
- * This interface was referenced by `StoredHours`'s JSON-Schema
- * via the `definition` "StoredDay".
- */
-export interface StoredDay {
-isOpen: boolean
-isByAppointment: boolean
-openTime?: string
-closeTime?: string
-}
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "GetGoogleMapsConfigResponse".
- */
-export interface GetGoogleMapsConfigResponse {
-apiKey: string
-}
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "GetMuseumBySlugParams".
- */
-export interface GetMuseumBySlugParams {
-slug: string
-}
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "GetUserMuseumsParams".
- */
-export interface GetUserMuseumsParams {
-userId: Id
-}
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "ListMuseumsQuery".
- */
-export interface ListMuseumsQuery {
-page?: number
-pageSize?: number
-/**
- * One category, or several separated by commas
- */
-category?: string
-q?: string
-verified?: boolean
-/**
- * latitude,longitude
- */
-near?: string
-/**
- * Miles around near
- */
-radius?: number
-sort?: ("name" | "distance" | "popular" | "recent")
-}
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "LoadGoogleMapsScriptQuery".
- */
-export interface LoadGoogleMapsScriptQuery {
-libraries?: string
-v?: string
-callback?: string
-}
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "SearchAllQuery".
- */
-export interface SearchAllQuery {
-q?: string
-limit?: number
-}
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "SearchMuseumsQuery".
- */
-export interface SearchMuseumsQuery {
-q?: string
-limit?: number
-}
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "ToggleMuseumFollowResponse".
- */
-export interface ToggleMuseumFollowResponse {
-following: boolean
-followerCount: number
-}
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "AutoPopulateBody".
- */
-export interface AutoPopulateBody {
-museumName: string
-}
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "AutoPopulateResult".
- */
-export interface AutoPopulateResult {
-found: boolean
-data?: {
-name: string
-description?: string
-website?: string
-phone?: string
-email?: string
-address?: string
-city?: string
-state?: string
-zipCode?: string
-country?: string
-/**
- * A public-form category (art, history, …).
- */
-category?: string
-latitude?: (number | null)
-longitude?: (number | null)
-featuredImage?: string
-openingHours?: (StoredHours | null)
-wikidataId?: string
-}
-}
-/**
- * Museum categories, the amenity catalogue and the two forms of opening hours. Definitions only; reference them as "museums/Catalog#/definitions/<Name>".
- * 
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "Catalog".
- */
-export interface Catalog {
-[k: string]: unknown
-}
-/**
- * One DayEntry for every weekday, Monday first.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "WeeklyHours".
- */
-export interface WeeklyHours {
-monday: DayEntry
-tuesday: DayEntry
-wednesday: DayEntry
-thursday: DayEntry
-friday: DayEntry
-saturday: DayEntry
-sunday: DayEntry
-}
-export interface Recurring {
-startDate?: {
-[k: string]: unknown
-}
-endDate?: {
-[k: string]: unknown
-}
-}
-export interface OneOff {
-startDate?: {
-[k: string]: unknown
-}
-endDate?: {
-[k: string]: unknown
-}
-}
-/**
- * Default weekly hours plus seasonal schedules.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "StructuredHours".
- */
-export interface StructuredHours {
-defaultHours: WeeklyHours
-/**
- * @maxItems 20
- */
-seasonalHours?: []|[Season]|[Season, Season]|[Season, Season, Season]|[Season, Season, Season, Season]|[Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]
-}
-/**
- * Per-day text map, monday to sunday.
- * 
- * This interface was referenced by `Catalog`'s JSON-Schema
- * via the `definition` "TextHours".
- */
-export interface TextHours {
-monday: DayText
-tuesday: DayText
-wednesday: DayText
-thursday: DayText
-friday: DayText
-saturday: DayText
-sunday: DayText
-}
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "CheckInResult".
- */
-export interface CheckInResult {
-checkIn: {
-id: number
-museumId: number
-userId: number
-/**
- * The day at the museum (YYYY-MM-DD).
- */
-localDate: string
-createdAt: string
-}
-checkInCount: number
-recentCheckInsCount: number
-/**
- * Badges the check-in earned.
- */
-badges: {
-id: number
-name: string
-description?: (string | null)
-icon?: (string | null)
-color?: (string | null)
-earnedAt?: (string | null)
-}[]
-}
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "MuseumsCreateMuseumBody".
- */
-export interface MuseumsCreateMuseumBody {
-name: string
-description?: (string | null)
-address: string
-address2?: (string | null)
-city: string
-state?: (string | null)
-zipCode?: (string | null)
-country: string
-latitude?: (number | null)
-longitude?: (number | null)
-/**
- * IANA time zone, e.g. Europe/Paris; guessed from the country and coordinates when absent.
- */
-timezone?: string
-website?: (string | null)
-donateUrl?: (string | null)
-phone?: (string | null)
-email?: (string | null)
-/**
- * A directory category (museums/Catalog#/definitions/Category); the public form's categories (art, history, science, natural_history, technology, archaeology, cultural, specialty, other) are accepted and stored as their directory category.
- */
-category?: (string | null)
-featuredImage?: (string | null)
-amenities?: Amenities
-openingHours?: (OpeningHours | null)
-/**
- * Wikidata item the form was auto-populated from.
- */
-wikidataId?: (string | null)
-}
-/**
- * Direct edit (Admin, or the Museum Manager whose id is the museum's managerId). Only the fields sent change; address, city, state, zipCode, country and category may not be blank.
- * 
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "EditMuseumBody".
- */
-export interface EditMuseumBody {
-name?: string
-description?: (string | null)
-/**
- * A directory category (museums/Catalog#/definitions/Category); the public form's categories (art, history, science, natural_history, technology, archaeology, cultural, specialty, other) are accepted and stored as their directory category.
- */
-category?: string
-phone?: (string | null)
-email?: (string | null)
-website?: (string | null)
-donateUrl?: (string | null)
-address?: string
-address2?: (string | null)
-city?: string
-state?: string
-zipCode?: string
-country?: string
-latitude?: (number | null)
-longitude?: (number | null)
-/**
- * IANA time zone, e.g. Europe/Paris; guessed from the country and coordinates when absent.
- */
-timezone?: string
-featuredImage?: (string | null)
-amenities?: Amenities
-openingHours?: (OpeningHours | null)
-}
-/**
- * A suggested museum edit (part 2 §3).
- * 
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "EditSuggestion".
- */
-export interface EditSuggestion {
-id: number
-suggestionId: number
-museumId: number
-status: ("pending" | "approved" | "rejected")
-reason: (string | null)
-suggestedChanges: {
-[k: string]: unknown
-}
-createdAt: string
-reviewedAt: (string | null)
-museum: ({
-id: number
-slug: string
-name: string
-} | null)
-user: ({
-id: number
-username: string
-firstName: string
-lastName: string
-email: (string | null)
-} | null)
-reviewer: ({
-id: number
-username: string
-} | null)
-}
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "EditSuggestionPage".
- */
-export interface EditSuggestionPage {
-items: EditSuggestion[]
-total: number
-page: number
-pageSize: number
-}
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "GeocodeResult".
- */
-export interface GeocodeResult {
-found: boolean
-latitude?: number
-longitude?: number
-displayName?: string
-timezone?: string
-}
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "MuseumPage".
- */
 export interface MuseumPage {
 items: Museum[]
 total: number
@@ -565,9 +337,6 @@ pageSize: number
 }
 /**
  * A new museum proposed by a member; while pending, insights refer to it as museumId = -id.
- * 
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "MuseumSuggestion".
  */
 export interface MuseumSuggestion {
 id: number
@@ -596,9 +365,6 @@ username: string
 }
 /**
  * A new museum proposed by a member (Create Insight dialog, Suggest New Museum). userId is accepted for compatibility; the signed-in user is the suggester.
- * 
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "MuseumSuggestionBody".
  */
 export interface MuseumSuggestionBody {
 name: string
@@ -610,20 +376,12 @@ website?: (string | null)
 phone?: (string | null)
 userId?: (number | null)
 }
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "MuseumSuggestionPage".
- */
 export interface MuseumSuggestionPage {
 items: MuseumSuggestion[]
 total: number
 page: number
 pageSize: number
 }
-/**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "MuseumSummary".
- */
 export interface MuseumSummary {
 id: number
 slug: string
@@ -641,9 +399,6 @@ timezone: string
 }
 /**
  * GET /api/search: at most 6 museums; users, posts, communities and events come from search providers (empty when none is registered).
- * 
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "SearchResult".
  */
 export interface SearchResult {
 museums: Museum[]
@@ -665,9 +420,32 @@ id: (number | string)
 }[]
 }
 /**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "SuggestEditBody".
+ * Opening hours as answers carry them: always the structured form (text-form input is converted on write).
  */
+export interface StoredHours {
+defaultHours: StoredWeek
+seasonalHours: {
+name: string
+startDate: string
+endDate: string
+hours: StoredWeek
+}[]
+}
+export interface StoredDay {
+isOpen: boolean
+isByAppointment: boolean
+openTime?: string
+closeTime?: string
+}
+export interface StoredWeek {
+monday: StoredDay
+tuesday: StoredDay
+wednesday: StoredDay
+thursday: StoredDay
+friday: StoredDay
+saturday: StoredDay
+sunday: StoredDay
+}
 export interface SuggestEditBody {
 suggestedChanges: {
 description?: (string | null)
@@ -700,9 +478,6 @@ reason?: (string | null)
 }
 /**
  * A profile's MUSEUMS tab: museums followed (newest first) and museums checked in at (most recent visit first).
- * 
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "UserMuseums".
  */
 export interface UserMuseums {
 following: Museum[]
@@ -712,12 +487,60 @@ visits: number
 lastVisitAt: string
 }[]
 }
+export interface GeocodeAddressQuery {
+address?: string
+city?: string
+country?: string
+}
+export interface GetFeaturedMuseumsQuery {
+limit?: number
+}
+export type GetFeaturedMuseumsResponse = Museum[]
+export interface GetGoogleMapsConfigResponse {
+apiKey: string
+}
+export interface GetMuseumBySlugParams {
+slug: string
+}
+export interface GetUserMuseumsParams {
+userId: Id
+}
+export interface ListMuseumsQuery {
+page?: number
+pageSize?: number
 /**
- * This interface was referenced by `MuseumsApi`'s JSON-Schema
- * via the `definition` "IdParams".
+ * One category, or several separated by commas
  */
-export interface IdParams {
-id: Id
+category?: string
+q?: string
+verified?: boolean
+/**
+ * latitude,longitude
+ */
+near?: string
+/**
+ * Miles around near
+ */
+radius?: number
+sort?: ("name" | "distance" | "popular" | "recent")
+}
+export interface LoadGoogleMapsScriptQuery {
+libraries?: string
+v?: string
+callback?: string
+}
+export interface SearchAllQuery {
+q?: string
+limit?: number
+}
+export interface SearchMuseumsQuery {
+q?: string
+limit?: number
+}
+export type SearchMuseumsResponse = Museum[]
+export interface ToggleMuseumFollowResponse {
+following: boolean
+followerCount: number
 }
 
 export type AutoPopulateMuseumBody = AutoPopulateBody;

@@ -3,43 +3,8 @@
 
 import { apiRequest } from '../../lib/api.ts';
 import { qs } from '../qs.ts';
+import type { IdParams } from './shared.ts';
 
-/**
- * This interface was referenced by `NotificationsApi`'s JSON-Schema
- * via the `definition` "Id".
- */
-export type Id = number
-
-/**
- * This interface was referenced by `NotificationsApi`'s JSON-Schema
- * via the `definition` "GetUnreadNotificationCountResponse".
- */
-export interface GetUnreadNotificationCountResponse {
-count: number
-}
-/**
- * This interface was referenced by `NotificationsApi`'s JSON-Schema
- * via the `definition` "ListNotificationsQuery".
- */
-export interface ListNotificationsQuery {
-cursor?: string
-limit?: number
-/**
- * only unread ones
- */
-unread?: boolean
-}
-/**
- * This interface was referenced by `NotificationsApi`'s JSON-Schema
- * via the `definition` "MarkAllNotificationsReadResponse".
- */
-export interface MarkAllNotificationsReadResponse {
-count: number
-}
-/**
- * This interface was referenced by `NotificationsApi`'s JSON-Schema
- * via the `definition` "Notification".
- */
 export interface Notification {
 id: number
 /**
@@ -63,19 +28,12 @@ params?: ({
 [k: string]: string | number
 } | null)
 }
-/**
- * This interface was referenced by `NotificationsApi`'s JSON-Schema
- * via the `definition` "NotificationPage".
- */
 export interface NotificationPage {
 items: Notification[]
 nextCursor: (string | null)
 }
 /**
  * An admin send, for the admin's history.
- * 
- * This interface was referenced by `NotificationsApi`'s JSON-Schema
- * via the `definition` "NotificationSend".
  */
 export interface NotificationSend {
 id: number
@@ -92,9 +50,6 @@ createdAt: string
 }
 /**
  * An admin send (spec part 2 'Notification send'): to every member, or to targetUserIds.
- * 
- * This interface was referenced by `NotificationsApi`'s JSON-Schema
- * via the `definition` "SendBody".
  */
 export interface SendBody {
 title: string
@@ -111,12 +66,19 @@ link?: (string | null)
  */
 targetUserIds?: (number[] | null)
 }
+export interface GetUnreadNotificationCountResponse {
+count: number
+}
+export interface ListNotificationsQuery {
+cursor?: string
+limit?: number
 /**
- * This interface was referenced by `NotificationsApi`'s JSON-Schema
- * via the `definition` "IdParams".
+ * only unread ones
  */
-export interface IdParams {
-id: Id
+unread?: boolean
+}
+export interface MarkAllNotificationsReadResponse {
+count: number
 }
 
 export type ListNotificationsResponse = NotificationPage;
