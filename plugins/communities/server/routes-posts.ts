@@ -7,9 +7,11 @@ import { idParams, okResponse, reasonBody } from './deps.ts';
 import { RANK, assertMember, assertModerator, assertRead, commentRefusal, loadAccess, postRefusal, type Access } from './access.ts';
 import { pollResults, posts as presentPosts, users, type PostRow } from './present.ts';
 import { blankToNull, decodeCursor, encodeCursor, httpUrl, iso } from './util.ts';
+import { addComment, commentBody, commentTree, deleteComments as deleteThreadComments, likeResponse, toggleLike, type CommentRow, type ThreadTables } from '../../../core/threads.ts';
 
 const POST_NOT_FOUND = 'Post not found';
 const COMMENT_NOT_FOUND = 'Comment not found';
+export const THREADS: ThreadTables = { posts: 'community_posts', likes: 'community_post_likes', comments: 'community_comments' };
 
 export async function loadPost(knex: Knex, id: number): Promise<PostRow> {
   const p = await knex('community_posts').where({ id }).first();
@@ -183,28 +185,14 @@ export function postRoutes(d: Deps) {
     operationId: 'likeCommunityPost',
     summary: 'Like or unlike a post (toggles; members only)',
     auth: 'required',
-    schema: {
-      params: idParams,
-      response: { type: 'object', additionalProperties: false, required: ['liked', 'likesCount'], properties: { liked: { type: 'boolean' }, likesCount: { type: 'integer' } } },
-    },
+    schema: { params: idParams, response: likeResponse },
     async handler(c) {
       const { post, a } = await postAccess(c.input.params.id, c.user);
       assertPostVisible(a, post);
       assertMember(a, 'Only members of this community can like posts');
       if (post.status !== 'published') throw new HttpError(400, 'This post is waiting for review');
       const userId = c.user!.id;
-      const result = await knex.transaction(async (trx) => {
-        const ins = await trx('community_post_likes').insert({ post_id: post.id, user_id: userId }).onConflict(['post_id', 'user_id']).ignore().returning('post_id');
-        if (ins.length) {
-          const [r] = await trx('community_posts').where({ id: post.id }).increment('likes_count', 1).returning('likes_count');
-          return { liked: true, likesCount: r.likes_count as number };
-        }
-        const del = await trx('community_post_likes').where({ post_id: post.id, user_id: userId }).del().returning('post_id');
-        const [r] = del.length
-          ? await trx('community_posts').where({ id: post.id }).decrement('likes_count', 1).returning('likes_count')
-          : await trx('community_posts').where({ id: post.id }).select('likes_count');
-        return { liked: false, likesCount: r.likes_count as number };
-      });
+      const result = await toggleLike(knex, THREADS, post.id, userId);
       await touch(knex, a.community.id, userId);
       return result;
     },
@@ -264,21 +252,9 @@ export function postRoutes(d: Deps) {
 
   // ---- comments ----
 
-  async function presentComments(rows: any[], a: Access) {
+  async function presentComments(rows: CommentRow[], a: Access) {
     const u = await users(d.accounts, rows.map((r) => r.user_id));
-    const one = (r: any) => ({
-      id: r.id,
-      postId: r.post_id,
-      parentId: r.parent_id,
-      content: r.content,
-      createdAt: iso(r.created_at)!,
-      user: u.get(r.user_id) ?? null,
-      canDelete: a.user?.id === r.user_id || a.rank >= RANK.moderator,
-    });
-    const top = rows.filter((r) => !r.parent_id).map((r) => ({ ...one(r), replies: [] as ReturnType<typeof one>[] }));
-    const byId = new Map(top.map((t) => [t.id, t]));
-    for (const r of rows) if (r.parent_id) byId.get(r.parent_id)?.replies.push(one(r));
-    return top;
+    return commentTree(rows, u, (r) => a.user?.id === r.user_id || a.rank >= RANK.moderator);
   }
 
   ctx.routes.add<{ id: number }>({
@@ -303,19 +279,7 @@ export function postRoutes(d: Deps) {
     summary: 'Comment on a post, or reply to a comment (parentId; replies are one level deep)',
     auth: 'required',
     status: 201,
-    schema: {
-      params: idParams,
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['content'],
-        properties: {
-          content: { type: 'string', minLength: 1, maxLength: 5000, pattern: '\\S', 'x-label': 'Comment', 'x-messages': { required: 'Comment cannot be empty', minLength: 'Comment cannot be empty', pattern: 'Comment cannot be empty' } },
-          parentId: { anyOf: [{ $ref: 'shared/Id' }, { type: 'null' }] },
-        },
-      },
-      response: { 201: { allOf: [{ $ref: 'communities/Comment' }] } },
-    },
+    schema: { params: idParams, body: commentBody, response: { 201: { allOf: [{ $ref: 'communities/Comment' }] } } },
     async handler(c) {
       const { post, a } = await postAccess(c.input.params.id, c.user);
       assertPostVisible(a, post);
@@ -323,25 +287,11 @@ export function postRoutes(d: Deps) {
       const refusal = commentRefusal(a);
       if (refusal) throw new HttpError(403, refusal);
       if (post.status !== 'published') throw new HttpError(400, 'This post is waiting for review');
-      let parentId: number | null = null;
-      let parentAuthor: number | null = null;
-      if (c.input.body.parentId) {
-        const parent = await knex('community_comments').where({ id: c.input.body.parentId, post_id: post.id }).first();
-        if (!parent) throw new HttpError(404, COMMENT_NOT_FOUND);
-        parentId = parent.parent_id ?? parent.id; // replies stay one level deep
-        parentAuthor = parent.user_id;
-      }
       const userId = c.user!.id;
-      const row = await knex.transaction(async (trx) => {
-        const [r] = await trx('community_comments').insert({ post_id: post.id, community_id: post.community_id, user_id: userId, parent_id: parentId, content: c.input.body.content.trim() }).returning('*');
-        await trx('community_posts').where({ id: post.id }).increment('comments_count', 1);
-        return r;
-      });
+      const { row, parentId, recipients } = await addComment(knex, THREADS, post, { userId, content: c.input.body.content, parentId: c.input.body.parentId, columns: { community_id: post.community_id } });
       await touch(knex, a.community.id, userId);
-      const recipients = new Set<number>([post.user_id, ...(parentAuthor ? [parentAuthor] : [])]);
-      recipients.delete(userId);
-      if (recipients.size) {
-        await d.notify([...recipients], {
+      if (recipients.length) {
+        await d.notify(recipients, {
           type: 'comment',
           title: parentId ? 'New reply' : 'New comment',
           message: `${c.user!.username} ${parentId ? 'replied in' : 'commented on'} a discussion in ${a.community.name}.`,
@@ -516,20 +466,6 @@ export function postRoutes(d: Deps) {
 }
 
 /** Deletes comments (and their replies) and keeps each post's comments_count exact. */
-export async function deleteComments(knex: Knex, ids: number[]): Promise<number> {
-  if (!ids.length) return 0;
-  return knex.transaction(async (trx) => {
-    const rows: Array<{ id: number; post_id: number }> = await trx('community_comments')
-      .whereIn('id', ids)
-      .orWhereIn('parent_id', ids)
-      .select('id', 'post_id');
-    if (!rows.length) return 0;
-    const perPost = new Map<number, number>();
-    for (const r of rows) perPost.set(r.post_id, (perPost.get(r.post_id) ?? 0) + 1);
-    await trx('community_comments').whereIn('id', rows.map((r) => r.id)).del();
-    for (const [postId, n] of perPost) {
-      await trx('community_posts').where({ id: postId }).update({ comments_count: trx.raw('greatest(comments_count - ?, 0)', [n]) });
-    }
-    return rows.length;
-  });
+export function deleteComments(knex: Knex, ids: number[]): Promise<number> {
+  return deleteThreadComments(knex, THREADS, ids);
 }

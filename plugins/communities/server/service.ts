@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { PluginContext } from '../../../core/plugin-api.ts';
 import type { CommunitiesApi, CommunitySummary } from '../public.ts';
-import { deleteComments } from './routes-posts.ts';
+import { removeUserLikes } from '../../../core/threads.ts';
+import { THREADS, deleteComments } from './routes-posts.ts';
 
 export function createCommunitiesApi(knex: Knex): CommunitiesApi {
   return {
@@ -68,13 +69,9 @@ export async function onUserDeleting(ctx: PluginContext, userId: number): Promis
   }
   const commentIds: number[] = await knex('community_comments').where({ user_id: userId }).pluck('id');
   await deleteComments(knex, commentIds);
-  // Likes and votes: lower the counters they raised.
+  // Likes and memberships: lower the counters they raised.
   await knex.transaction(async (trx) => {
-    const liked: number[] = await trx('community_post_likes').where({ user_id: userId }).pluck('post_id');
-    if (liked.length) {
-      await trx('community_posts').whereIn('id', liked).update({ likes_count: trx.raw('greatest(likes_count - 1, 0)') });
-      await trx('community_post_likes').where({ user_id: userId }).del();
-    }
+    await removeUserLikes(trx, THREADS, userId);
     const memberOf: number[] = await trx('community_members').where({ user_id: userId }).pluck('community_id');
     if (memberOf.length) {
       await trx('communities').whereIn('id', memberOf).update({ member_count: trx.raw('greatest(member_count - 1, 0)') });

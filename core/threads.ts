@@ -1,0 +1,137 @@
+/**
+ * Discussion threads as the plugins that host discussions keep them (communities, groups): posts with
+ * a likes counter and a comments counter, likes (one per user and post) and comments with one level
+ * of replies. Each plugin passes its own table names, so none reads another's tables; who may do
+ * what, and the messages that say no, stay with the plugin.
+ *
+ * Counters move in the same transaction as the rows they count, by what actually changed
+ * (`on conflict do nothing`, `delete … returning`), so concurrent requests keep them exact.
+ */
+import type { Knex } from 'knex';
+import { HttpError } from './errors.ts';
+import { iso } from './util.ts';
+
+export interface ThreadTables {
+  /** id, user_id, likes_count, comments_count */
+  posts: string;
+  /** post_id, user_id; unique (post_id, user_id) */
+  likes: string;
+  /** id, post_id, user_id, parent_id (null on a top-level comment), content, created_at */
+  comments: string;
+}
+
+export interface CommentRow {
+  id: number;
+  post_id: number;
+  user_id: number;
+  parent_id: number | null;
+  content: string;
+  created_at: Date | string;
+}
+
+/** Response of a like toggle. */
+export const likeResponse = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['liked', 'likesCount'],
+  properties: { liked: { type: 'boolean' }, likesCount: { type: 'integer' } },
+} as const;
+
+/** Body of a new comment or reply. */
+export const commentBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['content'],
+  properties: {
+    content: { type: 'string', minLength: 1, maxLength: 5000, pattern: '\\S', 'x-label': 'Comment', 'x-messages': { required: 'Comment cannot be empty', minLength: 'Comment cannot be empty', pattern: 'Comment cannot be empty' } },
+    parentId: { anyOf: [{ $ref: 'shared/Id' }, { type: 'null' }] },
+  },
+} as const;
+
+/** Likes the post when the user has not, else unlikes it; answers the new state and count. */
+export async function toggleLike(knex: Knex, t: ThreadTables, postId: number, userId: number): Promise<{ liked: boolean; likesCount: number }> {
+  return knex.transaction(async (trx) => {
+    const ins = await trx(t.likes).insert({ post_id: postId, user_id: userId }).onConflict(['post_id', 'user_id']).ignore().returning('post_id');
+    if (ins.length) {
+      const [r] = await trx(t.posts).where({ id: postId }).increment('likes_count', 1).returning('likes_count');
+      return { liked: true, likesCount: r.likes_count as number };
+    }
+    const del = await trx(t.likes).where({ post_id: postId, user_id: userId }).del().returning('post_id');
+    // a concurrent request of the same user removed it first: nothing to count
+    const [r] = del.length
+      ? await trx(t.posts).where({ id: postId }).decrement('likes_count', 1).returning('likes_count')
+      : await trx(t.posts).where({ id: postId }).select('likes_count');
+    return { liked: false, likesCount: r.likes_count as number };
+  });
+}
+
+/**
+ * Adds a comment to a post, or a reply when `parentId` names a comment of that post (404
+ * `Comment not found` otherwise); a reply to a reply joins the same thread, so replies stay one
+ * level deep. `columns` are the plugin's own extra columns. `recipients`: the post's author and
+ * the replied-to comment's author, without the commenter.
+ */
+export async function addComment(
+  knex: Knex,
+  t: ThreadTables,
+  post: { id: number; user_id: number },
+  input: { userId: number; content: string; parentId?: number | null; columns?: Record<string, unknown> },
+): Promise<{ row: CommentRow; parentId: number | null; recipients: number[] }> {
+  let parentId: number | null = null;
+  let parentAuthor: number | null = null;
+  if (input.parentId) {
+    const parent: CommentRow | undefined = await knex(t.comments).where({ id: input.parentId, post_id: post.id }).first();
+    if (!parent) throw new HttpError(404, 'Comment not found');
+    parentId = parent.parent_id ?? parent.id;
+    parentAuthor = parent.user_id;
+  }
+  const row: CommentRow = await knex.transaction(async (trx) => {
+    const [r] = await trx(t.comments)
+      .insert({ ...input.columns, post_id: post.id, user_id: input.userId, parent_id: parentId, content: input.content.trim() })
+      .returning('*');
+    await trx(t.posts).where({ id: post.id }).increment('comments_count', 1);
+    return r;
+  });
+  const recipients = new Set<number>([post.user_id, ...(parentAuthor ? [parentAuthor] : [])]);
+  recipients.delete(input.userId);
+  return { row, parentId, recipients: [...recipients] };
+}
+
+/** Comments as the API answers them: top-level ones, oldest first, each with its replies. */
+export function commentTree<U>(rows: CommentRow[], users: Map<number, U>, canDelete: (r: CommentRow) => boolean) {
+  const one = (r: CommentRow) => ({
+    id: r.id,
+    postId: r.post_id,
+    parentId: r.parent_id,
+    content: r.content,
+    createdAt: iso(r.created_at)!,
+    user: users.get(r.user_id) ?? null,
+    canDelete: canDelete(r),
+  });
+  const top = rows.filter((r) => !r.parent_id).map((r) => ({ ...one(r), replies: [] as Array<ReturnType<typeof one>> }));
+  const byId = new Map(top.map((c) => [c.id, c]));
+  for (const r of rows) if (r.parent_id) byId.get(r.parent_id)?.replies.push(one(r));
+  return top;
+}
+
+/** Deletes comments with their replies and lowers each post's comments_count by what went; answers how many went. */
+export async function deleteComments(knex: Knex, t: ThreadTables, ids: number[]): Promise<number> {
+  if (!ids.length) return 0;
+  return knex.transaction(async (trx) => {
+    const rows: Array<{ id: number; post_id: number }> = await trx(t.comments).whereIn('id', ids).orWhereIn('parent_id', ids).select('id', 'post_id');
+    if (!rows.length) return 0;
+    const perPost = new Map<number, number>();
+    for (const r of rows) perPost.set(r.post_id, (perPost.get(r.post_id) ?? 0) + 1);
+    await trx(t.comments).whereIn('id', rows.map((r) => r.id)).del();
+    for (const [postId, n] of perPost) await trx(t.posts).where({ id: postId }).update({ comments_count: trx.raw('greatest(comments_count - ?, 0)', [n]) });
+    return rows.length;
+  });
+}
+
+/** Removes every like of a user (an account going), lowering the counters they raised. Run inside the caller's transaction. */
+export async function removeUserLikes(trx: Knex.Transaction, t: ThreadTables, userId: number): Promise<void> {
+  const liked: number[] = await trx(t.likes).where({ user_id: userId }).pluck('post_id');
+  if (!liked.length) return;
+  await trx(t.posts).whereIn('id', liked).update({ likes_count: trx.raw('greatest(likes_count - 1, 0)') });
+  await trx(t.likes).where({ user_id: userId }).del();
+}
