@@ -9,9 +9,11 @@ import type { AuthUser, PluginContext } from '../../../core/plugin-api.ts';
 import { AccountsService, type AccountsApi, type UserSummary } from '../../accounts/public.ts';
 import { NotificationsService, type NewNotification } from '../../notifications/public.ts';
 import { decodeCursor, encodeCursor, iso, likeEscape, normalizeTags } from './util.ts';
+import { addComment, commentBody, commentTree, deleteComments, likeResponse, toggleLike, type CommentRow, type ThreadTables } from '../../../core/threads.ts';
 
 export const GROUP_NOT_FOUND = 'Group not found';
 const PRIVATE = 'This group is private. Only its members can see it.';
+export const THREADS: ThreadTables = { posts: 'group_posts', likes: 'group_post_likes', comments: 'group_comments' };
 
 interface GroupRow {
   id: number;
@@ -458,46 +460,19 @@ export function groupRoutes(ctx: PluginContext) {
     operationId: 'likeGroupPost',
     summary: 'Like or unlike a post (toggles; members only)',
     auth: 'required',
-    schema: {
-      params: idParams,
-      response: { type: 'object', additionalProperties: false, required: ['liked', 'likesCount'], properties: { liked: { type: 'boolean' }, likesCount: { type: 'integer' } } },
-    },
+    schema: { params: idParams, response: likeResponse },
     async handler(c) {
       const { post, a } = await postAccess(c.input.params.id, c.user!);
       assertMember(a, 'Only members of this group can like posts');
-      const userId = c.user!.id;
-      return knex.transaction(async (trx) => {
-        const ins = await trx('group_post_likes').insert({ post_id: post.id, user_id: userId }).onConflict(['post_id', 'user_id']).ignore().returning('post_id');
-        if (ins.length) {
-          const [r] = await trx('group_posts').where({ id: post.id }).increment('likes_count', 1).returning('likes_count');
-          return { liked: true, likesCount: r.likes_count };
-        }
-        const del = await trx('group_post_likes').where({ post_id: post.id, user_id: userId }).del().returning('post_id');
-        const [r] = del.length
-          ? await trx('group_posts').where({ id: post.id }).decrement('likes_count', 1).returning('likes_count')
-          : await trx('group_posts').where({ id: post.id }).select('likes_count');
-        return { liked: false, likesCount: r.likes_count };
-      });
+      return toggleLike(knex, THREADS, post.id, c.user!.id);
     },
   });
 
   // ---- comments ----
 
-  async function presentComments(rows: any[], a: Access) {
+  async function presentComments(rows: CommentRow[], a: Access) {
     const u = await summaries(rows.map((r) => r.user_id));
-    const one = (r: any) => ({
-      id: r.id,
-      postId: r.post_id,
-      parentId: r.parent_id,
-      content: r.content,
-      createdAt: iso(r.created_at)!,
-      user: u.get(r.user_id) ?? null,
-      canDelete: r.user_id === a.user.id || a.isAdmin,
-    });
-    const top = rows.filter((r) => !r.parent_id).map((r) => ({ ...one(r), replies: [] as Array<ReturnType<typeof one>> }));
-    const byId = new Map(top.map((t) => [t.id, t]));
-    for (const r of rows) if (r.parent_id) byId.get(r.parent_id)?.replies.push(one(r));
-    return top;
+    return commentTree(rows, u, (r) => r.user_id === a.user.id || a.isAdmin);
   }
 
   ctx.routes.add<{ id: number }>({
@@ -521,39 +496,13 @@ export function groupRoutes(ctx: PluginContext) {
     summary: 'Comment on a post or reply to a comment (parentId; one level deep; members only)',
     auth: 'required',
     status: 201,
-    schema: {
-      params: idParams,
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['content'],
-        properties: {
-          content: { type: 'string', minLength: 1, maxLength: 5000, pattern: '\\S', 'x-label': 'Comment', 'x-messages': { required: 'Comment cannot be empty', minLength: 'Comment cannot be empty', pattern: 'Comment cannot be empty' } },
-          parentId: { anyOf: [{ $ref: 'shared/Id' }, { type: 'null' }] },
-        },
-      },
-      response: { 201: { allOf: [{ $ref: 'groups/Comment' }] } },
-    },
+    schema: { params: idParams, body: commentBody, response: { 201: { allOf: [{ $ref: 'groups/Comment' }] } } },
     async handler(c) {
       const { post, a } = await postAccess(c.input.params.id, c.user!);
       assertMember(a, 'Only members of this group can comment');
       if (c.user!.restricted) throw new HttpError(403, 'Your account is restricted from commenting');
-      let parentId: number | null = null;
-      let parentAuthor: number | null = null;
-      if (c.input.body.parentId) {
-        const parent = await knex('group_comments').where({ id: c.input.body.parentId, post_id: post.id }).first();
-        if (!parent) throw new HttpError(404, 'Comment not found');
-        parentId = parent.parent_id ?? parent.id;
-        parentAuthor = parent.user_id;
-      }
-      const row = await knex.transaction(async (trx) => {
-        const [r] = await trx('group_comments').insert({ post_id: post.id, user_id: c.user!.id, parent_id: parentId, content: c.input.body.content.trim() }).returning('*');
-        await trx('group_posts').where({ id: post.id }).increment('comments_count', 1);
-        return r;
-      });
-      const to = new Set([post.user_id, ...(parentAuthor ? [parentAuthor] : [])]);
-      to.delete(c.user!.id);
-      await notify([...to], { type: 'comment', title: parentId ? 'New reply' : 'New comment', message: `${c.user!.username} ${parentId ? 'replied in' : 'commented on'} a post in ${a.group.name}.`, link: `/groups/${a.group.id}`, template: parentId ? 'groups:notify.reply' : 'groups:notify.comment', params: { user: c.user!.username, group: a.group.name } });
+      const { row, parentId, recipients } = await addComment(knex, THREADS, post, { userId: c.user!.id, content: c.input.body.content, parentId: c.input.body.parentId });
+      await notify(recipients, { type: 'comment', title: parentId ? 'New reply' : 'New comment', message: `${c.user!.username} ${parentId ? 'replied in' : 'commented on'} a post in ${a.group.name}.`, link: `/groups/${a.group.id}`, template: parentId ? 'groups:notify.reply' : 'groups:notify.comment', params: { user: c.user!.username, group: a.group.name } });
       const [out] = await presentComments([{ ...row, parent_id: null }], a);
       return { ...out, parentId };
     },
@@ -578,15 +527,6 @@ export function groupRoutes(ctx: PluginContext) {
 }
 
 /** Deletes comments with their replies, keeping each post's comments_count exact. */
-export async function deleteGroupComments(knex: Knex, ids: number[]): Promise<number> {
-  if (!ids.length) return 0;
-  return knex.transaction(async (trx) => {
-    const rows: Array<{ id: number; post_id: number }> = await trx('group_comments').whereIn('id', ids).orWhereIn('parent_id', ids).select('id', 'post_id');
-    if (!rows.length) return 0;
-    const perPost = new Map<number, number>();
-    for (const r of rows) perPost.set(r.post_id, (perPost.get(r.post_id) ?? 0) + 1);
-    await trx('group_comments').whereIn('id', rows.map((r) => r.id)).del();
-    for (const [postId, n] of perPost) await trx('group_posts').where({ id: postId }).update({ comments_count: trx.raw('greatest(comments_count - ?, 0)', [n]) });
-    return rows.length;
-  });
+export function deleteGroupComments(knex: Knex, ids: number[]): Promise<number> {
+  return deleteComments(knex, THREADS, ids);
 }

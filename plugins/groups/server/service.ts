@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { PluginContext } from '../../../core/plugin-api.ts';
 import type { GroupsApi, GroupSummary } from '../public.ts';
-import { deleteGroupComments } from './routes.ts';
+import { removeUserLikes } from '../../../core/threads.ts';
+import { THREADS, deleteGroupComments } from './routes.ts';
 
 export function createGroupsApi(knex: Knex): GroupsApi {
   return {
@@ -48,11 +49,7 @@ export async function onUserDeleting(ctx: PluginContext, userId: number): Promis
   }
   await deleteGroupComments(knex, await knex('group_comments').where({ user_id: userId }).pluck('id'));
   await knex.transaction(async (trx) => {
-    const liked: number[] = await trx('group_post_likes').where({ user_id: userId }).pluck('post_id');
-    if (liked.length) {
-      await trx('group_posts').whereIn('id', liked).update({ likes_count: trx.raw('greatest(likes_count - 1, 0)') });
-      await trx('group_post_likes').where({ user_id: userId }).del();
-    }
+    await removeUserLikes(trx, THREADS, userId);
     const memberOf: number[] = await trx('group_members').where({ user_id: userId }).pluck('group_id');
     if (memberOf.length) {
       await trx('groups').whereIn('id', memberOf).update({ member_count: trx.raw('greatest(member_count - 1, 0)') });
