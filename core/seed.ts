@@ -55,3 +55,29 @@ export async function runSeeds(knex: Knex, targets: SeedTarget[], opts: { onlyFi
   }
   return seeded;
 }
+
+/** What `sampleUserIds` needs of the accounts plugin's service (AccountsApi fits it). */
+export interface SampleUserSource {
+  findUser(key: string): Promise<{ id: number } | null>;
+  getUserSummaries(ids: number[]): Promise<Map<number, unknown>>;
+}
+
+/**
+ * Real users for sample data: the preferred usernames that exist, in order, then the lowest ids
+ * that exist until there are `want` (the samples also load on a database with other members).
+ */
+export async function sampleUserIds(users: SampleUserSource, preferred: string[], want: number): Promise<number[]> {
+  const ids: number[] = [];
+  for (const name of preferred) {
+    const u = await users.findUser(name);
+    if (u && !ids.includes(u.id)) ids.push(u.id);
+  }
+  if (ids.length < want) {
+    const found = await users.getUserSummaries(Array.from({ length: 200 }, (_, i) => i + 1));
+    for (const id of [...found.keys()].sort((a, b) => a - b)) {
+      if (ids.length >= want) break;
+      if (!ids.includes(id)) ids.push(id);
+    }
+  }
+  return ids;
+}

@@ -1,12 +1,13 @@
 import crypto from 'node:crypto';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
+import { sampleUserIds } from './seed.ts';
 import { sharedApp, type TestApp } from './testing/index.ts';
-import { addComment, commentTree, deleteComments, removeUserLikes, toggleLike, type CommentRow, type ThreadTables } from './threads.ts';
+import { addComment, commentTree, deleteComments, removeUserLikes, seedThread, toggleLike, type CommentRow, type ThreadTables } from './threads.ts';
 
 /**
  * The thread helpers communities and groups share, on tables of their own (the plugins' API tests
- * cover the routes): counters under concurrency, reply threading, cascades.
+ * cover the routes): counters under concurrency, reply threading, cascades, seeds.
  */
 describe('discussion threads (core/threads.ts)', function () {
   this.timeout(60_000);
@@ -163,5 +164,47 @@ describe('discussion threads (core/threads.ts)', function () {
     expect((await counters(b.id)).likes_count).to.equal(0);
     expect((await counters(c.id)).likes_count).to.equal(1);
     expect(await knex(t.likes).where({ user_id: 50 }).pluck('post_id')).to.deep.equal([]);
+  });
+
+  it('seeds a thread: likes of listed members only, authors wrapping around, counters set', async () => {
+    const post = await newPost();
+    await knex.transaction((trx) =>
+      seedThread(trx, t, {
+        postId: post.id,
+        members: [70, 71, 72],
+        likes: [0, 2, 2, 5],
+        comments: [{ author: 1, content: 'one', replies: [{ author: 4, content: 'one-r' }] }, { author: 3, content: 'two' }],
+        columns: { extra: 'seeded' },
+      }),
+    );
+    expect(await knex(t.likes).where({ post_id: post.id }).orderBy('user_id').pluck('user_id')).to.deep.equal([70, 72]);
+    const rows = await knex(t.comments).where({ post_id: post.id }).orderBy('id').select('user_id', 'content', 'parent_id', 'extra');
+    expect(rows.map((r) => [r.user_id, r.content, r.extra])).to.deep.equal([
+      [71, 'one', 'seeded'],
+      [71, 'one-r', 'seeded'],
+      [70, 'two', 'seeded'],
+    ]);
+    expect(rows[1].parent_id).to.be.a('number');
+    expect(await counters(post.id)).to.deep.equal({ likes_count: 2, comments_count: 3 });
+    const bare = await newPost();
+    await knex.transaction((trx) => seedThread(trx, t, { postId: bare.id, members: [70] }));
+    expect(await counters(bare.id)).to.deep.equal({ likes_count: 0, comments_count: 0 });
+  });
+
+  it('picks sample users: preferred usernames that exist, then the lowest existing ids', async () => {
+    const { AccountsService } = await import('../plugins/accounts/public.ts');
+    const accounts = app.services.get(AccountsService);
+    const u1 = await app.user();
+    const u2 = await app.user();
+    await app.user();
+    expect(await sampleUserIds(accounts, [u2.me.username, 'no_such_user_here', u1.me.username, u2.me.username], 2)).to.deep.equal([u2.me.id, u1.me.id]);
+    const filled = await sampleUserIds(accounts, ['no_such_user_here', u2.me.username], 3);
+    expect(filled).to.have.length(3);
+    expect(filled[0]).to.equal(u2.me.id);
+    expect(new Set(filled).size).to.equal(3);
+    const rest = filled.slice(1);
+    expect(rest).to.deep.equal([...rest].sort((a, b) => a - b));
+    expect((await accounts.getUserSummaries(rest)).size).to.equal(2);
+    expect(await sampleUserIds(accounts, [], 0)).to.deep.equal([]);
   });
 });

@@ -135,3 +135,35 @@ export async function removeUserLikes(trx: Knex.Transaction, t: ThreadTables, us
   await trx(t.posts).whereIn('id', liked).update({ likes_count: trx.raw('greatest(likes_count - 1, 0)') });
   await trx(t.likes).where({ user_id: userId }).del();
 }
+
+/** A sample comment: `author` (and each reply's) is an index into the sample members. */
+export interface SeedComment {
+  author: number;
+  content: string;
+  replies?: SeedComment[];
+}
+
+/**
+ * Sample likes and comments (with replies) of a freshly inserted sample post, and its counters.
+ * `likes` and authors are indexes into `members` (likes beyond the list are dropped, authors wrap
+ * around); `columns` are the plugin's own extra comment columns.
+ */
+export async function seedThread(
+  trx: Knex.Transaction,
+  t: ThreadTables,
+  s: { postId: number; members: number[]; likes?: number[]; comments?: SeedComment[]; columns?: Record<string, unknown> },
+): Promise<void> {
+  const who = (i: number) => s.members[i % s.members.length];
+  const likers = [...new Set((s.likes ?? []).filter((i) => i < s.members.length).map(who))];
+  if (likers.length) await trx(t.likes).insert(likers.map((u) => ({ post_id: s.postId, user_id: u })));
+  let comments = 0;
+  for (const cm of s.comments ?? []) {
+    const [parent] = await trx(t.comments).insert({ ...s.columns, post_id: s.postId, user_id: who(cm.author), content: cm.content }).returning('id');
+    comments++;
+    for (const r of cm.replies ?? []) {
+      await trx(t.comments).insert({ ...s.columns, post_id: s.postId, user_id: who(r.author), parent_id: parent.id, content: r.content });
+      comments++;
+    }
+  }
+  await trx(t.posts).where({ id: s.postId }).update({ likes_count: likers.length, comments_count: comments });
+}

@@ -10,14 +10,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../../core/config.ts';
 import type { PluginContext, SeedProgress } from '../../../core/plugin-api.ts';
+import { sampleUserIds } from '../../../core/seed.ts';
+import { seedThread, type SeedComment } from '../../../core/threads.ts';
 import { AccountsService } from '../../accounts/public.ts';
+import { THREADS } from './routes-posts.ts';
 import { normalizeTags } from './util.ts';
 
-interface SeedComment {
-  author: number;
-  content: string;
-  replies?: SeedComment[];
-}
 interface SeedPost {
   author: number;
   type: string;
@@ -48,24 +46,6 @@ interface SeedCommunity {
   posts: SeedPost[];
 }
 
-/** Real users for sample data: preferred usernames first, then the lowest ids that exist. */
-export async function sampleUserIds(ctx: PluginContext, preferred: string[], want: number): Promise<number[]> {
-  const accounts = ctx.services.get(AccountsService);
-  const ids: number[] = [];
-  for (const name of preferred) {
-    const u = await accounts.findUser(name);
-    if (u && !ids.includes(u.id)) ids.push(u.id);
-  }
-  if (ids.length < want) {
-    const found = await accounts.getUserSummaries(Array.from({ length: 200 }, (_, i) => i + 1));
-    for (const id of [...found.keys()].sort((a, b) => a - b)) {
-      if (ids.length >= want) break;
-      if (!ids.includes(id)) ids.push(id);
-    }
-  }
-  return ids;
-}
-
 export async function seedCommunities(ctx: PluginContext, progress: SeedProgress): Promise<void> {
   const knex = ctx.db;
   const file = path.join(ROOT, 'seeds', 'communities', 'communities.json');
@@ -78,7 +58,7 @@ export async function seedCommunities(ctx: PluginContext, progress: SeedProgress
       progress.tick();
       continue;
     }
-    const members = await sampleUserIds(ctx, s.members, s.members.length);
+    const members = await sampleUserIds(ctx.services.get(AccountsService), s.members, s.members.length);
     if (!members.length) {
       ctx.log.info('communities seed: no users yet, sample communities skipped');
       progress.tick(data.communities.length - i);
@@ -119,23 +99,12 @@ export async function seedCommunities(ctx: PluginContext, progress: SeedProgress
             pinned_at: p.pinned ? trx.fn.now() : null,
           })
           .returning('id');
-        const likers = [...new Set((p.likes ?? []).filter((i) => i < members.length).map(who))];
-        if (likers.length) await trx('community_post_likes').insert(likers.map((u) => ({ post_id: post.id, user_id: u })));
+        await seedThread(trx, THREADS, { postId: post.id, members, likes: p.likes, comments: p.comments, columns: { community_id: c.id } });
         const voters = new Map<number, number>();
         (p.votes ?? []).forEach((opt, i) => {
           if (opt !== null && i < members.length) voters.set(members[i], opt);
         });
         if (voters.size) await trx('community_poll_votes').insert([...voters].map(([u, o]) => ({ post_id: post.id, user_id: u, option_index: o })));
-        let comments = 0;
-        for (const cm of p.comments ?? []) {
-          const [parent] = await trx('community_comments').insert({ post_id: post.id, community_id: c.id, user_id: who(cm.author), content: cm.content }).returning('id');
-          comments++;
-          for (const r of cm.replies ?? []) {
-            await trx('community_comments').insert({ post_id: post.id, community_id: c.id, user_id: who(r.author), parent_id: parent.id, content: r.content });
-            comments++;
-          }
-        }
-        await trx('community_posts').where({ id: post.id }).update({ likes_count: likers.length, comments_count: comments });
       }
     });
     progress.tick();

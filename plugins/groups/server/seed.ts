@@ -8,14 +8,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../../core/config.ts';
 import type { PluginContext, SeedProgress } from '../../../core/plugin-api.ts';
+import { sampleUserIds } from '../../../core/seed.ts';
+import { seedThread, type SeedComment } from '../../../core/threads.ts';
 import { AccountsService } from '../../accounts/public.ts';
+import { THREADS } from './routes.ts';
 import { normalizeTags } from './util.ts';
 
-interface SeedComment {
-  author: number;
-  content: string;
-  replies?: SeedComment[];
-}
 interface SeedGroup {
   name: string;
   description: string;
@@ -25,23 +23,6 @@ interface SeedGroup {
   /** usernames; the first is the creator */
   members: string[];
   posts: Array<{ author: number; content: string; likes?: number[]; comments?: SeedComment[] }>;
-}
-
-async function sampleUserIds(ctx: PluginContext, preferred: string[], want: number): Promise<number[]> {
-  const accounts = ctx.services.get(AccountsService);
-  const ids: number[] = [];
-  for (const name of preferred) {
-    const u = await accounts.findUser(name);
-    if (u && !ids.includes(u.id)) ids.push(u.id);
-  }
-  if (ids.length < want) {
-    const found = await accounts.getUserSummaries(Array.from({ length: 200 }, (_, i) => i + 1));
-    for (const id of [...found.keys()].sort((a, b) => a - b)) {
-      if (ids.length >= want) break;
-      if (!ids.includes(id)) ids.push(id);
-    }
-  }
-  return ids;
 }
 
 export async function seedGroups(ctx: PluginContext, progress: SeedProgress): Promise<void> {
@@ -55,7 +36,7 @@ export async function seedGroups(ctx: PluginContext, progress: SeedProgress): Pr
       progress.tick();
       continue;
     }
-    const members = await sampleUserIds(ctx, s.members, s.members.length);
+    const members = await sampleUserIds(ctx.services.get(AccountsService), s.members, s.members.length);
     if (!members.length) {
       ctx.log.info('groups seed: no users yet, sample groups skipped');
       progress.tick(data.groups.length - i);
@@ -69,18 +50,7 @@ export async function seedGroups(ctx: PluginContext, progress: SeedProgress): Pr
       await trx('group_members').insert(members.map((u, i) => ({ group_id: g.id, user_id: u, role: i === 0 ? 'admin' : 'member' })));
       for (const p of s.posts) {
         const [post] = await trx('group_posts').insert({ group_id: g.id, user_id: who(p.author), content: p.content }).returning('id');
-        const likers = [...new Set((p.likes ?? []).filter((i) => i < members.length).map(who))];
-        if (likers.length) await trx('group_post_likes').insert(likers.map((u) => ({ post_id: post.id, user_id: u })));
-        let n = 0;
-        for (const cm of p.comments ?? []) {
-          const [parent] = await trx('group_comments').insert({ post_id: post.id, user_id: who(cm.author), content: cm.content }).returning('id');
-          n++;
-          for (const r of cm.replies ?? []) {
-            await trx('group_comments').insert({ post_id: post.id, user_id: who(r.author), parent_id: parent.id, content: r.content });
-            n++;
-          }
-        }
-        await trx('group_posts').where({ id: post.id }).update({ likes_count: likers.length, comments_count: n });
+        await seedThread(trx, THREADS, { postId: post.id, members, likes: p.likes, comments: p.comments });
       }
     });
     progress.tick();
