@@ -149,11 +149,14 @@ export default definePluginServer({
       };
     };
 
+    /** The post, if the viewer may see its author's posts (accounts' rule read in the same statement). */
     async function loadVisiblePost(id: number, viewer: Viewer, trx: Knex = knex): Promise<PostRow> {
-      const row = await trx('insights_posts as p').where('p.id', id).first(POST_COLUMNS);
-      if (!row) throw new HttpError(404, MESSAGES.postNotFound);
-      const ok = await social.visibleAuthors(viewer, [row.user_id]);
-      if (!ok.has(row.user_id)) throw new HttpError(404, MESSAGES.postNotFound);
+      const canView = accounts().sql.canView(viewer, 'p.user_id').toSQL();
+      const row = await trx('insights_posts as p')
+        .where('p.id', id)
+        .first([...POST_COLUMNS, trx.raw(`${canView.sql} as author_visible`, canView.bindings as any[])]);
+      if (!row || !row.author_visible) throw new HttpError(404, MESSAGES.postNotFound);
+      delete row.author_visible;
       return row;
     }
 
