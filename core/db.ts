@@ -2,16 +2,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
-import lockfile from 'proper-lockfile';
 import type { CurioConfig } from './config.ts';
+import { DatabaseLockedError, lockEmbeddedDatabase } from './db-lock.ts';
+
+export { DatabaseLockedError };
 
 // Return bigint counts and numerics as numbers where safe: COUNT(*) answers int8.
 pg.types.setTypeParser(20, (v: string) => {
   const n = Number(v);
   return Number.isSafeInteger(n) ? n : v;
 });
-
-export class DatabaseLockedError extends Error {}
 
 export interface Database {
   knex: Knex;
@@ -42,7 +42,8 @@ async function openPglite(dataDir: string | null): Promise<Knex> {
 /**
  * Opens the database: PostgreSQL when databaseUrl is set, otherwise embedded PGlite in
  * `<dataDir>/db` (or in memory for `memory: true`). The embedded database is single-process:
- * a lock file makes a second process stop with a clear message instead of corrupting it.
+ * a lock (core/db-lock.ts) makes a second process stop with a clear message instead of corrupting
+ * it, and a process started after a crash takes the dead owner's lock over at once.
  */
 export async function openDatabase(config: Pick<CurioConfig, 'databaseUrl' | 'dataDir'>, opts: { memory?: boolean; poolMax?: number } = {}): Promise<Database> {
   if (config.databaseUrl) {
@@ -60,18 +61,7 @@ export async function openDatabase(config: Pick<CurioConfig, 'databaseUrl' | 'da
   }
   const dir = path.join(config.dataDir, 'db');
   fs.mkdirSync(dir, { recursive: true });
-  let release: () => Promise<void>;
-  try {
-    release = await lockfile.lock(dir, { lockfilePath: path.join(config.dataDir, 'db.lock'), stale: 15000, update: 5000 });
-  } catch (e: any) {
-    if (e.code === 'ELOCKED') {
-      throw new DatabaseLockedError(
-        `The embedded database in ${dir} is in use by another process (is the app running?). ` +
-          'Stop it first, or set DATABASE_URL to use a PostgreSQL server that many processes can share.',
-      );
-    }
-    throw e;
-  }
+  const release = await lockEmbeddedDatabase(config.dataDir, dir);
   try {
     const knex = await openPglite(dir);
     await knex.raw('select 1');
