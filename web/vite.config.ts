@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { curioValidators } from './build/validators-plugin.ts';
+import { purgeBulma } from './build/purge-bulma-plugin.ts';
 
 const WEB = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(WEB, '..');
@@ -20,7 +21,7 @@ const vendor = (id: string): string | null => {
 export default defineConfig({
   root: WEB,
   publicDir: path.join(WEB, 'public'),
-  plugins: [react(), curioValidators(ROOT)],
+  plugins: [purgeBulma(ROOT), react(), curioValidators(ROOT)],
   server: {
     port: 5173,
     fs: { allow: [ROOT] },
