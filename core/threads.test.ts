@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { sampleUserIds } from './seed.ts';
-import { sharedApp, type TestApp } from './testing/index.ts';
+import { adminUrl, sharedApp, waitFor, type TestApp } from './testing/index.ts';
 import { addComment, commentTree, deleteComments, removeUserLikes, seedThread, toggleLike, type CommentRow, type ThreadTables } from './threads.ts';
 
 /**
@@ -34,7 +34,7 @@ describe('discussion threads (core/threads.ts)', function () {
       x.increments('id');
       x.integer('post_id').notNullable().references('id').inTable(t.posts).onDelete('CASCADE');
       x.integer('user_id').notNullable();
-      x.integer('parent_id').nullable();
+      x.integer('parent_id').nullable().references('id').inTable(t.comments).onDelete('CASCADE');
       x.text('content').notNullable();
       x.text('extra').nullable();
       x.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
@@ -148,6 +148,47 @@ describe('discussion threads (core/threads.ts)', function () {
     expect((await counters(b.id)).comments_count).to.equal(1);
     expect(await knex(t.comments).whereIn('post_id', [a.id, b.id]).orderBy('id').pluck('id')).to.deep.equal([a2.row.id, b1.row.id]);
     expect(await deleteComments(knex, t, [a1.row.id])).to.equal(0);
+  });
+
+  it('counts a thread once when it is deleted several times at once', async () => {
+    const post = await newPost();
+    const keep = await addComment(knex, t, post, { userId: 2, content: 'keep' });
+    for (let round = 0; round < 3; round++) {
+      const c = await addComment(knex, t, post, { userId: 2, content: `c${round}` });
+      await addComment(knex, t, post, { userId: 3, content: 'r1', parentId: c.row.id });
+      await addComment(knex, t, post, { userId: 4, content: 'r2', parentId: c.row.id });
+      const went = await Promise.all(Array.from({ length: 4 }, () => deleteComments(knex, t, [c.row.id])));
+      expect(went.reduce((a, b) => a + b, 0)).to.equal(3);
+      expect((await counters(post.id)).comments_count).to.equal(1);
+    }
+    expect(await knex(t.comments).where({ post_id: post.id }).pluck('id')).to.deep.equal([keep.row.id]);
+  });
+
+  it('counts a reply that was being added when its thread was deleted', async function () {
+    // needs two connections at once: PostgreSQL only (the embedded database has one)
+    if (!adminUrl()) this.skip();
+    const post = await newPost();
+    const c = await addComment(knex, t, post, { userId: 2, content: 'thread' });
+    // a reply in flight: inserted, counter not yet raised, not committed
+    const inFlight = await knex.transaction();
+    let deletion: Promise<number> | null = null;
+    try {
+      await inFlight(t.comments).insert({ post_id: post.id, user_id: 3, parent_id: c.row.id, content: 'late' });
+      deletion = deleteComments(knex, t, [c.row.id]);
+      // the deletion waits for the reply's transaction (its parent is held by the reply's foreign key)
+      await waitFor(async () => {
+        const r = await knex.raw(`select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like ? and pid <> pg_backend_pid()`, [`%${t.comments}%`]);
+        return r.rows.length > 0;
+      }, { timeout: 20_000 });
+      await inFlight(t.posts).where({ id: post.id }).increment('comments_count', 1);
+      await inFlight.commit();
+    } catch (e) {
+      await inFlight.rollback().catch(() => {});
+      throw e;
+    }
+    expect(await deletion).to.equal(2);
+    expect(await knex(t.comments).where({ post_id: post.id }).pluck('id')).to.deep.equal([]);
+    expect((await counters(post.id)).comments_count).to.equal(0);
   });
 
   it('removes every like of a user, lowering only the posts they liked', async () => {

@@ -114,17 +114,26 @@ export function commentTree<U>(rows: CommentRow[], users: Map<number, U>, canDel
   return top;
 }
 
-/** Deletes comments with their replies and lowers each post's comments_count by what went; answers how many went. */
+/**
+ * Deletes comments with their replies and lowers each post's comments_count by what went; answers
+ * how many went. Exact under concurrency: the rows are locked first (in id order), so a reply being
+ * added to one of them either commits before, and the delete, a statement of its own, sees it, or
+ * fails on its parent's foreign key after; and only what this delete removed is counted, so two
+ * deletions of the same comment (author and moderator at once) lower the counter once.
+ */
 export async function deleteComments(knex: Knex, t: ThreadTables, ids: number[]): Promise<number> {
   if (!ids.length) return 0;
   return knex.transaction(async (trx) => {
-    const rows: Array<{ id: number; post_id: number }> = await trx(t.comments).whereIn('id', ids).orWhereIn('parent_id', ids).select('id', 'post_id');
-    if (!rows.length) return 0;
+    const locked = await trx(t.comments).whereIn('id', ids).orWhereIn('parent_id', ids).orderBy('id').forUpdate().select('id');
+    if (!locked.length) return 0;
+    const gone: Array<{ post_id: number }> = await trx(t.comments).whereIn('id', ids).orWhereIn('parent_id', ids).del().returning('post_id');
     const perPost = new Map<number, number>();
-    for (const r of rows) perPost.set(r.post_id, (perPost.get(r.post_id) ?? 0) + 1);
-    await trx(t.comments).whereIn('id', rows.map((r) => r.id)).del();
-    for (const [postId, n] of perPost) await trx(t.posts).where({ id: postId }).update({ comments_count: trx.raw('greatest(comments_count - ?, 0)', [n]) });
-    return rows.length;
+    for (const r of gone) perPost.set(r.post_id, (perPost.get(r.post_id) ?? 0) + 1);
+    // posts in id order, as every deletion takes them: two deletions never wait on each other in a circle
+    for (const [postId, n] of [...perPost].sort((a, b) => a[0] - b[0])) {
+      await trx(t.posts).where({ id: postId }).update({ comments_count: trx.raw('greatest(comments_count - ?, 0)', [n]) });
+    }
+    return gone.length;
   });
 }
 
