@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory from 'knex';
 import { loadConfig } from '../core/config.ts';
+import { DatabaseLockedError, lockEmbeddedDatabase } from '../core/db-lock.ts';
 
 const config = loadConfig({ logLevel: 'warn' });
 if (process.env.NODE_ENV === 'production' && !process.argv.includes('--force')) {
@@ -20,11 +21,17 @@ if (config.databaseUrl) {
   console.log('PostgreSQL schema dropped and recreated.');
 } else {
   const dir = path.join(config.dataDir, 'db');
-  if (fs.existsSync(path.join(config.dataDir, 'db.lock'))) {
-    console.error(`The embedded database in ${dir} is in use (is the app running?). Stop it first.`);
+  // The app's own lock: refused while a live process holds it; a lock left by a crash is taken over.
+  let release: () => Promise<void>;
+  try {
+    release = await lockEmbeddedDatabase(config.dataDir, dir);
+  } catch (e) {
+    if (!(e instanceof DatabaseLockedError)) throw e;
+    console.error(e.message);
     process.exit(1);
   }
   fs.rmSync(dir, { recursive: true, force: true });
+  await release();
   console.log(`Removed ${dir}.`);
 }
 const { withApp } = await import('./cli.ts');
