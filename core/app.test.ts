@@ -1,4 +1,12 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
 import { expect } from 'chai';
+import { serveWebBuild } from './app.ts';
 import { sharedApp, type TestApp } from './testing/index.ts';
 
 describe('core HTTP behaviour', () => {
@@ -102,5 +110,52 @@ describe('compression', () => {
     const res = await fetch(`${app.url}/api/openapi.json`, { headers: { 'accept-encoding': 'gzip' } });
     expect(res.headers.get('content-encoding')).to.equal('gzip');
     expect((await res.json()).openapi).to.equal('3.1.0');
+  });
+});
+
+describe('the built web app (serveWebBuild)', () => {
+  const js = `export const greeting = ${JSON.stringify('hello '.repeat(400))};\n`;
+  let dir: string;
+  let server: http.Server;
+  let url: string;
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'curio-web-build-'));
+    fs.mkdirSync(path.join(dir, 'assets'));
+    fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Curio</title><div id="root"></div>');
+    fs.writeFileSync(path.join(dir, 'assets', 'app-1a2b.js'), js);
+    fs.writeFileSync(path.join(dir, 'assets', 'app-1a2b.js.br'), zlib.brotliCompressSync(js));
+    fs.writeFileSync(path.join(dir, 'assets', 'app-1a2b.js.gz'), zlib.gzipSync(js));
+    const koa = new Koa();
+    koa.use(serveWebBuild(dir));
+    server = http.createServer(koa.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sends the precompressed copy the browser accepts, cached for a year when hashed', async () => {
+    for (const [accept, encoding] of [['br, gzip', 'br'], ['gzip', 'gzip'], ['identity', null]] as const) {
+      const res = await fetch(`${url}/assets/app-1a2b.js`, { headers: { 'accept-encoding': accept } });
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('content-encoding'), accept).to.equal(encoding);
+      expect(res.headers.get('content-type')).to.match(/javascript/);
+      expect(res.headers.get('vary')).to.match(/accept-encoding/i);
+      expect(res.headers.get('cache-control')).to.equal('max-age=31536000,immutable');
+      expect(await res.text()).to.equal(js);
+    }
+  });
+
+  it("answers the web app's own routes with index.html, never cached", async () => {
+    const res = await fetch(`${url}/museum/some-museum`);
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('cache-control')).to.equal('no-cache');
+    expect(await res.text()).to.include('<div id="root">');
+  });
+
+  it('leaves /api to the routes', async () => {
+    expect((await fetch(`${url}/api/nothing`)).status).to.equal(404);
   });
 });

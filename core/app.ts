@@ -33,6 +33,33 @@ import type { PluginContext, PluginServer, RegisteredRoute } from './plugin-api.
 export const APP_NAME = 'Curio';
 export const WEB_DIST = path.join(ROOT, 'web', 'dist');
 
+/**
+ * Serves a production build of the web app (web/dist here; the web benchmark serves its own build
+ * with it): its files, the hashed /assets cached for a year, each as the .br or .gz copy the build
+ * wrote beside it when the browser accepts one (else koa-compress compresses it), and index.html
+ * for every other GET, the web app's own routes.
+ */
+export function serveWebBuild(root: string): Koa.Middleware {
+  return async (ctx, next) => {
+    if (ctx.path.startsWith('/api') || ctx.path.startsWith('/uploads/') || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+    if (!fs.existsSync(path.join(root, 'index.html'))) {
+      ctx.status = 503;
+      ctx.type = 'text/plain';
+      ctx.body = 'The web app is not built yet: run `npm run build:web`.';
+      return;
+    }
+    ctx.vary('Accept-Encoding');
+    const rel = ctx.path.replace(/^\/+/, '');
+    if (rel && !rel.includes('..') && fs.existsSync(path.join(root, rel)) && fs.statSync(path.join(root, rel)).isFile()) {
+      const hashed = rel.startsWith('assets/');
+      await send(ctx, rel, { root, maxage: hashed ? 31536000000 : 0, immutable: hashed, brotli: true, gzip: true });
+      return;
+    }
+    ctx.set('Cache-Control', 'no-cache');
+    await send(ctx, 'index.html', { root, brotli: true, gzip: true });
+  };
+}
+
 export interface CurioApp {
   config: CurioConfig;
   koa: Koa;
@@ -324,29 +351,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
   koa.use(router.allowedMethods({ throw: false }));
 
   // The built web app, with the SPA fallback to index.html.
-  if (config.serveWeb) {
-    koa.use(async (ctx, next) => {
-      if (ctx.path.startsWith('/api') || ctx.path.startsWith('/uploads/') || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
-      if (!fs.existsSync(path.join(WEB_DIST, 'index.html'))) {
-        ctx.status = 503;
-        ctx.type = 'text/plain';
-        ctx.body = 'The web app is not built yet: run `npm run build:web`.';
-        return;
-      }
-      const rel = ctx.path.replace(/^\/+/, '');
-      if (rel && !rel.includes('..') && fs.existsSync(path.join(WEB_DIST, rel)) && fs.statSync(path.join(WEB_DIST, rel)).isFile()) {
-        await send(ctx, rel, {
-          root: WEB_DIST,
-          maxage: rel.startsWith('assets/') ? 31536000000 : 0,
-          immutable: rel.startsWith('assets/'),
-          gzip: false,
-        });
-        return;
-      }
-      ctx.set('Cache-Control', 'no-cache');
-      await send(ctx, 'index.html', { root: WEB_DIST });
-    });
-  }
+  if (config.serveWeb) koa.use(serveWebBuild(WEB_DIST));
 
   let server: http.Server | null = null;
   let url = '';

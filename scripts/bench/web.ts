@@ -7,8 +7,9 @@
  *     existing build instead of building).
  *  2. Starts the app in a child process (this file with CURIO_BENCH_CHILD=web): createApp() on a
  *     fresh PostgreSQL database when DATABASE_URL is set (dropped at the end), else embedded PGlite
- *     in memory; every plugin's seeds; the build served the way core/app.ts serves web/dist
- *     (koa-send, immutable /assets, index.html fallback, after the security headers).
+ *     in memory; every plugin's seeds; the build served by core/app.ts's serveWebBuild, as web/dist
+ *     is (precompressed .br/.gz copies, immutable /assets, index.html fallback, after the security
+ *     headers and compression).
  *  3. Initial JavaScript: each page is loaded in Debian's Chromium (fresh browser context, cold
  *     cache) and the JavaScript fetched until the network is idle is summed, raw and gzip
  *     (zlib level 9 of each file, as a server or CDN would send it): landing (signed out) and home
@@ -40,25 +41,15 @@ const PASSWORD = 'bench-password-123';
 
 async function webChild() {
   const dist = process.env.BENCH_DIST!;
-  const { createApp } = await import('../../core/app.ts');
-  const send = (await import('koa-send')).default;
+  const { createApp, serveWebBuild } = await import('../../core/app.ts');
   const databaseUrl = process.env.DATABASE_URL || null;
   const app = await createApp({
     overrides: { serveWeb: false, port: 0, host: '127.0.0.1', dataDir: process.env.DATA_DIR!, databaseUrl, seedOnStart: false, logLevel: 'warn' },
     memory: !databaseUrl,
   });
   await app.seed({ onlyFirstTime: true });
-  // As core/app.ts serves web/dist (same options), but from this build's directory.
-  app.koa.use(async (ctx, next) => {
-    if (ctx.path.startsWith('/api') || ctx.path.startsWith('/uploads/') || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
-    const rel = ctx.path.replace(/^\/+/, '');
-    if (rel && !rel.includes('..') && fs.existsSync(path.join(dist, rel)) && fs.statSync(path.join(dist, rel)).isFile()) {
-      await send(ctx, rel, { root: dist, maxage: rel.startsWith('assets/') ? 31536000000 : 0, immutable: rel.startsWith('assets/'), gzip: false });
-      return;
-    }
-    ctx.set('Cache-Control', 'no-cache');
-    await send(ctx, 'index.html', { root: dist });
-  });
+  // Served exactly as core/app.ts serves web/dist, but from this build's directory.
+  app.koa.use(serveWebBuild(dist));
   const url = await app.listen();
   process.on('SIGTERM', async () => {
     await app.close();
