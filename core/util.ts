@@ -1,4 +1,5 @@
 /** Small helpers several plugins need: tags, LIKE escaping, ISO dates, opaque cursors, URLs, blanks. */
+import type Koa from 'koa';
 import { HttpError } from './errors.ts';
 
 /** Tags arrive as a list or as one comma-separated text: split, trim, drop blanks and duplicates. */
@@ -67,4 +68,20 @@ export function stripNul<T>(v: T): T {
     for (const k of Object.keys(v)) (v as any)[k] = stripNul((v as any)[k]);
   }
   return v;
+}
+
+/**
+ * Middleware that removes NUL characters from the JSON body and the query of the requests whose
+ * path matches `paths` (a plugin's own routes): such text would reach PostgreSQL as an encoding
+ * error; stripped, it meets the routes' schemas like any other text.
+ */
+export function stripNulFrom(paths: RegExp): Koa.Middleware {
+  return async (k, next) => {
+    if (paths.test(k.path)) {
+      const req = k.request as { body?: unknown };
+      if (req.body && typeof req.body === 'object') stripNul(req.body);
+      if (k.querystring.includes('%00')) k.query = stripNul({ ...k.query });
+    }
+    await next();
+  };
 }

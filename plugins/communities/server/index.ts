@@ -7,7 +7,7 @@ import { postRoutes } from './routes-posts.ts';
 import { memberRoutes } from './routes-members.ts';
 import { createCommunitiesApi, onUserDeleting } from './service.ts';
 import { seedCommunities } from './seed.ts';
-import { stripNul } from './util.ts';
+import { stripNulFrom } from '../../../core/util.ts';
 
 const OWN_PATHS = /^\/api\/(communities|community-posts|community-comments|search\/communities)(\/|$)/;
 
@@ -15,14 +15,7 @@ export default definePluginServer({
   register(ctx: PluginContext) {
     ctx.services.provide(CommunitiesService, createCommunitiesApi(ctx.db));
     // Text with NUL characters would reach PostgreSQL as an encoding error: drop them on the way in.
-    ctx.middleware.use(async (k, next) => {
-      if (OWN_PATHS.test(k.path)) {
-        const req = k.request as any;
-        if (req.body && typeof req.body === 'object') stripNul(req.body);
-        if (k.querystring.includes('%00')) k.query = stripNul({ ...k.query });
-      }
-      await next();
-    });
+    ctx.middleware.use(stripNulFrom(OWN_PATHS));
     const d = makeDeps(ctx);
     communityRoutes(d);
     postRoutes(d);

@@ -1,5 +1,5 @@
 // Shared with other plugins: one implementation in core.
-export { normalizeTags, likeEscape, iso, encodeCursor, decodeCursor, httpUrl, blankToNull, stripNul } from '../../../core/util.ts';
+export { normalizeTags, likeEscape, iso, encodeCursor, decodeCursor, httpUrl, blankToNull } from '../../../core/util.ts';
 
 /** Canonical membership vocabulary: 'open' | 'private'; 'public' is the other reading of 'open'. */
 export function canonicalMembership(v: unknown): 'open' | 'private' {

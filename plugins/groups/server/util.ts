@@ -1,2 +1,2 @@
 // Shared with other plugins: one implementation in core.
-export { normalizeTags, likeEscape, iso, encodeCursor, decodeCursor, httpUrl, blankToNull, stripNul } from '../../../core/util.ts';
+export { normalizeTags, likeEscape, iso, encodeCursor, decodeCursor, httpUrl, blankToNull } from '../../../core/util.ts';
