@@ -5,6 +5,7 @@ import react from '@vitejs/plugin-react';
 import { curioValidators } from './build/validators-plugin.ts';
 import { purgeBulma } from './build/purge-bulma-plugin.ts';
 import { precompress } from './build/precompress-plugin.ts';
+import { asyncCss } from './build/async-css-plugin.ts';
 
 const WEB = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(WEB, '..');
@@ -22,7 +23,7 @@ const vendor = (id: string): string | null => {
 export default defineConfig({
   root: WEB,
   publicDir: path.join(WEB, 'public'),
-  plugins: [purgeBulma(ROOT), react(), curioValidators(ROOT), precompress()],
+  plugins: [purgeBulma(ROOT), react(), curioValidators(ROOT), asyncCss(), precompress()],
   server: {
     port: 5173,
     fs: { allow: [ROOT] },
