@@ -74,6 +74,22 @@ describe('discussion threads (core/threads.ts)', function () {
     expect((await counters(post.id)).likes_count).to.equal(rows);
   });
 
+  it('answers concurrent toggles of one member as some order of them (a double click cancels out)', async () => {
+    for (const n of [2, 3, 10]) {
+      const post = await newPost();
+      for (let round = 0; round < 3; round++) {
+        const before = (await knex(t.likes).where({ post_id: post.id, user_id: 7 }).first()) !== undefined;
+        const answers = await Promise.all(Array.from({ length: n }, () => toggleLike(knex, t, post.id, 7)));
+        // in some order, n toggles from off answer true, false, true…; from on false, true, false…
+        const on = answers.filter((a) => a.liked).length;
+        expect(on - (n - on), `${n} toggles from ${before ? 'on' : 'off'}: ${answers.map((a) => a.liked).join(', ')}`).to.equal(before ? -(n % 2) : n % 2);
+        const after = n % 2 === 1 ? !before : before;
+        expect(await likeRows(post.id)).to.equal(after ? 1 : 0);
+        expect((await counters(post.id)).likes_count).to.equal(after ? 1 : 0);
+      }
+    }
+  });
+
   it('adds comments and replies one level deep, with recipients and an exact count', async () => {
     const post = await newPost(1);
     const c1 = await addComment(knex, t, post, { userId: 2, content: '  First  ', columns: { extra: 'x' } });

@@ -48,16 +48,22 @@ export const commentBody = {
   },
 } as const;
 
-/** Likes the post when the user has not, else unlikes it; answers the new state and count. */
+/**
+ * Likes the post when the user has not, else unlikes it; answers the new state and count.
+ * Linearizable: the post row is locked first (FOR NO KEY UPDATE, which new comments, holding only
+ * a key-share lock through their foreign key, do not wait for), so concurrent toggles of a post run
+ * one after the other and a double click cancels out instead of answering "unliked" twice.
+ */
 export async function toggleLike(knex: Knex, t: ThreadTables, postId: number, userId: number): Promise<{ liked: boolean; likesCount: number }> {
   return knex.transaction(async (trx) => {
+    await trx(t.posts).where({ id: postId }).forNoKeyUpdate().first('id');
     const ins = await trx(t.likes).insert({ post_id: postId, user_id: userId }).onConflict(['post_id', 'user_id']).ignore().returning('post_id');
     if (ins.length) {
       const [r] = await trx(t.posts).where({ id: postId }).increment('likes_count', 1).returning('likes_count');
       return { liked: true, likesCount: r.likes_count as number };
     }
     const del = await trx(t.likes).where({ post_id: postId, user_id: userId }).del().returning('post_id');
-    // a concurrent request of the same user removed it first: nothing to count
+    // nothing deleted (the like went another way meanwhile, e.g. with its account): nothing to count
     const [r] = del.length
       ? await trx(t.posts).where({ id: postId }).decrement('likes_count', 1).returning('likes_count')
       : await trx(t.posts).where({ id: postId }).select('likes_count');
@@ -137,12 +143,17 @@ export async function deleteComments(knex: Knex, t: ThreadTables, ids: number[])
   });
 }
 
-/** Removes every like of a user (an account going), lowering the counters they raised. Run inside the caller's transaction. */
+/**
+ * Removes every like of a user (an account going), lowering the counters they raised. Run inside
+ * the caller's transaction. The posts are locked in id order, as toggles lock them, so this never
+ * waits in a circle with a toggle or another account's removal; only the likes it deleted count.
+ */
 export async function removeUserLikes(trx: Knex.Transaction, t: ThreadTables, userId: number): Promise<void> {
   const liked: number[] = await trx(t.likes).where({ user_id: userId }).pluck('post_id');
   if (!liked.length) return;
-  await trx(t.posts).whereIn('id', liked).update({ likes_count: trx.raw('greatest(likes_count - 1, 0)') });
-  await trx(t.likes).where({ user_id: userId }).del();
+  await trx(t.posts).whereIn('id', liked).orderBy('id').forNoKeyUpdate().pluck('id');
+  const gone: Array<{ post_id: number }> = await trx(t.likes).where({ user_id: userId }).del().returning('post_id');
+  if (gone.length) await trx(t.posts).whereIn('id', gone.map((r) => r.post_id)).update({ likes_count: trx.raw('greatest(likes_count - 1, 0)') });
 }
 
 /** A sample comment: `author` (and each reply's) is an index into the sample members. */
