@@ -440,6 +440,10 @@ export default definePluginServer({
         const me = c.user!.id;
         const post = await loadVisiblePost(c.input.params.id, c.user);
         const result = await knex.transaction(async (trx) => {
+          // Toggles of one post run one after the other (a double click cancels out instead of
+          // answering "unliked" twice); FOR NO KEY UPDATE does not hold up new comments' key-share locks.
+          const locked = await trx('insights_posts').where({ id: post.id }).forNoKeyUpdate().first('id');
+          if (!locked) throw new HttpError(404, MESSAGES.postNotFound);
           const inserted = await trx.raw(`insert into insights_likes (post_id, user_id) values (?, ?) on conflict do nothing returning post_id`, [post.id, me]);
           let liked: boolean;
           let delta: number;

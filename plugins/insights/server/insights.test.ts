@@ -348,6 +348,24 @@ describe('insights: likes, comments, deletion', function () {
     expect((await author.get(`/api/posts/${p.id}`)).body.likesCount).to.equal(100);
   });
 
+  it("one member's concurrent like toggles are linearizable (a double click cancels out)", async () => {
+    const author = await app.user();
+    const fan = await app.user();
+    const p = await textPost(author, 'double click');
+    for (const n of [2, 3, 6]) {
+      const before = (await fan.get(`/api/posts/${p.id}`)).body.isLiked as boolean;
+      const answers = await Promise.all(Array.from({ length: n }, () => fan.post(`/api/posts/${p.id}/like`)));
+      expect(answers.every((r) => r.status === 200)).to.equal(true);
+      // serialised toggles alternate: the answers are n alternations starting from the opposite state
+      const liked = answers.map((r) => r.body.liked as boolean);
+      const trues = liked.filter(Boolean).length;
+      expect(trues, `from ${before}: ${liked}`).to.equal(before ? Math.floor(n / 2) : Math.ceil(n / 2));
+      const after = (await fan.get(`/api/posts/${p.id}`)).body;
+      expect(after.isLiked).to.equal(n % 2 === 1 ? !before : before);
+      expect(after.likesCount).to.equal(after.isLiked ? 1 : 0);
+    }
+  });
+
   it('comments with one level of replies, exact counts and own-only deletion', async () => {
     const author = await app.user();
     const c1 = await app.user();
