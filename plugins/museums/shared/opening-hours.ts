@@ -299,19 +299,30 @@ function addDays(d: LocalDate, n: number): LocalDate {
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 /** Whether Intl knows this IANA time zone. */
+/** Zones already checked (building an Intl.DateTimeFormat costs tens of ms in a browser). */
+const zoneValidity = new Map<string, boolean>();
+
 export function isValidTimeZone(timeZone: unknown): timeZone is string {
   if (typeof timeZone !== 'string' || !timeZone) return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
-    return true;
-  } catch {
-    return false;
+  if (formatters.has(timeZone)) return true;
+  let ok = zoneValidity.get(timeZone);
+  if (ok === undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone });
+      ok = true;
+    } catch {
+      ok = false;
+    }
+    if (zoneValidity.size < 1000) zoneValidity.set(timeZone, ok);
   }
+  return ok;
 }
 
 function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (f) return f;
   const zone = isValidTimeZone(timeZone) ? timeZone : 'UTC';
-  let f = formatters.get(zone);
+  f = formatters.get(zone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
     formatters.set(zone, f);
