@@ -68,6 +68,28 @@ export function isEarnedBadge(x: unknown): x is EarnedBadge {
   return !!o && typeof o === 'object' && typeof o.id === 'number' && typeof o.icon === 'string' && typeof o.earnedAt === 'string' && typeof o.color === 'string';
 }
 
+/**
+ * The badges an event's handlers returned (`await ctx.events.emit(...)`), for the emitting route's
+ * answer: each result that is a badge, or `{ badge, earnedAt }`, once per badge id; fields a
+ * handler left out are null. Anything else among the results is ignored.
+ */
+export function earnedBadgesFrom(results: unknown[]): Array<{ id: number; name: string; description: string | null; icon: string | null; color: string | null; earnedAt: string | null }> {
+  const out: ReturnType<typeof earnedBadgesFrom> = [];
+  const seen = new Set<number>();
+  const str = (v: unknown) => (typeof v === 'string' ? v : null);
+  for (const r of results) {
+    if (!r || typeof r !== 'object') continue;
+    const o = r as Record<string, any>;
+    const b = o.badge && typeof o.badge === 'object' ? o.badge : o;
+    const id = Number(b.id ?? o.badgeId);
+    if (typeof b.name !== 'string' || !Number.isInteger(id) || seen.has(id)) continue;
+    seen.add(id);
+    const at = o.earnedAt ?? b.earnedAt;
+    out.push({ id, name: b.name, description: str(b.description), icon: str(b.icon), color: str(b.color), earnedAt: at instanceof Date ? at.toISOString() : str(at) });
+  }
+  return out;
+}
+
 export interface BadgeStats {
   /** number of badge definitions */
   badgeCount: number;

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { definePluginServer, type PluginContext, type ApiContext } from '../../../core/plugin-api.ts';
 import { HttpError } from '../../../core/errors.ts';
 import { AccountsService, UserStatsProvider, type AccountsApi } from '../../accounts/public.ts';
+import { earnedBadgesFrom } from '../../badges/public.ts';
 import { MuseumsService, SearchRegistry, type MuseumsApi } from '../../museums/public.ts';
 import { InsightsService, type InsightsApi } from '../public.ts';
 import { createSocial, type Viewer } from './social.ts';
@@ -51,23 +52,6 @@ export const MESSAGES = {
 
 const POST = { $ref: 'insights/InsightPost' };
 
-/** What the 'insights.post.created' handlers returned that is a badge just earned (the badges plugin's answer). */
-function earnedBadges(results: unknown[]) {
-  const out: Array<{ id: number; name: string; description: string | null; icon: string | null; color: string | null; earnedAt: string | null }> = [];
-  const seen = new Set<number>();
-  for (const r of results) {
-    if (!r || typeof r !== 'object') continue;
-    const o = r as Record<string, any>;
-    const b = o.badge && typeof o.badge === 'object' ? o.badge : o;
-    const id = Number(b.id ?? o.badgeId);
-    if (typeof b.name !== 'string' || !Number.isInteger(id) || seen.has(id)) continue;
-    seen.add(id);
-    const str = (v: unknown) => (typeof v === 'string' ? v : null);
-    const at = o.earnedAt ?? b.earnedAt;
-    out.push({ id, name: b.name, description: str(b.description), icon: str(b.icon), color: str(b.color), earnedAt: at instanceof Date ? at.toISOString() : str(at) });
-  }
-  return out;
-}
 const PAGE = { $ref: 'insights/InsightPage' };
 const ERR = { $ref: 'shared/Error' };
 const ID_PARAMS = { $ref: 'shared/IdParams' };
@@ -240,7 +224,7 @@ export default definePluginServer({
         await adjustMuseum(museumId, 1);
         const results = await ctx.events.emit('insights.post.created', { postId: post.id, userId: me.id, museumId, type: post.type });
         const [out] = await hydrate.posts([post], me.id);
-        return { ...out, badges: earnedBadges(results) };
+        return { ...out, badges: earnedBadgesFrom(results) };
       },
     });
 

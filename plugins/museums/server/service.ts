@@ -7,10 +7,10 @@ import type { Knex } from 'knex';
 import { HttpError } from '../../../core/errors.ts';
 import type { PluginContext } from '../../../core/plugin-api.ts';
 import { AccountsService } from '../../accounts/public.ts';
+import { earnedBadgesFrom } from '../../badges/public.ts';
 import { NotificationsService } from '../../notifications/public.ts';
 import type {
   AdminMuseumQuery,
-  EarnedBadge,
   EditSuggestion,
   Museum,
   MuseumInput,
@@ -501,7 +501,7 @@ export class MuseumsDomain {
       checkIn: { id: stored.id, museumId, userId, localDate: stored.localDate, createdAt: stored.createdAt },
       checkInCount: stored.checkInCount,
       recentCheckInsCount: stored.recent,
-      badges: earnedBadges(results),
+      badges: earnedBadgesFrom(results),
     };
   }
 
@@ -769,20 +769,3 @@ export class MuseumsDomain {
   }
 }
 
-/** What check-in handlers returned that looks like an earned badge, as EarnedBadge. */
-export function earnedBadges(results: unknown[]): EarnedBadge[] {
-  const out: EarnedBadge[] = [];
-  const seen = new Set<number>();
-  for (const r of results) {
-    if (!r || typeof r !== 'object') continue;
-    const o = r as Record<string, any>;
-    const b = o.badge && typeof o.badge === 'object' ? o.badge : o;
-    const id = Number(b.id ?? o.badgeId);
-    if (typeof b.name !== 'string' || !Number.isInteger(id) || seen.has(id)) continue;
-    seen.add(id);
-    const s = (v: unknown) => (typeof v === 'string' ? v : null);
-    const at = o.earnedAt ?? b.earnedAt;
-    out.push({ id, name: b.name, description: s(b.description), icon: s(b.icon), color: s(b.color), earnedAt: at instanceof Date ? at.toISOString() : s(at) });
-  }
-  return out;
-}
