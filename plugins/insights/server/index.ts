@@ -17,7 +17,7 @@ import {
   userPostsSource,
   byTime,
   filteredSource,
-  isEnriched,
+  readableRows,
   type PostRow,
   type ReadScope,
   POST_COLUMNS,
@@ -120,18 +120,6 @@ export default definePluginServer({
 
     /** Pages read for this viewer answer authors, privacy and likes in their own statement. */
     const scope = (viewer: Viewer): ReadScope => ({ viewer, accounts: accounts(), museums: museums() });
-
-    /** One per request: privacy is checked per batch of rows, authors and follow sets read once. */
-    const visibleFilter = (viewer: Viewer, following?: Set<number>) => {
-      const check = social.visibility(viewer, following);
-      return async (rows: PostRow[]) => {
-        if (!rows.length) return rows;
-        // read with the page (ReadScope): accounts' rule was applied in the same statement
-        if (rows.every(isEnriched)) return rows.filter((r) => r.author_visible && r.u_id != null);
-        const ok = await check(rows.map((r) => r.user_id));
-        return rows.filter((r) => ok.has(r.user_id));
-      };
-    };
 
     /** The post, if the viewer may see its author's posts (accounts' rule read in the same statement). */
     async function loadVisiblePost(id: number, viewer: Viewer, trx: Knex = knex): Promise<PostRow> {
@@ -325,7 +313,7 @@ export default definePluginServer({
       async handler(c) {
         const viewer = c.user?.id ?? null;
         const q = c.input.query;
-        const page = await readPage(allPostsSource(knex, scope(c.user)), { limit: q.limit, cursor: decodeCursor(q.cursor), offset: offsetOf(q), visible: visibleFilter(c.user) });
+        const page = await readPage(allPostsSource(knex, scope(c.user)), { limit: q.limit, cursor: decodeCursor(q.cursor), offset: offsetOf(q), visible: readableRows });
         return { items: await hydrate.posts(page.rows, viewer), nextCursor: page.nextCursor };
       },
     });
@@ -352,7 +340,7 @@ export default definePluginServer({
         const museumIds = graph.museums.map(Number);
         // the people one follows may always be read (private: followers; friends: either way)
         const source = personalSource(knex, [viewer, ...following], museumIds, { scope: scope(c.user) });
-        const page = await readPage(source, { limit: q.limit, cursor: decodeCursor(q.cursor), visible: visibleFilter(c.user, new Set(following.map(Number))) });
+        const page = await readPage(source, { limit: q.limit, cursor: decodeCursor(q.cursor), visible: readableRows });
         return { items: await hydrate.posts(page.rows, viewer), nextCursor: page.nextCursor };
       },
     });
@@ -371,7 +359,7 @@ export default definePluginServer({
       async handler(c) {
         const viewer = c.user?.id ?? null;
         const q = c.input.query;
-        const page = await readPage(museumPostsSource(knex, c.input.params.museumId, scope(c.user)), { limit: q.limit, cursor: decodeCursor(q.cursor), offset: offsetOf(q), visible: visibleFilter(c.user) });
+        const page = await readPage(museumPostsSource(knex, c.input.params.museumId, scope(c.user)), { limit: q.limit, cursor: decodeCursor(q.cursor), offset: offsetOf(q), visible: readableRows });
         return { items: await hydrate.posts(page.rows, viewer, { comments: 3 }), nextCursor: page.nextCursor };
       },
     });
@@ -388,8 +376,7 @@ export default definePluginServer({
         const userId = c.input.params.id;
         const user = await accounts().getUserSummary(userId);
         if (!user) throw new HttpError(404, 'User not found');
-        const ok = await social.visibleAuthors(c.user, [userId]);
-        if (!ok.has(userId)) throw new HttpError(403, MESSAGES.privateProfile);
+        if (!(await accounts().canViewProfile(c.user, userId))) throw new HttpError(403, MESSAGES.privateProfile);
         const q = c.input.query;
         const page = await readPage(userPostsSource(knex, userId, scope(c.user)), { limit: q.limit, cursor: decodeCursor(q.cursor), offset: offsetOf(q), visible: async (r) => r });
         return { items: await hydrate.posts(page.rows, viewer), nextCursor: page.nextCursor };
@@ -617,7 +604,7 @@ export default definePluginServer({
         (query) => query.where((w) => w.whereILike('p.content', term).orWhereRaw('insights_tags_text(p.tags) ilike ?', [term])),
         scope(viewer),
       );
-      const page = await readPage(source, { limit, cursor: null, visible: visibleFilter(viewer) });
+      const page = await readPage(source, { limit, cursor: null, visible: readableRows });
       return hydrate.posts(page.rows, viewer?.id ?? null);
     });
 

@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import { HttpError } from '../../../core/errors.ts';
 import type { AccountsApi, UserSummary } from '../../accounts/public.ts';
 import type { MuseumsApi } from '../../museums/public.ts';
-import type { Social, Viewer } from './social.ts';
+import type { Viewer } from './social.ts';
 
 export interface PostRow {
   id: number;
@@ -85,6 +85,11 @@ export interface EnrichedRow extends PostRow {
 
 export function isEnriched(row: PostRow): row is EnrichedRow {
   return 'author_visible' in row;
+}
+
+/** The rows of a scoped page the viewer may read (accounts' rule, applied in the page statement). */
+export async function readableRows(rows: PostRow[]): Promise<PostRow[]> {
+  return rows.filter((r) => isEnriched(r) && r.author_visible && r.u_id != null);
 }
 
 type Inner = Knex.QueryBuilder | { sql: string; bindings: unknown[] };
