@@ -73,6 +73,11 @@ describe('quality: throttles under concurrency (one process)', function () {
     expect(Object.keys(t).sort(), JSON.stringify(t)).to.deep.equal(['401', '429'].filter((s) => t[Number(s)]));
     expect(t[401] ?? 0, `checked passwords (${JSON.stringify(t)})`).to.be.within(1, LOGIN_LIMITS.failuresPerAccountAndIp);
     expect(rs.filter((r) => r.status === 401).every((r) => r.body.message === INVALID_LOGIN)).to.equal(true);
+    // refused while the last checks ran: told to wait the block (15 minutes) at most, not the day's window
+    for (const r of rs.filter((x) => x.status === 429)) {
+      expect(r.body.message).to.match(/^Too many failed sign-in attempts\. Please try again in (\d+) minutes?\.$/);
+      expect(Number(r.headers.get('retry-after'))).to.be.within(1, LOGIN_LIMITS.accountAndIpBlockMinutes * 60);
+    }
     const after = await login(addr, m.email, PASSWORD);
     expect(after.status, 'the right password after the limit').to.equal(429);
     expect(Number(after.headers.get('retry-after'))).to.be.above(0);

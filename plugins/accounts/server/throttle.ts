@@ -66,7 +66,10 @@ class Counters {
     const row = (r.rows ?? [])[0];
     if (row) return { ok: true, points: Number(row.points) };
     const cur = await this.knex(LIMITS_TABLE).where({ key: c.key }).first('expire');
-    return { ok: false, msBeforeNext: Math.max(1000, Number(cur?.expire ?? now + c.windowMs) - Date.now()) };
+    const untilExpire = Number(cur?.expire ?? now + c.windowMs) - Date.now();
+    // At the limit with the last point's check still running, a blocking counter will be blocked
+    // for blockMs at most (or free at once, when that check succeeds), not for the whole window.
+    return { ok: false, msBeforeNext: Math.max(1000, Math.min(untilExpire, c.blockMs ?? Infinity)) };
   }
 
   /** Gives back a point taken earlier in this window (never below zero, never into a new window). */
