@@ -10,7 +10,7 @@ import helmet from 'koa-helmet';
 import compress from 'koa-compress';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { ROOT, loadConfig, type CurioConfig } from './config.ts';
+import { ROOT, loadConfig, proxyHops, type CurioConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { openDatabase, type Database } from './db.ts';
 import { discoverPlugins, resolvePlugins, loadServerModule, type LoadedPlugin } from './plugins.ts';
@@ -153,7 +153,9 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
     throw e;
   }
 
-  const koa = new Koa({ proxy: config.trustProxy });
+  // Behind N trusted proxies, the client address is X-Forwarded-For's N-th entry from the right.
+  const hops = proxyHops(config);
+  const koa = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   koa.keys = sessionKeys(opts.describeOnly ? { ...config, sessionKeys: ['describe-only-key-000000'] } : config);
   koa.silent = true;
   const schemas = new SchemaRegistry();
@@ -254,7 +256,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
       referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
       crossOriginEmbedderPolicy: false,
       crossOriginResourcePolicy: { policy: 'same-origin' },
-      strictTransportSecurity: config.trustProxy ? undefined : false,
+      strictTransportSecurity: hops > 0 ? undefined : false,
     } as any),
   );
 

@@ -15,7 +15,8 @@ export interface CurioConfig {
   googleMapsApiKey: string;
   publicOrigin: string | null;
   allowedOrigins: string[];
-  trustProxy: boolean;
+  /** Reverse proxies in front of the app whose X-Forwarded-* headers are trusted: a number of hops; true = 1, false = 0. */
+  trustProxy: boolean | number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   seedOnStart: boolean;
   validateResponses: boolean;
@@ -74,7 +75,8 @@ function fromEnv(env: NodeJS.ProcessEnv): Json {
   if (env.GOOGLE_MAPS_API_KEY !== undefined) set('googleMapsApiKey', env.GOOGLE_MAPS_API_KEY);
   if (env.PUBLIC_ORIGIN) set('publicOrigin', env.PUBLIC_ORIGIN);
   if (env.ALLOWED_ORIGINS) set('allowedOrigins', list(env.ALLOWED_ORIGINS));
-  if (env.TRUST_PROXY) set('trustProxy', bool(env.TRUST_PROXY));
+  // TRUST_PROXY: how many proxies (hops) are in front of the app (`1`, `2`…); `true` is one, `false` none
+  if (env.TRUST_PROXY) set('trustProxy', /^\s*\d+\s*$/.test(env.TRUST_PROXY) ? Number(env.TRUST_PROXY) : bool(env.TRUST_PROXY));
   if (env.LOG_LEVEL) set('logLevel', env.LOG_LEVEL);
   if (env.METRICS_TOKEN) set('metricsToken', env.METRICS_TOKEN);
   if (env.SEED_ON_START) set('seedOnStart', bool(env.SEED_ON_START));
@@ -88,6 +90,16 @@ function fromEnv(env: NodeJS.ProcessEnv): Json {
     set(k.slice(7).split('__').join('.'), value);
   }
   return out;
+}
+
+/**
+ * The number of trusted proxy hops: the client's address is the one the last of them saw, i.e.
+ * X-Forwarded-For's entry that many places from the right (entries left of it are whatever the
+ * client sent). 0: X-Forwarded-* headers are ignored.
+ */
+export function proxyHops(cfg: Pick<CurioConfig, 'trustProxy'>): number {
+  if (cfg.trustProxy === true) return 1;
+  return typeof cfg.trustProxy === 'number' ? cfg.trustProxy : 0;
 }
 
 const configSchema = JSON.parse(fs.readFileSync(path.join(ROOT, 'config/config.schema.json'), 'utf8'));

@@ -2,8 +2,9 @@
  * More than one process (issue 10): two app processes (core/bin/start.ts) on different ports
  * against one PostgreSQL database, started at the same time (so their migrations race too):
  * a session made on one works on the other, logout-all on one ends sessions on both, login
- * throttling counts failures made on both, and background jobs enqueued once run exactly once
- * with both workers polling.
+ * throttling counts failures made on both, concurrent attempts spread over both check at most the
+ * limits' number of passwords (sign-in) and create or refuse at most the limits' number of
+ * sign-ups, and background jobs enqueued once run exactly once with both workers polling.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,6 +12,24 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { createRunDatabase, sameSessionOn, signUp, startChild, type Child } from './fixtures/child.ts';
+
+// accounts' defaults: 10 failures per account and address, 50 per account; sign-up limits per address
+const FAILURES_PER_ACCOUNT_AND_IP = 10;
+const FAILURES_PER_ACCOUNT = 50;
+const SIGNUPS_PER_IP = 30;
+const REFUSALS_PER_IP = 20;
+
+function tally(statuses: number[]): Record<number, number> {
+  const out: Record<number, number> = {};
+  for (const s of statuses) out[s] = (out[s] ?? 0) + 1;
+  return out;
+}
+
+let ipCounter = 0;
+const nextIp = () => {
+  ipCounter++;
+  return `10.${(process.pid + Math.floor(ipCounter / 250)) % 250}.${ipCounter % 250}.${(Date.now() % 200) + 1}`;
+};
 
 describe('quality: two app processes on one PostgreSQL', function () {
   this.timeout(600_000);
@@ -32,6 +51,11 @@ describe('quality: two app processes on one PostgreSQL', function () {
       // every send to everyone goes through the job queue, in small batches (long enough to overlap)
       CURIO__plugins__config__notifications__syncLimit: '0',
       CURIO__plugins__config__notifications__batchSize: '2',
+      // clients choose their address through X-Forwarded-For (one trusted hop) for the throttle
+      // cases; the limits on sign-ups are the defaults' (the test configuration lifts them)
+      TRUST_PROXY: '1',
+      CURIO__plugins__config__accounts__signupThrottle__perIpPerHour: String(SIGNUPS_PER_IP),
+      CURIO__plugins__config__accounts__signupThrottle__failuresPerIpPerHour: String(REFUSALS_PER_IP),
     };
     const dir = () => {
       const d = fs.mkdtempSync(path.join(os.tmpdir(), 'curio-multi-'));
@@ -110,6 +134,60 @@ describe('quality: two app processes on one PostgreSQL', function () {
       expect(r.status, `the right password on ${label} after 10 failures on both`).to.equal(429);
       expect(Number(r.headers.get('retry-after'))).to.be.above(0);
     }
+  });
+
+  it('120 concurrent wrong passwords for one account from one address, on both processes: at most the limit are checked, the rest 429, then the right password is refused on both', async () => {
+    const u = await signUp(a!, 'mpc');
+    const addr = nextIp();
+    const login = (target: Child, password: string) => target.client().post('/api/auth/login', { email: u.me.email, password }, { 'x-forwarded-for': addr });
+    const rs = await Promise.all(Array.from({ length: 120 }, (_, i) => login(i % 2 ? b! : a!, `wrong-password-${i}`)));
+    const t = tally(rs.map((r) => r.status));
+    expect((t[401] ?? 0) + (t[429] ?? 0), JSON.stringify(t)).to.equal(120);
+    expect(t[401] ?? 0, `passwords checked (${JSON.stringify(t)})`).to.be.within(1, FAILURES_PER_ACCOUNT_AND_IP);
+    for (const [label, target] of [['A', a!], ['B', b!]] as const) {
+      const r = await login(target, u.me.password);
+      expect(r.status, `the right password on ${label} after the limit`).to.equal(429);
+    }
+  });
+
+  it('200 concurrent wrong passwords for one account from 200 addresses, on both processes: at most the per-account limit are checked', async () => {
+    const u = await signUp(b!, 'mpd');
+    const login = (target: Child, password: string, addr = nextIp()) => target.client().post('/api/auth/login', { email: u.me.email, password }, { 'x-forwarded-for': addr });
+    const rs = await Promise.all(Array.from({ length: 200 }, (_, i) => login(i % 2 ? b! : a!, `wrong-password-${i}`)));
+    const t = tally(rs.map((r) => r.status));
+    expect((t[401] ?? 0) + (t[429] ?? 0), JSON.stringify(t)).to.equal(200);
+    expect(t[401] ?? 0, `passwords checked (${JSON.stringify(t)})`).to.be.within(1, FAILURES_PER_ACCOUNT);
+    for (const [label, target] of [['A', a!], ['B', b!]] as const) {
+      expect((await login(target, u.me.password)).status, `the right password from a new device on ${label} after the limit`).to.equal(429);
+    }
+  });
+
+  it('100 concurrent sign-ups from one address, on both processes: at most the hourly limit of accounts', async () => {
+    const addr = nextIp();
+    const prefix = `mpf${Math.random().toString(36).slice(2, 8)}`;
+    const rs = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        (i % 2 ? b! : a!).client().post('/api/auth/register', { email: `${prefix}x${i}@example.test`, password: 'A-sturdy-passphrase-77', firstName: 'S', lastName: 'F', username: `${prefix}x${i}` }, { 'x-forwarded-for': addr }),
+      ),
+    );
+    const t = tally(rs.map((r) => r.status));
+    expect((t[201] ?? 0) + (t[429] ?? 0), JSON.stringify(t)).to.equal(100);
+    expect(t[201] ?? 0, `accounts created (${JSON.stringify(t)})`).to.be.within(1, SIGNUPS_PER_IP);
+    const [{ c }] = await knex('users').where('username', 'like', `${prefix}x%`).count({ c: '*' });
+    expect(Number(c), 'accounts in the database').to.equal(t[201]);
+  });
+
+  it('40 concurrent sign-ups with a taken email from one address, on both processes: at most the refusals limit are told', async () => {
+    const u = await signUp(a!, 'mpe');
+    const addr = nextIp();
+    const rs = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        (i % 2 ? b! : a!).client().post('/api/auth/register', { email: u.me.email, password: 'A-sturdy-passphrase-77', firstName: 'E', lastName: 'N', username: `mpe${Math.random().toString(36).slice(2, 10)}${i}` }, { 'x-forwarded-for': addr }),
+      ),
+    );
+    const t = tally(rs.map((r) => r.status));
+    expect((t[409] ?? 0) + (t[429] ?? 0), JSON.stringify(t)).to.equal(40);
+    expect(t[409] ?? 0, `refusals told (${JSON.stringify(t)})`).to.be.within(1, REFUSALS_PER_IP);
   });
 
   it('background jobs enqueued once run exactly once, with both workers polling', async () => {

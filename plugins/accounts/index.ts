@@ -24,11 +24,12 @@ export default definePlugin({
       },
       signupThrottle: {
         type: 'object',
-        description: 'Accounts created from one IP address per hour (kept in PostgreSQL, shared by every app process).',
+        description: 'Sign-ups from one IP address per hour (kept in PostgreSQL, shared by every app process).',
         additionalProperties: false,
         default: {},
         properties: {
-          perIpPerHour: { type: 'integer', minimum: 1, default: 30 },
+          perIpPerHour: { type: 'integer', minimum: 1, default: 30, description: 'Accounts created from one IP per hour' },
+          failuresPerIpPerHour: { type: 'integer', minimum: 1, default: 20, description: 'Sign-ups refused (email or username taken, password refused) from one IP per hour' },
         },
       },
     },

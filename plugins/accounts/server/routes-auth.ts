@@ -34,7 +34,10 @@ export function addAuthRoutes({ ctx, knex, api, throttle, signups }: RouteDeps):
     async handler(c) {
       const b = c.input.body;
       const ip = c.ip || 'unknown';
-      await signups.check(c, ip);
+      // A point on the per-address limits is taken before the attempt (429 when none is left) and
+      // the outcome settles it: an account created, or a refusal (which tells whether an email
+      // has an account, so refusals are limited too).
+      const attempt = await signups.attempt(c, ip);
       let user;
       try {
         user = await createUser(knex, {
@@ -45,11 +48,18 @@ export function addAuthRoutes({ ctx, knex, api, throttle, signups }: RouteDeps):
           password: b.password,
         });
       } catch (e) {
-        if (e instanceof DuplicateUserError) throw new HttpError(409, e.message, { errors: [{ path: `/${e.field}`, message: e.message }] });
-        if (e instanceof PasswordRejectedError) throw new HttpError(400, e.message, { errors: [{ path: '/password', message: e.message }] });
+        if (e instanceof DuplicateUserError) {
+          await attempt.refused();
+          throw new HttpError(409, e.message, { errors: [{ path: `/${e.field}`, message: e.message }] });
+        }
+        if (e instanceof PasswordRejectedError) {
+          await attempt.refused();
+          throw new HttpError(400, e.message, { errors: [{ path: '/password', message: e.message }] });
+        }
+        await attempt.abandoned();
         throw e;
       }
-      await signups.created(ip);
+      await attempt.created();
       await startSession(c, user.id, Boolean(b.rememberMe));
       trustDevice(c, user.id);
       await ctx.events.emit('accounts.user.registered', { userId: user.id });
@@ -71,16 +81,23 @@ export function addAuthRoutes({ ctx, knex, api, throttle, signups }: RouteDeps):
       const ip = c.ip || 'unknown';
       const row = await knex('users').where('email', email).first();
       const trusted = row ? trustedUserIds(c).includes(row.id) : false;
-      await throttle.check(c, key, ip, trusted);
+      // A point is taken on every limit before the password is checked (429 when one is used up),
+      // so that however many attempts race, at most the limit's number of passwords are checked.
+      const attempt = await throttle.attempt(c, key, ip, trusted);
       // The same work and the same answer for an unknown email and a wrong password.
-      const ok = row ? await verifyPassword(row.password_hash, password) : (await verifyPassword(await dummyHash(), password), false);
-      if (!row || !ok) {
-        await throttle.fail(key, ip, trusted);
-        throw new HttpError(401, INVALID_LOGIN);
+      let ok = false;
+      try {
+        ok = row ? await verifyPassword(row.password_hash, password) : (await verifyPassword(await dummyHash(), password), false);
+      } finally {
+        if (!ok) await attempt.failed();
       }
+      if (!row || !ok) throw new HttpError(401, INVALID_LOGIN);
       const refusal = await api.checkGuards(row);
-      if (refusal) throw new HttpError(403, refusal);
-      await throttle.succeed(key, ip);
+      if (refusal) {
+        await attempt.succeeded();
+        throw new HttpError(403, refusal);
+      }
+      await attempt.succeeded({ resetRun: true });
       // A new session id at sign-in (no fixation).
       await startSession(c, row.id, Boolean(rememberMe));
       trustDevice(c, row.id);

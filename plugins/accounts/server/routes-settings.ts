@@ -98,9 +98,15 @@ export function addSettingsRoutes({ ctx, knex, throttle, deleteUser }: RouteDeps
       // Guessing the current password from a stolen session is throttled like sign-in.
       const key = LoginThrottle.accountKey(row.email);
       const ip = c.ip || 'unknown';
-      await throttle.check(c, key, ip, true);
-      if (!(await verifyPassword(row.password_hash, currentPassword))) {
-        await throttle.fail(key, ip, true);
+      // The point is taken before the check, so racing guesses cannot outnumber the limit.
+      const attempt = await throttle.attempt(c, key, ip, true);
+      let ok = false;
+      try {
+        ok = await verifyPassword(row.password_hash, currentPassword);
+      } finally {
+        await (ok ? attempt.succeeded() : attempt.failed());
+      }
+      if (!ok) {
         throw new HttpError(400, 'Current password is incorrect.', { errors: [{ path: '/currentPassword', message: 'Current password is incorrect.' }] });
       }
       const problem = passwordProblem(newPassword, { username: row.username, email: row.email });

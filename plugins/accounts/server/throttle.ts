@@ -1,6 +1,6 @@
+import crypto from 'node:crypto';
 import type Koa from 'koa';
 import type { Knex } from 'knex';
-import { RateLimiterPostgres, type RateLimiterRes } from 'rate-limiter-flexible';
 import { HttpError } from '../../../core/errors.ts';
 
 export interface ThrottleConfig {
@@ -21,46 +21,87 @@ export const THROTTLE_DEFAULTS: ThrottleConfig = {
   accountBlockMinutes: 15,
 };
 
+/** One row per counter: `key` (`<prefix>:<subject>`), `points` used, `expire` (epoch ms) when it starts again. */
 export const LIMITS_TABLE = 'accounts_login_limits';
 
-/**
- * The client rate-limiter-flexible talks to. On PostgreSQL (pg) it is knex itself
- * (storeType 'knex': the library borrows a pooled connection). PGlite's driver has another query
- * signature (`query(text, params)` and `affectedRows`), so there the limiter gets a small client
- * that runs its statements through the same knex instance (and so the same single connection).
- */
-function storeFor(knex: Knex): { storeClient: unknown; storeType: string } {
-  const client = knex.client as any;
-  if (!client.pglite) return { storeClient: knex, storeType: 'knex' };
-  const adapter = {
-    async query(q: { text: string; values?: unknown[] }) {
-      const values = q.values ?? [];
-      const bindings: unknown[] = [];
-      // $n placeholders (possibly repeated, in any order) → knex's positional '?'
-      const sql = q.text.replace(/\$(\d+)/g, (_, n) => {
-        bindings.push(values[Number(n) - 1]);
-        return '?';
-      });
-      const r: any = await knex.raw(sql, bindings as any);
-      const rows = r.rows ?? [];
-      // knex-pglite reports affectedRows as rowCount, which is 0 for a SELECT.
-      const rowCount = /^\s*select/i.test(sql) ? rows.length : (r.affectedRows ?? r.rowCount ?? rows.length);
-      return { rows, rowCount };
-    },
-  };
-  return { storeClient: adapter, storeType: 'client' };
+/** A counter: at most `limit` points per window; optionally blocked for `blockMs` once the last point is spent on a failure. */
+interface Counter {
+  key: string;
+  limit: number;
+  windowMs: number;
+  blockMs?: number;
 }
 
-function limiter(knex: Knex, keyPrefix: string, points: number, durationSec: number): RateLimiterPostgres {
-  return new RateLimiterPostgres({
-    ...storeFor(knex),
-    tableName: LIMITS_TABLE,
-    tableCreated: true, // created by our migration
-    clearExpiredByTimeout: false, // plugin stop() owns the cleanup timer
-    keyPrefix,
-    points,
-    duration: durationSec,
-  } as any);
+type Taken = { ok: true; points: number } | { ok: false; msBeforeNext: number };
+
+const DAY_MS = 24 * 3600_000;
+
+/** Keys fit the column (255): a long subject is replaced by its hash. */
+function keyOf(prefix: string, subject: string): string {
+  const key = `${prefix}:${subject}`;
+  return key.length <= 255 ? key : `${prefix}:sha256:${crypto.createHash('sha256').update(subject).digest('hex')}`;
+}
+
+/**
+ * The counters, in PostgreSQL so that every app process shares them. Every change is one
+ * statement, so that counting is exact however many requests race: a point is taken by one
+ * upsert that refuses (returns no row) when the counter is at its limit, before the work it pays
+ * for (a password check, an account creation) is done; it is given back when that work did not
+ * count as a failure.
+ */
+class Counters {
+  constructor(private knex: Knex) {}
+
+  async take(c: Counter): Promise<Taken> {
+    const now = Date.now();
+    const r: any = await this.knex.raw(
+      `insert into ${LIMITS_TABLE} as l (key, points, expire) values (?, 1, ?)
+       on conflict (key) do update set
+         points = case when coalesce(l.expire, 0) <= ? then 1 else l.points + 1 end,
+         expire = case when coalesce(l.expire, 0) <= ? then excluded.expire else l.expire end
+       where coalesce(l.expire, 0) <= ? or l.points < ?
+       returning points`,
+      [c.key, now + c.windowMs, now, now, now, c.limit],
+    );
+    const row = (r.rows ?? [])[0];
+    if (row) return { ok: true, points: Number(row.points) };
+    const cur = await this.knex(LIMITS_TABLE).where({ key: c.key }).first('expire');
+    const untilExpire = Number(cur?.expire ?? now + c.windowMs) - Date.now();
+    // At the limit with the last point's check still running, a blocking counter will be blocked
+    // for blockMs at most (or free at once, when that check succeeds), not for the whole window.
+    return { ok: false, msBeforeNext: Math.max(1000, Math.min(untilExpire, c.blockMs ?? Infinity)) };
+  }
+
+  /** Gives back a point taken earlier in this window (never below zero, never into a new window). */
+  async giveBack(c: Counter): Promise<void> {
+    await this.knex(LIMITS_TABLE).where({ key: c.key }).where('points', '>', 0).where('expire', '>', Date.now()).decrement('points', 1);
+  }
+
+  /** Holds the counter at its limit for blockMs (then it starts again). */
+  async block(c: Counter): Promise<void> {
+    await this.knex.raw(
+      `insert into ${LIMITS_TABLE} as l (key, points, expire) values (?, ?, ?)
+       on conflict (key) do update set points = greatest(l.points, excluded.points), expire = excluded.expire`,
+      [c.key, c.limit, Date.now() + c.blockMs!],
+    );
+  }
+
+  async reset(c: Counter): Promise<void> {
+    await this.knex(LIMITS_TABLE).where({ key: c.key }).del();
+  }
+
+  /**
+   * Takes a point on every counter (at once); when one refuses, the points taken on the others
+   * are given back and the longest wait is returned.
+   */
+  async takeAll(counters: Counter[]): Promise<{ ok: true; points: number[] } | { ok: false; msBeforeNext: number; refused: Counter[] }> {
+    const results = await Promise.all(counters.map((c) => this.take(c)));
+    const refused = counters.filter((_, i) => !results[i].ok);
+    if (!refused.length) return { ok: true, points: results.map((r) => (r as { points: number }).points) };
+    await Promise.all(counters.filter((_, i) => results[i].ok).map((c) => this.giveBack(c)));
+    const waits = results.filter((r): r is { ok: false; msBeforeNext: number } => !r.ok).map((r) => r.msBeforeNext);
+    return { ok: false, msBeforeNext: Math.max(...waits), refused };
+  }
 }
 
 const minutesText = (ms: number) => {
@@ -70,11 +111,23 @@ const minutesText = (ms: number) => {
   return `${h} hours`;
 };
 
-export function throttledError(ctx: Koa.Context, ms: number): HttpError {
+function tooMany(ctx: Koa.Context, ms: number, message: (wait: string) => string): HttpError {
   const seconds = Math.max(1, Math.ceil(ms / 1000));
   // Set on the response too: the error handler keeps headers already set.
   ctx.set('Retry-After', String(seconds));
-  return new HttpError(429, `Too many failed sign-in attempts. Please try again in ${minutesText(ms)}.`, { headers: { 'Retry-After': String(seconds) } });
+  return new HttpError(429, message(minutesText(ms)), { headers: { 'Retry-After': String(seconds) } });
+}
+
+export function throttledError(ctx: Koa.Context, ms: number): HttpError {
+  return tooMany(ctx, ms, (wait) => `Too many failed sign-in attempts. Please try again in ${wait}.`);
+}
+
+/** A password check paid for in advance: say how it went. */
+export interface PasswordAttempt {
+  /** The password was wrong: the points stay spent; a counter whose last point this was blocks. */
+  failed(): Promise<void>;
+  /** The password was right: the points are given back; `resetRun` also ends the run of failures for this account from this IP. */
+  succeeded(opts?: { resetRun?: boolean }): Promise<void>;
 }
 
 /**
@@ -83,56 +136,59 @@ export function throttledError(ctx: Koa.Context, ms: number): HttpError {
  *  - per IP: failures on any account per day (credential stuffing from one address);
  *  - per account from any IP: a flood from many addresses blocks the account for a short time,
  *    except on devices that signed in to it before (a signed cookie), so the owner is not locked out.
+ * Each password check takes its point on every counter before it runs (`attempt`), so that
+ * however many requests race, at most the limit's number of passwords are checked.
  */
 export class LoginThrottle {
-  private accountIp: RateLimiterPostgres;
-  private ip: RateLimiterPostgres;
-  private account: RateLimiterPostgres;
+  private counters: Counters;
   private lastCleanup = Date.now();
 
   constructor(private knex: Knex, readonly cfg: ThrottleConfig) {
-    this.accountIp = limiter(knex, 'login_fail_account_ip', cfg.failuresPerAccountAndIp, 24 * 3600);
-    this.ip = limiter(knex, 'login_fail_ip', cfg.failuresPerIpPerDay, 24 * 3600);
-    this.account = limiter(knex, 'login_fail_account', cfg.failuresPerAccount, cfg.accountWindowMinutes * 60);
+    this.counters = new Counters(knex);
   }
 
   static accountKey(email: string): string {
     return email.trim().toLowerCase().slice(0, 200);
   }
 
-  /** Throws 429 when any limit is reached for this attempt. */
-  async check(ctx: Koa.Context, accountKey: string, ip: string, trustedDevice: boolean): Promise<void> {
-    const [ai, i, a] = await Promise.all([
-      this.accountIp.get(`${accountKey}|${ip}`),
-      this.ip.get(ip),
-      trustedDevice ? Promise.resolve(null) : this.account.get(accountKey),
-    ]);
-    const waits: number[] = [];
-    if (ai && ai.consumedPoints >= this.cfg.failuresPerAccountAndIp) waits.push(ai.msBeforeNext);
-    if (i && i.consumedPoints >= this.cfg.failuresPerIpPerDay) waits.push(i.msBeforeNext);
-    if (a && a.consumedPoints >= this.cfg.failuresPerAccount) waits.push(a.msBeforeNext);
-    if (waits.length) throw throttledError(ctx, Math.max(...waits));
+  private accountIp(accountKey: string, ip: string): Counter {
+    return { key: keyOf('login_fail_account_ip', `${accountKey}|${ip}`), limit: this.cfg.failuresPerAccountAndIp, windowMs: DAY_MS, blockMs: this.cfg.accountAndIpBlockMinutes * 60_000 };
   }
 
-  /** Records a failure; blocks the keys that just reached their limit. */
-  async fail(accountKey: string, ip: string, trustedDevice: boolean): Promise<void> {
+  private ip(ip: string): Counter {
+    return { key: keyOf('login_fail_ip', ip), limit: this.cfg.failuresPerIpPerDay, windowMs: DAY_MS };
+  }
+
+  private account(accountKey: string): Counter {
+    return { key: keyOf('login_fail_account', accountKey), limit: this.cfg.failuresPerAccount, windowMs: this.cfg.accountWindowMinutes * 60_000, blockMs: this.cfg.accountBlockMinutes * 60_000 };
+  }
+
+  /**
+   * Takes a point on every counter of this attempt before the password is checked; throws 429
+   * (with Retry-After) when one of them is used up. The caller reports the outcome.
+   */
+  async attempt(ctx: Koa.Context, accountKey: string, ip: string, trustedDevice: boolean): Promise<PasswordAttempt> {
     this.cleanupIfDue();
-    const aiKey = `${accountKey}|${ip}`;
-    const [ai, , a] = await Promise.all([
-      this.accountIp.penalty(aiKey, 1),
-      this.ip.penalty(ip, 1),
-      trustedDevice ? Promise.resolve(null as RateLimiterRes | null) : this.account.penalty(accountKey, 1),
-    ]);
-    if (ai.consumedPoints === this.cfg.failuresPerAccountAndIp) await this.accountIp.block(aiKey, this.cfg.accountAndIpBlockMinutes * 60);
-    if (a && a.consumedPoints === this.cfg.failuresPerAccount) await this.account.block(accountKey, this.cfg.accountBlockMinutes * 60);
+    const accountIp = this.accountIp(accountKey, ip);
+    const counters = [accountIp, this.ip(ip), ...(trustedDevice ? [] : [this.account(accountKey)])];
+    const taken = await this.counters.takeAll(counters);
+    if (!taken.ok) throw throttledError(ctx, taken.msBeforeNext);
+    let done = false;
+    return {
+      failed: async () => {
+        if (done) return;
+        done = true;
+        await Promise.all(counters.map((c, i) => (c.blockMs && taken.points[i] >= c.limit ? this.counters.block(c) : null)));
+      },
+      succeeded: async (opts = {}) => {
+        if (done) return;
+        done = true;
+        await Promise.all(counters.map((c) => (c === accountIp && opts.resetRun ? this.counters.reset(c) : this.counters.giveBack(c))));
+      },
+    };
   }
 
-  /** A success ends the run of consecutive failures for this account from this IP. */
-  async succeed(accountKey: string, ip: string): Promise<void> {
-    await this.accountIp.delete(`${accountKey}|${ip}`);
-  }
-
-  /** Deletes rows expired for an hour, at most every 5 minutes, while failures happen (no timer). */
+  /** Deletes rows expired for an hour, at most every 5 minutes, while attempts happen (no timer). */
   private cleanupIfDue(): void {
     if (Date.now() - this.lastCleanup < 5 * 60_000) return;
     this.lastCleanup = Date.now();
@@ -145,37 +201,53 @@ export class LoginThrottle {
 
 export interface SignupThrottleConfig {
   perIpPerHour: number;
+  failuresPerIpPerHour: number;
 }
 
-export const SIGNUP_THROTTLE_DEFAULTS: SignupThrottleConfig = { perIpPerHour: 30 };
+export const SIGNUP_THROTTLE_DEFAULTS: SignupThrottleConfig = { perIpPerHour: 30, failuresPerIpPerHour: 20 };
+
+/** A sign-up paid for in advance: say how it went. */
+export interface SignupAttempt {
+  /** An account was created: it counts against the hourly accounts limit, not the refusals limit. */
+  created(): Promise<void>;
+  /** Refused (email or username taken, password refused): it counts against the refusals limit only. */
+  refused(): Promise<void>;
+  /** Neither (an unexpected error): both points are given back. */
+  abandoned(): Promise<void>;
+}
 
 /**
- * Accounts created from one IP address per hour (mass registration by a script), counted in
- * PostgreSQL like the login limits so every app process sees them. Only created accounts count: a
- * form sent back with a mistake costs nothing.
+ * Sign-ups from one IP address per hour, counted in PostgreSQL like the login limits so every
+ * app process sees them: accounts created (mass registration by a script) and sign-ups refused
+ * (asking which emails have accounts: "An account with this email already exists"). Each attempt
+ * takes a point on both before it runs and gives back the one its outcome does not count against,
+ * so that however many requests race, at most the limits' number of accounts are created and of
+ * refusals told.
  */
 export class SignupThrottle {
-  private perIp: RateLimiterPostgres;
+  private counters: Counters;
 
   constructor(knex: Knex, readonly cfg: SignupThrottleConfig) {
-    this.perIp = limiter(knex, 'signup_ip', cfg.perIpPerHour, 3600);
+    this.counters = new Counters(knex);
   }
 
-  /** Throws 429 (with Retry-After) when this address has created its share of accounts this hour. */
-  async check(ctx: Koa.Context, ip: string): Promise<void> {
-    const r = await this.perIp.get(ip);
-    if (r && r.consumedPoints >= this.cfg.perIpPerHour) {
-      const ms = r.msBeforeNext;
-      const seconds = Math.max(1, Math.ceil(ms / 1000));
-      ctx.set('Retry-After', String(seconds));
-      throw new HttpError(429, `Too many accounts were created from your network. Please try again in ${minutesText(ms)}.`, {
-        headers: { 'Retry-After': String(seconds) },
-      });
+  async attempt(ctx: Koa.Context, ip: string): Promise<SignupAttempt> {
+    const created: Counter = { key: keyOf('signup_ip', ip), limit: this.cfg.perIpPerHour, windowMs: 3600_000 };
+    const refused: Counter = { key: keyOf('signup_fail_ip', ip), limit: this.cfg.failuresPerIpPerHour, windowMs: 3600_000 };
+    const taken = await this.counters.takeAll([created, refused]);
+    if (!taken.ok) {
+      throw tooMany(ctx, taken.msBeforeNext, (wait) =>
+        taken.refused.includes(created)
+          ? `Too many accounts were created from your network. Please try again in ${wait}.`
+          : `Too many sign-up attempts from your network. Please try again in ${wait}.`,
+      );
     }
-  }
-
-  /** Counts an account created from this address. */
-  async created(ip: string): Promise<void> {
-    await this.perIp.penalty(ip, 1);
+    let done = false;
+    const settle = (giveBack: Counter[]) => async () => {
+      if (done) return;
+      done = true;
+      await Promise.all(giveBack.map((c) => this.counters.giveBack(c)));
+    };
+    return { created: settle([refused]), refused: settle([created]), abandoned: settle([created, refused]) };
   }
 }

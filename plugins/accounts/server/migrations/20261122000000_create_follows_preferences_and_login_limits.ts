@@ -38,8 +38,8 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.raw(`alter table user_preferences add constraint user_preferences_visibility_check check (profile_visibility in ('public','friends','private'))`);
 
-  // rate-limiter-flexible's RateLimiterPostgres table (its own layout), created here so that the
-  // limiter never runs DDL at start (tableCreated: true).
+  // The throttles' counters (throttle.ts): key, points spent, expire (epoch ms). The layout was
+  // rate-limiter-flexible's RateLimiterPostgres; throttle.ts now runs its own statements on it.
   await knex.raw('create table accounts_login_limits (key varchar(255) primary key, points integer not null default 0, expire bigint)');
   await knex.raw('create index accounts_login_limits_expire on accounts_login_limits (expire)');
 }
