@@ -29,6 +29,9 @@ export interface ProbedVideo {
   height: number | null;
   videoCodec: string;
   audioCodec: string | null;
+  /** the streams kept by the remux (and measured): indexes in the file */
+  videoIndex: number;
+  audioIndex: number | null;
 }
 
 const MP4_VIDEO = new Set(['h264', 'hevc', 'av1']);
@@ -167,6 +170,7 @@ export async function probeVideo(file: string): Promise<ProbedVideo> {
     else throw new VideoRejected('codec');
     // The header's duration is only a claim (a 3-hour file may say 30 s): the packets of the
     // streams that will be kept decide; a header claiming more than the packets is believed too.
+    if (!Number.isInteger(video.index)) throw new VideoRejected('not a video');
     const measured = await durationFromPackets(file, [video.index, audio?.index].filter((i): i is number => Number.isInteger(i)));
     if (measured == null) throw new VideoRejected('not a video');
     const claimed = [Number(info?.format?.duration), Number(video.duration), Number(audio?.duration)].filter((d) => Number.isFinite(d) && d > 0);
@@ -178,6 +182,8 @@ export async function probeVideo(file: string): Promise<ProbedVideo> {
       height: Number.isInteger(video.height) ? video.height : null,
       videoCodec: video.codec_name,
       audioCodec: audio?.codec_name ?? null,
+      videoIndex: video.index,
+      audioIndex: Number.isInteger(audio?.index) ? audio.index : null,
     };
   });
 }
@@ -188,7 +194,9 @@ export async function probeVideo(file: string): Promise<ProbedVideo> {
  */
 export async function remux(file: string, probed: ProbedVideo, tmpDir: string, maxSeconds: number): Promise<string> {
   const out = path.join(tmpDir, `${crypto.randomBytes(12).toString('hex')}.${probed.container}`);
-  const args = ['-v', 'error', '-y', '-i', file, '-map', '0:v:0', '-map', '0:a:0?', '-c', 'copy', '-map_metadata', '-1', '-t', maxSeconds.toFixed(3)];
+  // exactly the streams probed and measured (not a cover picture that happens to come first)
+  const maps = ['-map', `0:${probed.videoIndex}`, ...(probed.audioIndex !== null ? ['-map', `0:${probed.audioIndex}`] : [])];
+  const args = ['-v', 'error', '-y', '-i', file, ...maps, '-c', 'copy', '-map_metadata', '-1', '-t', maxSeconds.toFixed(3)];
   if (probed.container === 'mp4') args.push('-movflags', '+faststart', '-f', 'mp4');
   else args.push('-f', 'webm', '-cues_to_front', '1');
   args.push(out);
