@@ -13,6 +13,31 @@ import { startTestApp, RUN_ID, waitFor, type TestApp } from '../testing/index.ts
 import { STORAGE_SWEEP_JOB } from '../app.ts';
 import { buildWorld, must, type World } from './fixtures/world.ts';
 import { haveFfmpeg, mp4WithLocation, noisyJpeg } from './fixtures/corpus.ts';
+import { signUp, startChild, type Child } from './fixtures/child.ts';
+import http from 'node:http';
+
+function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => path.join(d.parentPath ?? (d as any).path, d.name));
+}
+
+/** Starts a video upload declaring 50 MB and sends `mb` of it; the request stays open. */
+function startUpload(url: string, cookie: string, mb: number): Promise<http.ClientRequest> {
+  const boundary = `----kill${hex()}`;
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="video"; filename="v.webm"\r\nContent-Type: video/webm\r\n\r\n`);
+  const u = new URL(`${url}/api/posts/video`);
+  const req = http.request({
+    host: u.hostname, port: u.port, path: u.pathname, method: 'POST',
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + 50 * 1024 * 1024, cookie, origin: url },
+  });
+  req.on('error', () => undefined);
+  req.write(head);
+  return (async () => {
+    const chunk = Buffer.alloc(1024 * 1024);
+    for (let i = 0; i < mb; i++) if (!req.write(chunk)) await new Promise((r) => req.once('drain', r));
+    return req;
+  })();
+}
 
 const hex = () => crypto.randomBytes(16).toString('hex');
 const TWO_HOURS_AGO = () => new Date(Date.now() - 2 * 60 * 60 * 1000);
@@ -113,6 +138,25 @@ describe('quality: files nothing references', function () {
     expect(fs.existsSync(fileOf(recentOrphan)), 'an unreferenced file less than an hour old is kept (its row may be on the way)').to.equal(true);
     expect(fs.existsSync(fileOf(unclaimed)), 'files under a prefix no enabled plugin claims are left alone').to.equal(true);
     expect(done.result.deleted).to.equal(orphans.length);
+  });
+
+  it('uploads cut by a SIGKILL leave nothing in the temporary folder after the restart', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'curio-kill-uploads-'));
+    let child: Child | null = null;
+    try {
+      child = await startChild({ databaseUrl: null, dataDir: dir });
+      const c = await signUp(child, 'killup');
+      const reqs = await Promise.all([1, 2, 3].map(() => startUpload(child!.url, c.cookieHeader(), 4)));
+      await waitFor(async () => filesUnder(path.join(dir, 'tmp')).filter((f) => fs.statSync(f, { throwIfNoEntry: false })?.size).length === 3, { timeout: 20_000 });
+      await child.kill('SIGKILL');
+      for (const r of reqs) r.destroy();
+      expect(filesUnder(path.join(dir, 'tmp')).length, 'half-written uploads on disk after the kill').to.equal(3);
+      child = await startChild({ databaseUrl: null, dataDir: dir });
+      expect(filesUnder(path.join(dir, 'tmp')), 'temporary files after the restart').to.deep.equal([]);
+    } finally {
+      await child?.kill('SIGTERM');
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('the job is queued once per interval however many processes schedule it', async () => {
