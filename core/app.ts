@@ -32,6 +32,8 @@ import type { PluginContext, PluginServer, RegisteredRoute } from './plugin-api.
 
 export const APP_NAME = 'Curio';
 export const WEB_DIST = path.join(ROOT, 'web', 'dist');
+/** The periodic job deleting unreferenced stored files (core/uploads.ts sweepStorage). */
+export const STORAGE_SWEEP_JOB = 'core.storage-sweep';
 
 /**
  * Serves a production build of the web app (web/dist here; the web benchmark serves its own build
@@ -167,6 +169,18 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
   const storage = new LocalDiskStorage(path.join(config.dataDir, 'uploads'));
   const uploads = new Uploads(config.dataDir, storage);
   const jobs = new Jobs(knex, log, { pollMs: config.validateResponses ? 200 : 1000 });
+  if (!opts.describeOnly) {
+    // What crashed or stopped processes left half-uploaded.
+    const left = await uploads.sweepTemporary();
+    if (left.length) log.info({ removed: left }, 'removed temporary upload folders of stopped processes');
+  }
+  // Hourly: stored files no plugin's rows reference (plugins declare theirs with ctx.uploads.ownFiles) and stale temporary folders.
+  jobs.every(STORAGE_SWEEP_JOB, 60 * 60 * 1000, async (_payload, h) => {
+    const tmp = await uploads.sweepTemporary();
+    const r = await uploads.sweepStorage();
+    if (r.deleted.length) h.log.info({ deleted: r.deleted.length, checked: r.checked }, 'deleted unreferenced stored files');
+    return { checked: r.checked, deleted: r.deleted.length, temporaryFolders: tmp.length };
+  });
   const pluginMiddleware: Koa.Middleware[] = [];
   const contexts = new Map<string, PluginContext>();
   const servers = new Map<string, PluginServer>();

@@ -31,6 +31,7 @@ type JobHandler = (payload: any, helpers: JobHelpers) => Promise<unknown>;
  */
 export class Jobs {
   private handlers = new Map<string, JobHandler>();
+  private periodic = new Map<string, { everyMs: number; timer: NodeJS.Timeout | null }>();
   private timer: NodeJS.Timeout | null = null;
   private running = 0;
   private stopped = false;
@@ -41,6 +42,38 @@ export class Jobs {
 
   define(name: string, handler: JobHandler): void {
     this.handlers.set(name, handler);
+  }
+
+  /**
+   * A job that runs about every `everyMs` (first an interval after start), once across all
+   * processes: each process's timer queues it unless a run is queued, running or finished less
+   * than half an interval ago; the queue's unique key keeps concurrent timers to one run.
+   */
+  every(name: string, everyMs: number, handler: JobHandler): void {
+    this.define(name, handler);
+    this.periodic.set(name, { everyMs, timer: null });
+  }
+
+  /** Queues a periodic job unless it ran recently (see every()); answers whether it queued it. */
+  async schedulePeriodic(name: string): Promise<boolean> {
+    const p = this.periodic.get(name);
+    if (!p) throw new Error(`${name} is not a periodic job`);
+    const recent = await this.knex('core_jobs')
+      .where({ name })
+      .where((q) =>
+        q
+          .whereIn('status', ['queued', 'running'])
+          .orWhere('finished_at', '>', this.knex.raw(`now() - (? * interval '1 millisecond')`, [Math.floor(p.everyMs / 2)])),
+      )
+      .first('id');
+    if (recent) return false;
+    try {
+      await this.enqueue(name, {}, { uniqueKey: `every:${name}`, maxAttempts: 1 });
+      return true;
+    } catch (err: any) {
+      if (err?.code === '23505') return false; // another process queued it at the same moment
+      throw err;
+    }
   }
 
   /** Queues a job. With uniqueKey, an identical queued or running job is reused. */
@@ -71,6 +104,13 @@ export class Jobs {
     const poll = this.opts.pollMs ?? 1000;
     this.timer = setInterval(() => this.kick(), poll);
     this.timer.unref();
+    for (const [name, p] of this.periodic) {
+      if (p.timer) continue;
+      p.timer = setInterval(() => {
+        this.schedulePeriodic(name).catch((err) => this.log.error({ err, job: name }, 'could not schedule a periodic job'));
+      }, p.everyMs);
+      p.timer.unref();
+    }
     this.kick();
   }
 
@@ -150,6 +190,10 @@ export class Jobs {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    for (const p of this.periodic.values()) {
+      if (p.timer) clearInterval(p.timer);
+      p.timer = null;
+    }
     await this.drain();
   }
 }

@@ -19,6 +19,8 @@ export interface Storage {
   /** Local path, for tools that need a file (ffprobe); null when not on disk. */
   localPath(key: string): string | null;
   randomKey(prefix: string, ext: string): string;
+  /** Every stored file under a key prefix (e.g. 'avatars'), with its last change; for the sweep of unreferenced files. */
+  list(prefix: string): AsyncIterable<{ key: string; modifiedAt: Date }>;
 }
 
 export const UPLOADS_PREFIX = '/uploads/';
@@ -91,6 +93,33 @@ export class LocalDiskStorage implements Storage {
     return `${prefix}/${crypto.randomBytes(16).toString('hex')}.${ext.replace(/^\./, '')}`;
   }
 
+  async *list(prefix: string): AsyncIterable<{ key: string; modifiedAt: Date }> {
+    const clean = prefix.replace(/^\/+|\/+$/g, '');
+    if (!/^[a-z0-9][a-z0-9/_-]*$/i.test(clean) || clean.includes('..')) throw new Error(`Bad storage prefix ${prefix}`);
+    const walk = async function* (dir: string, rel: string): AsyncGenerator<{ key: string; modifiedAt: Date }> {
+      let entries: fs.Dirent[];
+      try {
+        entries = await fsp.readdir(dir, { withFileTypes: true });
+      } catch (e: any) {
+        if (e.code === 'ENOENT' || e.code === 'ENOTDIR') return;
+        throw e;
+      }
+      for (const d of entries) {
+        const full = path.join(dir, d.name);
+        const key = `${rel}/${d.name}`;
+        if (d.isDirectory()) yield* walk(full, key);
+        else if (d.isFile()) {
+          try {
+            yield { key, modifiedAt: (await fsp.stat(full)).mtime };
+          } catch {
+            // deleted meanwhile
+          }
+        }
+      }
+    };
+    yield* walk(path.join(this.root, clean), clean);
+  }
+
   /** Serves /uploads/* with single-range support (video seeking), nosniff and allow-listed types. */
   middleware(): Koa.Middleware {
     return async (ctx, next) => {
@@ -132,13 +161,26 @@ export class LocalDiskStorage implements Storage {
         }
         ctx.status = 206;
         ctx.set('Content-Range', `bytes ${start}-${end}/${stat.size}`);
-        ctx.length = end - start + 1;
-        ctx.body = ctx.method === 'HEAD' ? null : fs.createReadStream(file, { start, end });
+        answer(ctx, end - start + 1, () => fs.createReadStream(file, { start, end }));
         return;
       }
       ctx.status = 200;
-      ctx.length = stat.size;
-      ctx.body = ctx.method === 'HEAD' ? null : fs.createReadStream(file);
+      answer(ctx, stat.size, () => fs.createReadStream(file));
     };
+  }
+}
+
+/**
+ * The body of a file answer. HEAD gets the same status and headers as GET (Content-Type,
+ * Content-Length) and no body: an empty buffer, since a null body would make Koa answer 204 and
+ * drop the headers, and a read stream nobody reads would hold a file handle open.
+ */
+function answer(ctx: Koa.Context, length: number, open: () => fs.ReadStream): void {
+  if (ctx.method === 'HEAD') {
+    ctx.body = Buffer.alloc(0);
+    ctx.length = length;
+  } else {
+    ctx.body = open();
+    ctx.length = length;
   }
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import os from 'node:os';
 import crypto from 'node:crypto';
 import Busboy from 'busboy';
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
@@ -43,15 +44,139 @@ export interface ProcessedImage {
 
 const IMAGE_FORMATS = new Set(['jpeg', 'png', 'gif', 'webp']);
 
+// libvips keeps recently read files open (and keeps some open after a failed load): images are
+// handed to sharp as buffers (at most a few MB), so no temporary file stays open once deleted.
+sharp.cache({ files: 0 });
+
+/** Allowance for the multipart envelope (boundaries, part headers, small fields) over the files themselves. */
+const MULTIPART_OVERHEAD = 1024 * 1024;
+/** After an early answer (413), how long the rest of a body may still arrive (discarded) before the connection is cut. */
+const LINGER_MS = 10_000;
+/** Stored files no row references are deleted once they are this old (an upload stores its file just before its row). */
+export const UNREFERENCED_GRACE_MS = 60 * 60 * 1000;
+/** Temporary folders of other processes are only trusted this long without a change. */
+const FOREIGN_TMP_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+/** One token per process: every app of this process shares its temporary folder. */
+const PROCESS_TOKEN = crypto.randomBytes(4).toString('hex');
+
+/**
+ * A plugin's stored files: the key prefixes it writes under, and which of a list of keys its rows
+ * still reference. The storage sweep only looks under claimed prefixes (so a disabled plugin's
+ * files are left alone) and asks every owner about every candidate (a row of one plugin may point
+ * at another's file).
+ */
+export interface StoredFileOwner {
+  /** e.g. ['avatars'] or ['insights/videos'] */
+  prefixes: string[];
+  /** the subset of `keys` some row references (keys as in Storage: 'avatars/ab12….jpg') */
+  referenced(keys: string[]): Promise<Iterable<string>>;
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e: any) {
+    return e.code === 'EPERM';
+  }
+}
+
 /**
  * Multipart uploads streamed to temporary files (never buffered whole), with size limits
  * enforced while streaming, and image re-encoding with sharp (metadata stripped).
+ *
+ * Temporary files live in DATA_DIR/tmp/<host>-<pid>-<token>, one folder per process, so that a
+ * process starting next to a running one sweeps only the folders of processes that are gone.
+ * An upload that fails or is aborted closes its file and deletes it at once.
  */
 export class Uploads {
+  readonly tmpRoot: string;
   readonly tmpDir: string;
+  private owners: StoredFileOwner[] = [];
   constructor(dataDir: string, private storage: Storage) {
-    this.tmpDir = path.join(dataDir, 'tmp');
+    this.tmpRoot = path.join(dataDir, 'tmp');
+    this.tmpDir = path.join(this.tmpRoot, `${os.hostname()}-${process.pid}-${PROCESS_TOKEN}`);
     fs.mkdirSync(this.tmpDir, { recursive: true });
+  }
+
+  /**
+   * Deletes what crashed or stopped processes left in the temporary folder: loose files, folders
+   * of this host's processes that are gone (or whose pid is now ours), and any folder unchanged
+   * for a day. Run at start-up and by the periodic storage sweep.
+   */
+  async sweepTemporary(): Promise<string[]> {
+    const removed: string[] = [];
+    let entries: fs.Dirent[];
+    try {
+      entries = await fsp.readdir(this.tmpRoot, { withFileTypes: true });
+    } catch {
+      return removed;
+    }
+    const mine = path.basename(this.tmpDir);
+    const host = os.hostname();
+    for (const d of entries) {
+      if (d.name === mine) continue;
+      const full = path.join(this.tmpRoot, d.name);
+      let gone = !d.isDirectory();
+      if (!gone) {
+        const m = /^(.*)-(\d+)-([0-9a-f]+)$/.exec(d.name);
+        if (!m) gone = true;
+        else if (m[1] === host) gone = Number(m[2]) === process.pid ? m[3] !== PROCESS_TOKEN : !pidAlive(Number(m[2]));
+        if (!gone) {
+          const st = await fsp.stat(full).catch(() => null);
+          gone = !!st && Date.now() - st.mtimeMs > FOREIGN_TMP_MAX_AGE_MS;
+        }
+      }
+      if (gone) {
+        await fsp.rm(full, { recursive: true, force: true });
+        removed.push(d.name);
+      }
+    }
+    fs.mkdirSync(this.tmpDir, { recursive: true });
+    return removed;
+  }
+
+  /** A plugin declares the stored files it owns (see StoredFileOwner). */
+  ownFiles(owner: StoredFileOwner): void {
+    this.owners.push(owner);
+  }
+
+  /**
+   * Deletes stored files that no owner's rows reference and that are older than `olderThanMs`
+   * (an hour: an upload stores its file a moment before the row that points at it). If an owner
+   * cannot answer, nothing more is deleted.
+   */
+  async sweepStorage(opts: { olderThanMs?: number } = {}): Promise<{ checked: number; deleted: string[] }> {
+    const cutoff = Date.now() - (opts.olderThanMs ?? UNREFERENCED_GRACE_MS);
+    const prefixes = [...new Set(this.owners.flatMap((o) => o.prefixes.map((p) => p.replace(/^\/+|\/+$/g, ''))))].sort();
+    // a prefix inside another claimed prefix is listed with it
+    const roots = prefixes.filter((p) => !prefixes.some((q) => q !== p && p.startsWith(`${q}/`)));
+    const deleted: string[] = [];
+    let checked = 0;
+    let batch: string[] = [];
+    const flush = async () => {
+      if (!batch.length) return;
+      const keys = batch;
+      batch = [];
+      const used = new Set<string>();
+      for (const o of this.owners) for (const k of await o.referenced(keys)) used.add(k);
+      for (const k of keys) {
+        if (used.has(k)) continue;
+        await this.storage.delete(k);
+        deleted.push(k);
+      }
+    };
+    for (const root of roots) {
+      for await (const f of this.storage.list(root)) {
+        checked++;
+        if (f.modifiedAt.getTime() >= cutoff) continue;
+        batch.push(f.key);
+        if (batch.length >= 500) await flush();
+      }
+    }
+    await flush();
+    return { checked, deleted };
   }
 
   parse(ctx: Koa.Context, limits: MultipartLimits): Promise<ParsedMultipart> {
@@ -59,12 +184,24 @@ export class Uploads {
     if (!/^multipart\/form-data/i.test(type)) {
       return Promise.reject(new HttpError(400, 'Expected a multipart/form-data upload'));
     }
+    const maxFiles = limits.maxFiles ?? 1;
+    const tooLarge = () => new HttpError(413, limits.tooLargeMessage ?? `File too large: at most ${Math.round(limits.maxFileSize / 1024 / 1024)} MB`);
+    const req = ctx.req;
+    // Refused before a byte of the body is read when its declared length is already over the limit.
+    const declared = Number(ctx.get('content-length') || NaN);
+    if (Number.isFinite(declared) && declared > maxFiles * limits.maxFileSize + MULTIPART_OVERHEAD) {
+      this.discardRest(ctx);
+      return Promise.reject(tooLarge());
+    }
+    if (req.destroyed && !req.complete) return Promise.reject(new HttpError(400, 'Upload aborted'));
+    fs.mkdirSync(this.tmpDir, { recursive: true });
     return new Promise((resolve, reject) => {
       let bb: Busboy.Busboy;
       try {
         bb = Busboy({
-          headers: ctx.req.headers,
-          limits: { fileSize: limits.maxFileSize, files: limits.maxFiles ?? 1, fields: 50, fieldSize: limits.maxFieldSize ?? 64 * 1024 },
+          headers: req.headers,
+          // busboy signals 'limit' when a file reaches fileSize; the limit is inclusive (a file of exactly maxFileSize is fine)
+          limits: { fileSize: limits.maxFileSize + 1, files: maxFiles, fields: 50, fieldSize: limits.maxFieldSize ?? 64 * 1024 },
         });
       } catch {
         reject(new HttpError(400, 'Malformed multipart upload'));
@@ -72,52 +209,96 @@ export class Uploads {
       }
       const fields: Record<string, string> = {};
       const files: UploadedFile[] = [];
-      const writes: Promise<void>[] = [];
-      let failure: HttpError | null = null;
-      const fail = (e: HttpError) => {
-        if (!failure) failure = e;
+      const outs: fs.WriteStream[] = [];
+      const parts: NodeJS.ReadableStream[] = [];
+      let settled = false;
+      const closed = (out: fs.WriteStream) => new Promise<void>((res) => (out.closed ? res() : out.once('close', () => res())));
+
+      /** Stops reading, closes and deletes every temporary file, then refuses the upload. */
+      const abort = async (e: HttpError) => {
+        if (settled) return;
+        settled = true;
+        cleanupListeners();
+        req.unpipe(bb);
+        bb.removeAllListeners('file');
+        bb.on('error', () => undefined);
+        for (const p of parts) {
+          p.unpipe();
+          p.resume();
+        }
+        for (const out of outs) out.destroy();
+        if (!req.complete && !req.destroyed) this.discardRest(ctx);
+        await Promise.all(outs.map(closed));
+        await Promise.all(files.map((f) => fsp.rm(f.path, { force: true })));
+        reject(e);
       };
+      const onClose = () => {
+        if (!req.complete) void abort(new HttpError(400, 'Upload aborted'));
+      };
+      const onError = () => void abort(new HttpError(400, 'Upload aborted'));
+      const cleanupListeners = () => {
+        req.off('close', onClose);
+        req.off('error', onError);
+      };
+      req.on('close', onClose);
+      req.on('error', onError);
+
       bb.on('field', (name, value) => {
         fields[name] = value;
       });
       bb.on('file', (field, stream, info) => {
+        if (settled) {
+          stream.resume();
+          return;
+        }
         if (limits.fileFields && !limits.fileFields.includes(field)) {
           stream.resume();
-          fail(new HttpError(400, `Unexpected file field '${field}'`));
+          void abort(new HttpError(400, `Unexpected file field '${field}'`));
           return;
         }
         const tmp = path.join(this.tmpDir, crypto.randomBytes(16).toString('hex'));
         const out = fs.createWriteStream(tmp);
+        outs.push(out);
+        parts.push(stream);
         const rec: UploadedFile = { field, filename: info.filename ?? '', declaredType: info.mimeType ?? '', path: tmp, size: 0 };
+        files.push(rec);
         stream.on('data', (d: Buffer) => {
           rec.size += d.length;
         });
-        stream.on('limit', () => {
-          fail(new HttpError(413, limits.tooLargeMessage ?? `File too large: at most ${Math.round(limits.maxFileSize / 1024 / 1024)} MB`));
-        });
-        writes.push(
-          new Promise((res) => {
-            out.on('finish', () => res());
-            out.on('error', () => {
-              fail(new HttpError(500, 'Could not store the upload'));
-              res();
-            });
-          }),
-        );
+        stream.on('limit', () => void abort(tooLarge()));
+        out.on('error', () => void abort(new HttpError(500, 'Could not store the upload')));
         stream.pipe(out);
-        files.push(rec);
       });
-      bb.on('filesLimit', () => fail(new HttpError(413, `Too many files: at most ${limits.maxFiles ?? 1}`)));
-      bb.on('error', () => fail(new HttpError(400, 'Malformed multipart upload')));
+      bb.on('filesLimit', () => void abort(new HttpError(413, `Too many files: at most ${maxFiles}`)));
+      bb.on('error', () => void abort(new HttpError(400, 'Malformed multipart upload')));
       bb.on('close', async () => {
-        await Promise.all(writes);
-        if (failure) {
+        await Promise.all(outs.map(closed));
+        if (settled) return;
+        settled = true;
+        cleanupListeners();
+        if (outs.some((o) => o.errored)) {
           await Promise.all(files.map((f) => fsp.rm(f.path, { force: true })));
-          reject(failure);
+          reject(new HttpError(500, 'Could not store the upload'));
         } else resolve({ fields, files });
       });
-      ctx.req.on('aborted', () => fail(new HttpError(400, 'Upload aborted')));
-      ctx.req.pipe(bb);
+      req.pipe(bb);
+    });
+  }
+
+  /**
+   * The request's remaining body is read and dropped, so that the early answer reaches the client
+   * (closing at once would reset the connection under the answer); a client still sending
+   * LINGER_MS after the answer is cut off.
+   */
+  private discardRest(ctx: Koa.Context): void {
+    const req = ctx.req;
+    req.resume();
+    ctx.res.once('finish', () => {
+      if (req.complete || req.destroyed) return;
+      const t = setTimeout(() => req.socket?.destroy(), LINGER_MS);
+      t.unref();
+      req.once('end', () => clearTimeout(t));
+      req.once('close', () => clearTimeout(t));
     });
   }
 
@@ -143,16 +324,17 @@ export class Uploads {
   ): Promise<ProcessedImage> {
     const invalid = new HttpError(400, opts.invalidMessage ?? 'The file is not a valid image (JPG, PNG or GIF)');
     const limitInputPixels = opts.maxPixels ?? 40_000_000;
+    const input = await fsp.readFile(file.path);
     let meta: Metadata;
     try {
-      meta = await sharp(file.path, { limitInputPixels, failOn: 'error' }).metadata();
+      meta = await sharp(input, { limitInputPixels, failOn: 'error' }).metadata();
     } catch {
       throw invalid;
     }
     if (!meta.format || !IMAGE_FORMATS.has(meta.format) || !meta.width || !meta.height) throw invalid;
     if (meta.width * meta.height > limitInputPixels) throw new HttpError(400, 'The image has too many pixels');
     const encode = (w: number, h: number) =>
-      sharp(file.path, { limitInputPixels, failOn: 'error' })
+      sharp(input, { limitInputPixels, failOn: 'error' })
         .rotate()
         .resize(w, h, { fit: opts.fit ?? 'inside', withoutEnlargement: true })
         .jpeg({ quality: 85, mozjpeg: true })

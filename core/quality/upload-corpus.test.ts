@@ -11,14 +11,17 @@ import sharp from 'sharp';
 import { sharedApp, type TestApp, type TestClient } from '../testing/index.ts';
 import { buildWorld, type World } from './fixtures/world.ts';
 import {
-  gifJsPolyglot, gpsJpeg, haveFfmpeg, HTML, mediaTags, mp4WithLocation, noisyJpeg, pixelFloodPng, pngWithText,
-  POLYGLOT_MARKER, SCRIPT, SECRET_TEXT, SVG, truncatedJpeg,
+  gifJsPolyglot, gpsJpeg, haveFfmpeg, HTML, jpegOfSize, longVideoClaiming, mediaTags, mp4OfSize, mp4WithLocation, noisyJpeg,
+  pixelFloodPng, pngWithText, POLYGLOT_MARKER, SCRIPT, SECRET_TEXT, SVG, truncatedJpeg,
 } from './fixtures/corpus.ts';
 
 interface Target {
   kind: 'image' | 'video';
   field: string;
+  /** per file, inclusive: a file of exactly this size is accepted */
   maxBytes: number;
+  /** files one request may carry */
+  maxFiles: number;
   tooLarge: number;
   client: (w: World) => TestClient;
   path: (w: World) => string;
@@ -29,23 +32,23 @@ interface Target {
 /** Every multipart route of the registry must be listed here: a new upload route fails the suite. */
 const TARGETS: Record<string, Target> = {
   'POST /api/user/profile-image': {
-    kind: 'image', field: 'image', maxBytes: 5 * 1024 * 1024, tooLarge: 413,
+    kind: 'image', field: 'image', maxBytes: 5 * 1024 * 1024, maxFiles: 1, tooLarge: 413,
     client: (w) => w.c.traveler, path: () => '/api/user/profile-image', urls: (b) => [b.profileImageUrl],
   },
   'POST /api/communities/:id/image': {
-    kind: 'image', field: 'image', maxBytes: 5 * 1024 * 1024, tooLarge: 413,
+    kind: 'image', field: 'image', maxBytes: 5 * 1024 * 1024, maxFiles: 1, tooLarge: 413,
     client: (w) => w.c.creator, path: (w) => `/api/communities/${w.community.id}/image`, urls: (b) => [b.imageUrl],
   },
   'POST /api/meetups/:meetupId/photos': {
-    kind: 'image', field: 'files', maxBytes: 10 * 1024 * 1024, tooLarge: 413,
+    kind: 'image', field: 'files', maxBytes: 10 * 1024 * 1024, maxFiles: 10, tooLarge: 413,
     client: (w) => w.c.member, path: (w) => `/api/meetups/${w.meetup.id}/photos`, urls: (b) => b.flatMap((p: any) => [p.url, p.thumbnailUrl].filter(Boolean)),
   },
   'POST /api/museum-events/:id/photos': {
-    kind: 'image', field: 'files', maxBytes: 10 * 1024 * 1024, tooLarge: 413,
+    kind: 'image', field: 'files', maxBytes: 10 * 1024 * 1024, maxFiles: 10, tooLarge: 413,
     client: (w) => w.c.member, path: (w) => `/api/museum-events/${w.museumEvent.id}/photos`, urls: (b) => b.flatMap((p: any) => [p.url, p.thumbnailUrl].filter(Boolean)),
   },
   'POST /api/posts/video': {
-    kind: 'video', field: 'video', maxBytes: 100 * 1024 * 1024, tooLarge: 413,
+    kind: 'video', field: 'video', maxBytes: 100 * 1024 * 1024, maxFiles: 1, tooLarge: 413,
     client: (w) => w.c.traveler, path: () => '/api/posts/video', urls: (b) => [b.videoUrl, b.posterUrl].filter(Boolean),
   },
 };
@@ -83,6 +86,95 @@ function streamOversize(app: TestApp, client: TestClient, urlPath: string, field
   });
 }
 
+/** Every file under a folder, recursively (the temporary folder holds one folder per process). */
+function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => path.join(d.parentPath ?? (d as any).path, d.name));
+}
+
+/** This process's open file descriptors that point into `dir` (the app runs in the test's process). */
+function handlesInto(dir: string): string[] {
+  const out: string[] = [];
+  for (const fd of fs.readdirSync('/proc/self/fd')) {
+    try {
+      const target = fs.readlinkSync(`/proc/self/fd/${fd}`);
+      if (target.startsWith(dir + path.sep)) out.push(target);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return out;
+}
+
+async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * Starts a multipart upload of `size` bytes (zeros), sends `sendBytes` of it, waits until the
+ * server has a temporary file for it, then resets the connection.
+ */
+async function abortMidStream(app: TestApp, client: TestClient, urlPath: string, field: string, size: number, sendBytes: number, tmpRoot: string): Promise<void> {
+  const boundary = `----abort${Date.now()}`;
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const u = new URL(app.url + urlPath);
+  const before = new Set(filesUnder(tmpRoot));
+  const req = http.request({
+    host: u.hostname, port: u.port, path: u.pathname, method: 'POST',
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + size + 100, cookie: client.cookieHeader(), origin: app.url },
+  });
+  req.on('error', () => undefined);
+  req.on('response', (res) => res.resume());
+  req.write(head);
+  const chunk = Buffer.alloc(256 * 1024);
+  for (let sent = 0; sent < sendBytes; sent += chunk.length) {
+    if (!req.write(chunk)) await new Promise((r) => req.once('drain', r));
+  }
+  await until('the server to write the upload to a temporary file', () =>
+    filesUnder(tmpRoot).some((f) => !before.has(f) && (fs.statSync(f, { throwIfNoEntry: false })?.size ?? 0) > 0),
+  );
+  req.destroy();
+}
+
+/** Sends only the headers of an upload declaring `contentLength` and answers what the server says before any of the body. */
+function headersOnly(app: TestApp, client: TestClient, urlPath: string, contentLength: number): Promise<{ status: number; body: any }> {
+  const u = new URL(app.url + urlPath);
+  return new Promise((resolve, reject) => {
+    const req = http.request({
+      host: u.hostname, port: u.port, path: u.pathname, method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=----x', 'content-length': contentLength, cookie: client.cookieHeader(), origin: app.url },
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error('no answer while the body was still unsent: the server waits to read it'));
+    }, 10_000);
+    req.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => {
+        clearTimeout(timer);
+        req.destroy();
+        let body: any = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          /* not JSON */
+        }
+        resolve({ status: res.statusCode ?? 0, body });
+      });
+    });
+    req.flushHeaders();
+  });
+}
+
 const hasGpsIfd = (exif?: Buffer) => Boolean(exif && (exif.includes(Buffer.from([0x88, 0x25])) || exif.includes(Buffer.from([0x25, 0x88]))));
 
 describe('quality: upload attack corpus', function () {
@@ -113,6 +205,10 @@ describe('quality: upload attack corpus', function () {
           const bytes = Buffer.from(await r.arrayBuffer());
           expect(r.status).to.equal(200);
           expect(ALLOWED_TYPES).to.include(r.headers.get('content-type'));
+          const head = await app.client().raw('HEAD', url);
+          expect(head.status, 'HEAD answers as GET').to.equal(200);
+          expect(head.headers.get('content-type'), 'HEAD Content-Type').to.equal(r.headers.get('content-type'));
+          expect(head.headers.get('content-length'), 'HEAD Content-Length').to.equal(String(bytes.length));
           expect(r.headers.get('x-content-type-options')).to.equal('nosniff');
           expect(bytes.includes(Buffer.from(SECRET_TEXT)), 'metadata text left in the stored file').to.equal(false);
           expect(bytes.includes(Buffer.from(POLYGLOT_MARKER)), 'script payload left in the stored file').to.equal(false);
@@ -129,6 +225,21 @@ describe('quality: upload attack corpus', function () {
         }
       }
 
+      it('an upload reset mid-stream closes and deletes its temporary file at once', async () => {
+        const tmpRoot = path.join(app.config.dataDir, 'tmp');
+        for (let i = 0; i < 2; i++) await abortMidStream(app, t.client(w), t.path(w), t.field, t.maxBytes, Math.min(3 * 1024 * 1024, t.maxBytes / 2), tmpRoot);
+        await until('no temporary file and no open handle into the temporary folder', () => filesUnder(tmpRoot).length === 0 && handlesInto(tmpRoot).length === 0).catch(() => {
+          throw new Error(`left behind: files ${JSON.stringify(filesUnder(tmpRoot))}, handles ${JSON.stringify(handlesInto(tmpRoot))}`);
+        });
+        expect((await app.client().get('/api/health')).status).to.equal(200);
+      });
+
+      it('a request whose Content-Length is over the limit gets 413 before its body is sent', async () => {
+        const r = await headersOnly(app, t.client(w), t.path(w), t.maxFiles * t.maxBytes + 2 * 1024 * 1024);
+        expect(r.status, JSON.stringify(r.body)).to.equal(413);
+        expect(r.body.message).to.be.a('string');
+      });
+
       if (t.kind === 'image') {
         const refused: Array<[string, string, string, () => Buffer | Promise<Buffer>]> = [
           ['HTML renamed .jpg', 'page.jpg', 'image/jpeg', () => HTML],
@@ -140,13 +251,13 @@ describe('quality: upload attack corpus', function () {
         ];
         for (const [label, name, type, make] of refused) {
           it(`refuses ${label} (400) and keeps nothing`, async () => {
-            const before = fs.readdirSync(path.join(app.config.dataDir, 'tmp')).length;
+            const before = filesUnder(path.join(app.config.dataDir, 'tmp')).length;
             const started = Date.now();
             const r = await send(name, type, await make());
             expect(r.status, r.text).to.equal(400);
             expect(r.body.message).to.be.a('string');
             expect(Date.now() - started, 'refused quickly').to.be.below(15000);
-            expect(fs.readdirSync(path.join(app.config.dataDir, 'tmp')).length, 'temporary files left').to.be.at.most(before);
+            expect(filesUnder(path.join(app.config.dataDir, 'tmp')).length, 'temporary files left').to.be.at.most(before);
             expect((await app.client().get('/api/health')).status).to.equal(200);
           });
         }
@@ -175,6 +286,14 @@ describe('quality: upload attack corpus', function () {
         it(`refuses a file over ${t.maxBytes / 1024 / 1024} MB with ${t.tooLarge}`, async () => {
           const r = await streamOversize(app, t.client(w), t.path(w), t.field, t.maxBytes + 1024);
           expect(r.status, r.text).to.equal(t.tooLarge);
+        });
+
+        it(`accepts a real JPEG of exactly ${t.maxBytes / 1024 / 1024} MB (the limit is inclusive)`, async () => {
+          const data = await jpegOfSize(t.maxBytes);
+          expect(data.length).to.equal(t.maxBytes);
+          const r = await send('exact.jpg', 'image/jpeg', data);
+          expect(r.status, r.text).to.be.oneOf([200, 201]);
+          await checkStored(t.urls(r.body), 'image');
         });
 
         it('accepts a real JPEG just under the limit', async () => {
@@ -214,6 +333,32 @@ describe('quality: upload attack corpus', function () {
           const r = await streamOversize(app, t.client(w), t.path(w), t.field, t.maxBytes + 1024);
           expect(r.status, r.text).to.equal(t.tooLarge);
         });
+
+        it(`accepts a real MP4 of exactly ${t.maxBytes / 1024 / 1024} MB (the limit is inclusive)`, async function () {
+          if (!haveFfmpeg()) this.skip();
+          const data = await mp4OfSize(t.maxBytes);
+          expect(data.length).to.equal(t.maxBytes);
+          const r = await send('exact.mp4', 'video/mp4', data);
+          expect(r.status, r.text).to.be.oneOf([200, 201]);
+          await checkStored(t.urls(r.body), 'video');
+        });
+
+        for (const kind of ['webm', 'mp4'] as const) {
+          it(`refuses a 3-hour ${kind.toUpperCase()} whose header claims 30 s (400) and stores nothing`, async function () {
+            if (!haveFfmpeg()) this.skip();
+            const data = await longVideoClaiming(kind, 30);
+            const stored = () => filesUnder(path.join(app.config.dataDir, 'uploads', 'insights'));
+            const filesBefore = stored();
+            const [{ n: rowsBefore }] = await app.knex('insights_videos').count({ n: '*' });
+            const r = await send(`long.${kind}`, `video/${kind}`, data);
+            expect(r.status, r.text).to.equal(400);
+            expect(r.body.message).to.equal('Video is too long: at most 60 seconds.');
+            const [{ n: rowsAfter }] = await app.knex('insights_videos').count({ n: '*' });
+            expect(Number(rowsAfter), 'insights_videos rows').to.equal(Number(rowsBefore));
+            expect(stored(), 'stored video files').to.deep.equal(filesBefore);
+            expect(filesUnder(path.join(app.config.dataDir, 'tmp')), 'temporary files').to.deep.equal([]);
+          });
+        }
       }
     });
   }

@@ -30,6 +30,14 @@ export default definePluginServer({
     }
 
     const api = createAccountsApi(knex, { deleteUser });
+    // Profile photos: the storage sweep deletes those no member's row points at any more.
+    ctx.uploads.ownFiles({
+      prefixes: ['avatars'],
+      referenced: async (keys) => {
+        const urls = (await knex('users').whereIn('profile_image_url', keys.map((k) => ctx.storage.url(k))).pluck('profile_image_url')) as string[];
+        return urls.map((u) => ctx.storage.keyFromUrl(u)!).filter(Boolean);
+      },
+    });
     ctx.services.provide(AccountsService, api);
     const throttle = new LoginThrottle(knex, { ...THROTTLE_DEFAULTS, ...(ctx.config.loginThrottle ?? {}) });
     const signups = new SignupThrottle(knex, { ...SIGNUP_THROTTLE_DEFAULTS, ...(ctx.config.signupThrottle ?? {}) });

@@ -21,6 +21,18 @@ export default definePluginServer({
     postRoutes(d);
     memberRoutes(d);
     ctx.events.on('accounts.user.deleting', ({ userId }) => onUserDeleting(ctx, userId));
+    // Community photos (and any stored video a post points at): the storage sweep keeps these.
+    ctx.uploads.ownFiles({
+      prefixes: ['communities'],
+      referenced: async (keys) => {
+        const urls = keys.map((k) => ctx.storage.url(k));
+        const used = [
+          ...((await ctx.db('communities').whereIn('image_url', urls).pluck('image_url')) as string[]),
+          ...((await ctx.db('community_posts').whereIn('video_url', urls).pluck('video_url')) as string[]),
+        ];
+        return used.map((u) => ctx.storage.keyFromUrl(u)!).filter(Boolean);
+      },
+    });
   },
   bootstrap(ctx: PluginContext) {
     // Communities in the Discover search (GET /api/search), when the museums plugin is enabled.

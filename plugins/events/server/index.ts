@@ -27,6 +27,19 @@ export default definePluginServer({
     registerMuseumEventRoutes(s);
     registerCommonRoutes(s);
     registerCalendarRoutes(s);
+    // Event and meetup photos with their thumbnails: the storage sweep keeps these.
+    ctx.uploads.ownFiles({
+      prefixes: ['events'],
+      referenced: async (keys) => {
+        const urls = keys.map((k) => ctx.storage.url(k));
+        const used = [
+          ...((await ctx.db('events_photos').whereIn('storage_key', keys).pluck('storage_key')) as string[]),
+          ...((await ctx.db('events_photos').whereIn('thumbnail_url', urls).pluck('thumbnail_url')) as string[]).map((u) => ctx.storage.keyFromUrl(u)),
+          ...((await ctx.db('events_events').whereIn('image_url', urls).pluck('image_url')) as string[]).map((u) => ctx.storage.keyFromUrl(u)),
+        ];
+        return used.filter((k): k is string => Boolean(k));
+      },
+    });
 
     // A deleted community takes its meetups along (attendees of coming ones are told).
     ctx.events.on('communities.community.deleting', async ({ communityId }) => {

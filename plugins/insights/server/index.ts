@@ -96,6 +96,21 @@ export default definePluginServer({
     const social = createSocial(accounts, museums);
     const hydrate = createHydrator(knex, accounts, museums);
     const recs = createRecommendations(knex, social, accounts, museums);
+    // Videos and posters: kept while their upload row or an insight points at them (unshared
+    // uploads are removed after a day by sweepUnusedVideos); the storage sweep deletes the rest.
+    ctx.uploads.ownFiles({
+      prefixes: ['insights'],
+      referenced: async (keys) => {
+        const urls = keys.map((k) => ctx.storage.url(k));
+        const used = [
+          ...((await knex('insights_videos').whereIn('storage_key', keys).pluck('storage_key')) as string[]),
+          ...((await knex('insights_videos').whereIn('poster_key', keys).pluck('poster_key')) as string[]),
+          ...((await knex('insights_posts').whereIn('video_url', urls).pluck('video_url')) as string[]).map((u) => ctx.storage.keyFromUrl(u)),
+          ...((await knex('insights_posts').whereIn('poster_url', urls).pluck('poster_url')) as string[]).map((u) => ctx.storage.keyFromUrl(u)),
+        ];
+        return used.filter((k): k is string => Boolean(k));
+      },
+    });
 
     const api: InsightsApi = {
       async countByUser(userId) {
@@ -244,13 +259,16 @@ export default definePluginServer({
           if (probed.duration > MAX_VIDEO_SECONDS + DURATION_TOLERANCE) throw new HttpError(400, MESSAGES.tooLong);
           let clean: string;
           try {
-            clean = await remux(file.path, probed, ctx.uploads.tmpDir);
+            // cut at the limit whatever was measured, and the result measured again before it is kept
+            clean = await remux(file.path, probed, ctx.uploads.tmpDir, MAX_VIDEO_SECONDS + DURATION_TOLERANCE);
+            temps.push(clean);
+            probed = await probeVideo(clean);
           } catch (e) {
             if (e instanceof VideoRejected) throw new HttpError(400, MESSAGES.notVideo);
             if (e instanceof VideoBusy) throw new HttpError(503, MESSAGES.busy, { headers: { 'Retry-After': '10' } });
             throw e;
           }
-          temps.push(clean);
+          if (probed.duration > MAX_VIDEO_SECONDS + DURATION_TOLERANCE) throw new HttpError(400, MESSAGES.tooLong);
           const poster = await makePoster(clean, probed.duration);
           const size = (await fsp.stat(clean)).size;
           const key = ctx.storage.randomKey('insights/videos', probed.container);

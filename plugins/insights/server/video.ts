@@ -3,9 +3,9 @@
  * decided from the file's content, never from the client's name or declared type:
  * - a video stream must exist, with codecs browsers play (H.264, HEVC or AV1 served as MP4; VP8,
  *   VP9 or AV1 served as WebM);
- * - the duration comes from the container, or — for WebM recorded by a browser's MediaRecorder,
- *   which writes no duration — from the last packet's timestamp;
- * - the file is remuxed without re-encoding (WebM gets duration and cues so players can seek,
+ * - the duration is measured from the streams' packets (the last timestamp), never taken from the
+ *   container's header alone, which can claim 30 s for 3 hours;
+ * - the file is remuxed without re-encoding, cut at the limit (WebM gets duration and cues so players can seek,
  *   MP4 gets its index in front so playback starts before the download ends);
  * - a poster is taken from a frame and re-encoded with sharp.
  */
@@ -29,6 +29,9 @@ export interface ProbedVideo {
   height: number | null;
   videoCodec: string;
   audioCodec: string | null;
+  /** the streams kept by the remux (and measured): indexes in the file */
+  videoIndex: number;
+  audioIndex: number | null;
 }
 
 const MP4_VIDEO = new Set(['h264', 'hevc', 'av1']);
@@ -81,29 +84,63 @@ function run(cmd: string, args: string[], opts: { timeoutMs?: number; maxOutput?
   });
 }
 
-/** Duration of the first video stream from its packets (for files whose header has none). */
-async function durationFromPackets(file: string): Promise<number | null> {
-  const r = await run(FFPROBE, ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time,duration_time', '-of', 'csv=p=0', file], {
-    timeoutMs: 120_000,
-    maxOutput: 16 * 1024 * 1024,
+/**
+ * How long the given streams really last, read from their packets' timestamps (no decoding):
+ * the container's header can claim anything. Answers the longest stream's end (from 0, or from its
+ * first timestamp when that is negative), or null when they have no packets. ffprobe's output is
+ * read line by line, never held whole (a long video has millions of packets).
+ */
+async function durationFromPackets(file: string, streams: number[]): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(FFPROBE, ['-v', 'error', '-show_entries', 'packet=stream_index,pts_time,dts_time,duration_time', '-of', 'csv=p=0', file], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, 120_000);
+    const wanted = new Set(streams);
+    const start = new Map<number, number>();
+    const end = new Map<number, number>();
+    let rest = '';
+    const line = (l: string) => {
+      const [idx, pts, dts, dur] = l.split(',');
+      const i = Number(idx);
+      if (!wanted.has(i)) return;
+      const num = (x: string | undefined) => (x === undefined || x === '' || x === 'N/A' ? NaN : Number(x));
+      let t = num(pts);
+      if (!Number.isFinite(t)) t = num(dts);
+      if (!Number.isFinite(t)) return;
+      const d = num(dur);
+      start.set(i, Math.min(start.get(i) ?? Infinity, t));
+      end.set(i, Math.max(end.get(i) ?? -Infinity, t + (Number.isFinite(d) && d > 0 ? d : 0)));
+    };
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      const lines = (rest + chunk).split('\n');
+      rest = lines.pop() ?? '';
+      for (const l of lines) line(l);
+    });
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (rest) line(rest);
+      if (timedOut) return reject(new VideoBusy('ffprobe timed out'));
+      if (code !== 0 || end.size === 0) return resolve(null);
+      let longest = 0;
+      for (const [i, e] of end) longest = Math.max(longest, e - Math.min(start.get(i)!, 0));
+      resolve(longest);
+    });
   });
-  if (r.timedOut) throw new VideoBusy('ffprobe timed out');
-  if (r.code !== 0) return null;
-  let end = 0;
-  let start = Infinity;
-  for (const line of r.stdout.toString().split('\n')) {
-    const [pts, dur] = line.split(',').map(Number);
-    if (!Number.isFinite(pts)) continue;
-    start = Math.min(start, pts);
-    end = Math.max(end, pts + (Number.isFinite(dur) ? dur : 0));
-  }
-  if (!Number.isFinite(start)) return null;
-  return Math.max(0, end - Math.min(start, 0));
 }
 
 export async function probeVideo(file: string): Promise<ProbedVideo> {
   return slot(async () => {
-    const r = await run(FFPROBE, ['-v', 'error', '-show_entries', 'format=format_name,duration:stream=codec_type,codec_name,width,height,duration', '-of', 'json', file], {
+    const r = await run(FFPROBE, ['-v', 'error', '-show_entries', 'format=format_name,duration:stream=index,codec_type,codec_name,width,height,duration', '-of', 'json', file], {
       timeoutMs: 90_000,
     });
     if (r.timedOut) throw new VideoBusy('ffprobe timed out');
@@ -131,13 +168,13 @@ export async function probeVideo(file: string): Promise<ProbedVideo> {
     else if (webmOk) container = 'webm';
     else if (mp4Ok) container = 'mp4';
     else throw new VideoRejected('codec');
-    let duration = Number(info?.format?.duration);
-    if (!Number.isFinite(duration) || duration <= 0) duration = Number(video.duration);
-    if (!Number.isFinite(duration) || duration <= 0) {
-      const d = await durationFromPackets(file);
-      if (d == null) throw new VideoRejected('not a video');
-      duration = d;
-    }
+    // The header's duration is only a claim (a 3-hour file may say 30 s): the packets of the
+    // streams that will be kept decide; a header claiming more than the packets is believed too.
+    if (!Number.isInteger(video.index)) throw new VideoRejected('not a video');
+    const measured = await durationFromPackets(file, [video.index, audio?.index].filter((i): i is number => Number.isInteger(i)));
+    if (measured == null) throw new VideoRejected('not a video');
+    const claimed = [Number(info?.format?.duration), Number(video.duration), Number(audio?.duration)].filter((d) => Number.isFinite(d) && d > 0);
+    const duration = Math.max(measured, ...claimed);
     return {
       container,
       duration,
@@ -145,14 +182,21 @@ export async function probeVideo(file: string): Promise<ProbedVideo> {
       height: Number.isInteger(video.height) ? video.height : null,
       videoCodec: video.codec_name,
       audioCodec: audio?.codec_name ?? null,
+      videoIndex: video.index,
+      audioIndex: Number.isInteger(audio?.index) ? audio.index : null,
     };
   });
 }
 
-/** Copies the streams into a clean container (no re-encoding); answers the new file's path. */
-export async function remux(file: string, probed: ProbedVideo, tmpDir: string): Promise<string> {
+/**
+ * Copies the streams into a clean container (no re-encoding), never longer than `maxSeconds`;
+ * answers the new file's path. Callers probe the result again before accepting it.
+ */
+export async function remux(file: string, probed: ProbedVideo, tmpDir: string, maxSeconds: number): Promise<string> {
   const out = path.join(tmpDir, `${crypto.randomBytes(12).toString('hex')}.${probed.container}`);
-  const args = ['-v', 'error', '-y', '-i', file, '-map', '0:v:0', '-map', '0:a:0?', '-c', 'copy', '-map_metadata', '-1'];
+  // exactly the streams probed and measured (not a cover picture that happens to come first)
+  const maps = ['-map', `0:${probed.videoIndex}`, ...(probed.audioIndex !== null ? ['-map', `0:${probed.audioIndex}`] : [])];
+  const args = ['-v', 'error', '-y', '-i', file, ...maps, '-c', 'copy', '-map_metadata', '-1', '-t', maxSeconds.toFixed(3)];
   if (probed.container === 'mp4') args.push('-movflags', '+faststart', '-f', 'mp4');
   else args.push('-f', 'webm', '-cues_to_front', '1');
   args.push(out);
