@@ -587,11 +587,11 @@ export default definePluginServer({
       method: 'GET',
       path: '/api/users/active',
       operationId: 'activeUsers',
-      summary: 'Members most active in the last 30 days (for a signed-in viewer: not yourself nor people you follow)',
+      summary: 'Members most active in the last 30 days whom the viewer may see (private profiles only to those allowed; for a signed-in viewer: not yourself nor people you follow)',
       auth: 'optional',
       schema: { query: LIMIT, response: { type: 'array', items: { $ref: 'insights/ActiveUser' } } },
       async handler(c) {
-        return recs.activeUsers(c.user?.id ?? null, c.input.query.limit);
+        return recs.activeUsers(c.user ?? null, c.input.query.limit);
       },
     });
 

@@ -489,6 +489,30 @@ describe('insights: recommendations', function () {
     expect((await viewer.get('/api/users/active?limit=2')).body.length).to.be.at.most(2);
   });
 
+  it('lists active members only to viewers who may see them: private and friends-only members stay hidden from strangers and visitors (issue 14 #7)', async () => {
+    const [closed, friendsOnly, publicOne, stranger, friend] = await Promise.all([app.user(), app.user(), app.user(), app.user(), app.user()]);
+    await setVisibility(closed, 'private');
+    await setVisibility(friendsOnly, 'friends');
+    for (const u of [closed, friendsOnly, publicOne]) for (let i = 0; i < 6; i++) await textPost(u, `active ${i}`);
+    await follow(app, friendsOnly, friend.me.id);
+    const admin = await app.user({ role: 'Admin' });
+    const listed = async (c: { get: SignedInClient['get'] }) => {
+      const r = await c.get('/api/users/active?limit=50');
+      expect(r.status).to.equal(200);
+      return new Set((r.body as any[]).map((u) => u.id));
+    };
+    const everyone = await listed(admin);
+    expect([closed, friendsOnly, publicOne].every((u) => everyone.has(u.me.id)), 'the admin sees all three: they are active enough to be listed').to.equal(true);
+    for (const viewer of [stranger, app.client()]) {
+      const seen = await listed(viewer);
+      expect(seen.has(publicOne.me.id)).to.equal(true);
+      expect(seen.has(closed.me.id), 'a private member').to.equal(false);
+      expect(seen.has(friendsOnly.me.id), 'a friends-only member').to.equal(false);
+    }
+    // a friends-only member who follows the viewer is visible to them (accounts' rule, as in search)
+    expect((await listed(friend)).has(friendsOnly.me.id)).to.equal(true);
+  });
+
   it('ranks trending museums by insights, check-ins and follows of the last 7 days', async function () {
     const a = await createMuseum(app, `Trend A ${Date.now()}`);
     const b = await createMuseum(app, `Trend B ${Date.now()}`);
