@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { expect } from 'chai';
 import { serveWebBuild } from './app.ts';
-import { sharedApp, type TestApp } from './testing/index.ts';
+import { sharedApp, startTestApp, type TestApp } from './testing/index.ts';
+import { loadConfig } from './config.ts';
 
 describe('core HTTP behaviour', () => {
   let app: TestApp;
@@ -82,6 +83,52 @@ describe('operations', () => {
     expect(r.text).to.include('curio_http_request_duration_seconds_bucket');
     expect(r.text).to.match(/curio_db_pool_connections\{state="used"\}/);
     expect(r.text).to.match(/curio_jobs\{status="queued"\}/);
+  });
+});
+
+describe('/metrics access (issue 14 #9)', function () {
+  this.timeout(60_000);
+  // A client that is not on loopback: this machine's own non-internal address (the request leaves from it).
+  const external = Object.values(os.networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+  const TOKEN = 'metrics-token-0123456789abcdef';
+  const at = (app: TestApp, host: string, headers: Record<string, string> = {}) => fetch(`http://${host}:${new URL(app.url).port}/metrics`, { headers });
+
+  it('is open in development and test, closed in production (config/<NODE_ENV>.json)', () => {
+    expect(loadConfig({}, { NODE_ENV: 'production' }).metricsPublic).to.equal(false);
+    expect(loadConfig({}, { NODE_ENV: 'development' }).metricsPublic).to.equal(true);
+    expect(loadConfig({}, {}).metricsPublic, 'NODE_ENV unset is development').to.equal(true);
+    expect(loadConfig({}, { NODE_ENV: 'test' }).metricsPublic).to.equal(true);
+    expect(loadConfig({}, { NODE_ENV: 'production', METRICS_PUBLIC: 'true' }).metricsPublic).to.equal(true);
+    expect(loadConfig({}, { NODE_ENV: 'production', METRICS_TOKEN: TOKEN }).metricsToken).to.equal(TOKEN);
+  });
+
+  it('in production answers loopback and the bearer token only; in development everyone', async () => {
+    expect(external, 'the test needs a non-loopback IPv4 address on this machine').to.be.a('string');
+    const production = loadConfig({}, { NODE_ENV: 'production' });
+    const closed = await startTestApp({ host: '0.0.0.0', metricsPublic: production.metricsPublic, logLevel: 'silent' });
+    const tokened = await startTestApp({ host: '0.0.0.0', metricsPublic: production.metricsPublic, metricsToken: TOKEN, logLevel: 'silent' });
+    const open = await startTestApp({ host: '0.0.0.0', logLevel: 'silent' });
+    try {
+      // no token configured: loopback only
+      expect((await at(closed, '127.0.0.1')).status).to.equal(200);
+      const refused = await at(closed, external!);
+      expect(refused.status).to.equal(403);
+      expect((await refused.json()).message).to.match(/loopback/);
+      // a token configured: loopback, or the right token from elsewhere
+      expect((await at(tokened, '127.0.0.1')).status).to.equal(200);
+      const none = await at(tokened, external!);
+      expect(none.status).to.equal(401);
+      expect(none.headers.get('www-authenticate')).to.match(/^Bearer/);
+      expect((await at(tokened, external!, { authorization: `Bearer ${TOKEN}x` })).status).to.equal(401);
+      expect((await at(tokened, external!, { authorization: TOKEN })).status).to.equal(401);
+      const ok = await at(tokened, external!, { authorization: `Bearer ${TOKEN}` });
+      expect(ok.status).to.equal(200);
+      expect(await ok.text()).to.include('curio_http_requests_total');
+      // development and test: open
+      expect((await at(open, external!)).status).to.equal(200);
+    } finally {
+      await Promise.all([closed.close(), tokened.close(), open.close()]);
+    }
   });
 });
 

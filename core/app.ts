@@ -226,7 +226,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
   const openapiDoc = () => buildOpenApi(schemas, routes, enabled);
 
   // ---- middleware ----
-  const metrics = createMetrics(knex, { token: config.metricsToken });
+  const metrics = createMetrics(knex, { token: config.metricsToken, open: config.metricsPublic });
   koa.use(async (ctx, next) => {
     const requestId = (ctx.get('x-request-id') || '').slice(0, 64).replace(/[^\w-]/g, '') || crypto.randomUUID();
     ctx.state.requestId = requestId;

@@ -21,6 +21,8 @@ export interface CurioConfig {
   validateResponses: boolean;
   serveWeb: boolean;
   metricsToken: string | null;
+  /** /metrics open to every client (development, test); otherwise only loopback or the metrics token */
+  metricsPublic: boolean;
   plugins: { disabled: string[]; config: Record<string, Record<string, unknown>> };
 }
 
@@ -77,6 +79,7 @@ function fromEnv(env: NodeJS.ProcessEnv): Json {
   if (env.TRUST_PROXY) set('trustProxy', bool(env.TRUST_PROXY));
   if (env.LOG_LEVEL) set('logLevel', env.LOG_LEVEL);
   if (env.METRICS_TOKEN) set('metricsToken', env.METRICS_TOKEN);
+  if (env.METRICS_PUBLIC) set('metricsPublic', bool(env.METRICS_PUBLIC));
   if (env.SEED_ON_START) set('seedOnStart', bool(env.SEED_ON_START));
   if (env.PLUGINS_DISABLED !== undefined) set('plugins.disabled', list(env.PLUGINS_DISABLED));
   // Any other key: CURIO__<path with __ between keys>=<JSON or text>, e.g.
