@@ -133,23 +133,38 @@ describe('insights: creating text and video insights', function () {
     expect((await alice.post('/api/posts', { type: 'text', content: 'x', museumId: 1.5 })).status).to.equal(400);
   });
 
-  it('keeps a pending museum suggestion and links the post when the suggestion is approved', async function () {
-    const sid = 900000 + Math.floor(Math.random() * 90000);
+  it('lets only the suggester tag a post with a pending museum suggestion, and gives it the museum on approval (issue 21)', async function () {
+    const name = `Suggested ${Date.now().toString(36)}`;
+    const s = await alice.post('/api/museum-suggestions', { name, address: '5 Side St', city: 'Smallville', country: 'Testland' });
+    expect(s.status, s.text).to.equal(201);
+    const sid = s.body.id as number;
     const p = await textPost(alice, 'A new little museum', { museumId: -sid });
     expect(p.museumId).to.equal(null);
     expect(p.pendingMuseumSuggestionId).to.equal(sid);
+    // someone else's suggestion, or one that does not exist: the same 400, nothing stored
     const mallory = await app.user();
-    const other = await textPost(mallory, 'Not my suggestion', { museumId: -sid });
-    const museum = await createMuseum(app, `Suggested ${sid}`);
-    // the museums plugin announces the approval; only the suggester's posts are linked
-    await app.events.emit('museums.suggestion.approved', { suggestionId: sid, museumId: museum.id, userId: alice.me.id, reviewerId: 1, kind: 'new' });
+    for (const id of [-sid, -(sid + 100000)]) {
+      const r = await mallory.post('/api/posts', { type: 'text', content: 'Not my suggestion', museumId: id });
+      expect(r.status, r.text).to.equal(400);
+      expect(r.body.message).to.equal('Museum suggestion not found');
+    }
+    const stored = await app.knex('insights_posts').where({ user_id: mallory.me.id }).count({ n: '*' });
+    expect(Number(stored[0].n)).to.equal(0);
+    // approval: the post carries the new museum (and counts in its insights)
+    const admin = await app.user({ role: 'Admin' });
+    const ok = await admin.post('/api/admin/approve-museum-suggestion', { suggestionId: sid });
+    expect(ok.status, ok.text).to.equal(200);
     const after = await alice.get(`/api/posts/${p.id}`);
-    expect(after.body.museumId).to.equal(museum.id);
-    expect(after.body.museum).to.include({ id: museum.id, name: museum.name });
     expect(after.body.pendingMuseumSuggestionId).to.equal(null);
-    const otherAfter = await alice.get(`/api/posts/${other.id}`);
-    expect(otherAfter.body.museumId).to.equal(null);
-    expect(otherAfter.body.pendingMuseumSuggestionId).to.equal(null);
+    expect(after.body.museumId).to.be.a('number');
+    expect(after.body.museum).to.include({ id: after.body.museumId, name });
+    // once approved, the negative id keeps working for the suggester and means the museum
+    const later = await textPost(alice, 'Back again', { museumId: -sid });
+    expect(later.museumId).to.equal(after.body.museumId);
+    // a rejected suggestion cannot be used
+    const r2 = await alice.post('/api/museum-suggestions', { name: `${name} bis`, address: '6 Side St', city: 'Smallville', country: 'Testland' });
+    expect((await admin.post('/api/admin/reject-museum-suggestion', { suggestionId: r2.body.id })).status).to.equal(200);
+    expect((await alice.post('/api/posts', { type: 'text', content: 'x', museumId: -r2.body.id })).status).to.equal(400);
   });
 });
 
