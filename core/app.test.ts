@@ -124,6 +124,12 @@ describe('/metrics access (issue 14 #9)', function () {
       const ok = await at(tokened, external!, { authorization: `Bearer ${TOKEN}` });
       expect(ok.status).to.equal(200);
       expect(await ok.text()).to.include('curio_http_requests_total');
+      // behind a trusted proxy on this host: the address the proxy appended counts, not one the client wrote
+      closed.koa.proxy = true;
+      expect((await at(closed, '127.0.0.1', { 'x-forwarded-for': '127.0.0.1, 203.0.113.9' })).status, 'forged loopback on the left').to.equal(403);
+      expect((await at(closed, '127.0.0.1', { 'x-forwarded-for': '203.0.113.9' })).status).to.equal(403);
+      expect((await at(closed, '127.0.0.1', { 'x-forwarded-for': '203.0.113.9, 127.0.0.1' })).status, 'the proxy saw a loopback client').to.equal(200);
+      expect((await at(closed, '127.0.0.1')).status, 'no header: the socket').to.equal(200);
       // development and test: open
       expect((await at(open, external!)).status).to.equal(200);
     } finally {

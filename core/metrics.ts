@@ -15,14 +15,24 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 /**
+ * The address the request came from as the nearest hop saw it: behind a trusted proxy the right-most
+ * X-Forwarded-For entry (the one our proxy appended, which a client cannot choose; a forged
+ * "X-Forwarded-For: 127.0.0.1" stays on the left), else the socket's.
+ */
+function nearestClient(ctx: Koa.Context): string {
+  const ips = ctx.request.ips;
+  return ips.length ? ips[ips.length - 1] : (ctx.req.socket.remoteAddress ?? '');
+}
+
+/**
  * Who may read /metrics (they show routes, statuses such as sign-in failures, pool and queue sizes):
  * with `open` (development, test) everyone unless a token is configured; otherwise only a client
- * on loopback (ctx.ip, the proxy-aware address) or one that sends `Authorization: Bearer <token>`.
+ * on loopback (see nearestClient) or one that sends `Authorization: Bearer <token>`.
  */
 function metricsRefusal(ctx: Koa.Context, opts: { token: string | null; open: boolean }): { status: number; message: string } | null {
   const auth = ctx.get('authorization');
   if (opts.token && auth.startsWith('Bearer ') && sameSecret(auth.slice(7), opts.token)) return null;
-  if (isLoopback(ctx.ip)) return null;
+  if (isLoopback(nearestClient(ctx))) return null;
   if (opts.open && !opts.token) return null;
   return opts.token
     ? { status: 401, message: 'Metrics need Authorization: Bearer <METRICS_TOKEN>' }
