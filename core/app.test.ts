@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { expect } from 'chai';
 import { serveWebBuild } from './app.ts';
-import { sharedApp, type TestApp } from './testing/index.ts';
+import { sharedApp, startTestApp, type TestApp } from './testing/index.ts';
+import { loadConfig } from './config.ts';
 
 describe('core HTTP behaviour', () => {
   let app: TestApp;
@@ -82,6 +83,55 @@ describe('operations', () => {
     expect(r.text).to.include('curio_http_request_duration_seconds_bucket');
     expect(r.text).to.match(/curio_db_pool_connections\{state="used"\}/);
     expect(r.text).to.match(/curio_jobs\{status="queued"\}/);
+  });
+});
+
+describe('/metrics access (issue 14 #9)', function () {
+  this.timeout(60_000);
+  // A client that is not on loopback, without sending traffic off loopback: the apps trust one proxy
+  // hop, and the "proxy" (this test) appends the client's address to X-Forwarded-For, as nginx does.
+  const REMOTE = { 'x-forwarded-for': '203.0.113.9' };
+  const TOKEN = 'metrics-token-0123456789abcdef';
+  const at = (app: TestApp, headers: Record<string, string> = {}) => fetch(`${app.url}/metrics`, { headers });
+
+  it('is open in development and test, closed in production (config/<NODE_ENV>.json)', () => {
+    expect(loadConfig({}, { NODE_ENV: 'production' }).metricsPublic).to.equal(false);
+    expect(loadConfig({}, { NODE_ENV: 'development' }).metricsPublic).to.equal(true);
+    expect(loadConfig({}, {}).metricsPublic, 'NODE_ENV unset is development').to.equal(true);
+    expect(loadConfig({}, { NODE_ENV: 'test' }).metricsPublic).to.equal(true);
+    expect(loadConfig({}, { NODE_ENV: 'production', METRICS_PUBLIC: 'true' }).metricsPublic).to.equal(true);
+    expect(loadConfig({}, { NODE_ENV: 'production', METRICS_TOKEN: TOKEN }).metricsToken).to.equal(TOKEN);
+  });
+
+  it('in production answers loopback and the bearer token only; in development everyone', async () => {
+    const production = loadConfig({}, { NODE_ENV: 'production' });
+    const closed = await startTestApp({ trustProxy: 1, metricsPublic: production.metricsPublic, logLevel: 'silent' });
+    const tokened = await startTestApp({ trustProxy: 1, metricsPublic: production.metricsPublic, metricsToken: TOKEN, logLevel: 'silent' });
+    const open = await startTestApp({ trustProxy: 1, logLevel: 'silent' });
+    try {
+      // no token configured: loopback only
+      expect((await at(closed)).status, 'no header: the socket (loopback)').to.equal(200);
+      const refused = await at(closed, REMOTE);
+      expect(refused.status).to.equal(403);
+      expect((await refused.json()).message).to.match(/loopback/);
+      // a token configured: loopback, or the right token from elsewhere
+      expect((await at(tokened)).status).to.equal(200);
+      const none = await at(tokened, REMOTE);
+      expect(none.status).to.equal(401);
+      expect(none.headers.get('www-authenticate')).to.match(/^Bearer/);
+      expect((await at(tokened, { ...REMOTE, authorization: `Bearer ${TOKEN}x` })).status).to.equal(401);
+      expect((await at(tokened, { ...REMOTE, authorization: TOKEN })).status).to.equal(401);
+      const ok = await at(tokened, { ...REMOTE, authorization: `Bearer ${TOKEN}` });
+      expect(ok.status).to.equal(200);
+      expect(await ok.text()).to.include('curio_http_requests_total');
+      // the address the proxy appended counts, not one the client wrote
+      expect((await at(closed, { 'x-forwarded-for': '127.0.0.1, 203.0.113.9' })).status, 'forged loopback on the left').to.equal(403);
+      expect((await at(closed, { 'x-forwarded-for': '203.0.113.9, 127.0.0.1' })).status, 'the proxy saw a loopback client').to.equal(200);
+      // development and test: open
+      expect((await at(open, REMOTE)).status).to.equal(200);
+    } finally {
+      await Promise.all([closed.close(), tokened.close(), open.close()]);
+    }
   });
 });
 

@@ -123,6 +123,23 @@ function pluginConfig(p: LoadedPlugin, config: CurioConfig): Record<string, any>
   return raw;
 }
 
+/**
+ * A body the parser could not read because of its Content-Encoding is the client's mistake: an encoding
+ * nobody supports is 415, a body that is not what its Content-Encoding says (plain JSON labelled gzip,
+ * br or deflate; a truncated stream) is 400. Everything else goes on to the error handler as before.
+ */
+function bodyError(err: any, ctx: Koa.Context): never {
+  const encoding = String(ctx.get('content-encoding') || 'identity').slice(0, 40);
+  if (err?.status === 415 && /content-encoding/i.test(err?.message ?? '')) {
+    throw new HttpError(415, `Unsupported Content-Encoding "${encoding}": send the body as identity, gzip, deflate or br`);
+  }
+  // zlib's and brotli's stream errors: Z_DATA_ERROR, Z_BUF_ERROR, ERR__ERROR_FORMAT_…, ERR_BROTLI_…
+  if (typeof err?.code === 'string' && /^(Z_|ERR__|ERR_BROTLI|ERR_ZLIB)/.test(err.code)) {
+    throw new HttpError(400, `The request body is not valid ${encoding} data, as its Content-Encoding says`);
+  }
+  throw err;
+}
+
 /** The origins allowed to make state-changing requests. */
 function allowedOrigins(config: CurioConfig, ctx: Koa.Context): Set<string> {
   const set = new Set<string>(config.allowedOrigins);
@@ -225,7 +242,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
   const openapiDoc = () => buildOpenApi(schemas, routes, enabled);
 
   // ---- middleware ----
-  const metrics = createMetrics(knex, { token: config.metricsToken });
+  const metrics = createMetrics(knex, { token: config.metricsToken, open: config.metricsPublic });
   koa.use(async (ctx, next) => {
     const requestId = (ctx.get('x-request-id') || '').slice(0, 64).replace(/[^\w-]/g, '') || crypto.randomUUID();
     ctx.state.requestId = requestId;
@@ -329,7 +346,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
 
   koa.use(storage.middleware());
   // DELETE carries a JSON body on some routes (DELETE /api/admin/delete-user, member content): parse it too.
-  koa.use(bodyParser({ enableTypes: ['json'], jsonLimit: '1mb', encoding: 'utf-8', parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] } as any));
+  koa.use(bodyParser({ enableTypes: ['json'], jsonLimit: '1mb', encoding: 'utf-8', parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'], onError: bodyError } as any));
   for (const fn of pluginMiddleware) koa.use(fn);
 
   const core = buildCoreRoutes();

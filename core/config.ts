@@ -22,6 +22,8 @@ export interface CurioConfig {
   validateResponses: boolean;
   serveWeb: boolean;
   metricsToken: string | null;
+  /** /metrics open to every client (development, test); otherwise only loopback or the metrics token */
+  metricsPublic: boolean;
   plugins: { disabled: string[]; config: Record<string, Record<string, unknown>> };
 }
 
@@ -79,6 +81,7 @@ function fromEnv(env: NodeJS.ProcessEnv): Json {
   if (env.TRUST_PROXY) set('trustProxy', /^\s*\d+\s*$/.test(env.TRUST_PROXY) ? Number(env.TRUST_PROXY) : bool(env.TRUST_PROXY));
   if (env.LOG_LEVEL) set('logLevel', env.LOG_LEVEL);
   if (env.METRICS_TOKEN) set('metricsToken', env.METRICS_TOKEN);
+  if (env.METRICS_PUBLIC) set('metricsPublic', bool(env.METRICS_PUBLIC));
   if (env.SEED_ON_START) set('seedOnStart', bool(env.SEED_ON_START));
   if (env.PLUGINS_DISABLED !== undefined) set('plugins.disabled', list(env.PLUGINS_DISABLED));
   // Any other key: CURIO__<path with __ between keys>=<JSON or text>, e.g.

@@ -1,12 +1,40 @@
+import crypto from 'node:crypto';
 import client from 'prom-client';
 import type Koa from 'koa';
 import type { Knex } from 'knex';
+
+/** A loopback address (IPv4, IPv6 or IPv4-mapped IPv6). */
+export function isLoopback(ip: string): boolean {
+  return /^127\./.test(ip) || ip === '::1' || /^::ffff:127\./i.test(ip);
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = crypto.createHash('sha256').update(given).digest();
+  const b = crypto.createHash('sha256').update(expected).digest();
+  return crypto.timingSafeEqual(a, b);
+}
+
+/**
+ * Who may read /metrics (they show routes, statuses such as sign-in failures, pool and queue sizes):
+ * with `open` (development, test) everyone unless a token is configured; otherwise only a client
+ * on loopback (the client's address, `ctx.ip`: behind TRUST_PROXY hops the X-Forwarded-For entry that
+ * many places from the right, which a client cannot forge) or one that sends `Authorization: Bearer <token>`.
+ */
+function metricsRefusal(ctx: Koa.Context, opts: { token: string | null; open: boolean }): { status: number; message: string } | null {
+  const auth = ctx.get('authorization');
+  if (opts.token && auth.startsWith('Bearer ') && sameSecret(auth.slice(7), opts.token)) return null;
+  if (isLoopback(ctx.ip)) return null;
+  if (opts.open && !opts.token) return null;
+  return opts.token
+    ? { status: 401, message: 'Metrics need Authorization: Bearer <METRICS_TOKEN>' }
+    : { status: 403, message: 'Metrics are served to loopback only; set METRICS_TOKEN to read them from elsewhere' };
+}
 
 /**
  * Prometheus metrics per app (own registry, so several apps in one process stay apart):
  * request counts and latency per route, database pool, job queue.
  */
-export function createMetrics(knex: Knex, opts: { token: string | null }) {
+export function createMetrics(knex: Knex, opts: { token: string | null; open: boolean }) {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
   const requests = new client.Counter({
@@ -53,9 +81,11 @@ export function createMetrics(knex: Knex, opts: { token: string | null }) {
 
   const middleware: Koa.Middleware = async (ctx, next) => {
     if (ctx.path === '/metrics' && ctx.method === 'GET') {
-      if (opts.token && ctx.get('authorization') !== `Bearer ${opts.token}`) {
-        ctx.status = 401;
-        ctx.body = { message: 'Authentication required' };
+      const refusal = metricsRefusal(ctx, opts);
+      if (refusal) {
+        ctx.status = refusal.status;
+        if (refusal.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="metrics"');
+        ctx.body = { message: refusal.message };
         return;
       }
       ctx.type = registry.contentType;

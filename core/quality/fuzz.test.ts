@@ -1,7 +1,8 @@
 /**
  * Schema fuzzing (issue 10): requests generated from GET /api/openapi.json for every operation —
  * valid and invalid path parameters (real ids of a built world mixed with junk), queries and
- * bodies from the schemas, fc.jsonValue() noise, malformed JSON — signed in as each role.
+ * bodies from the schemas, fc.jsonValue() noise, malformed JSON, Content-Encodings the body does not
+ * have — signed in as each role.
  * At least 10,000 requests per run (FUZZ_REQUESTS to change, FUZZ_SEED to replay a run):
  * zero 5xx, and every 2xx JSON answer matches its documented response schema (checked here with
  * an ajv of our own, besides the app's validateResponses).
@@ -125,6 +126,35 @@ describe('quality: schema fuzzing', function () {
     } else expect(problems).to.deep.equal([]);
   });
 
+  it('a body whose Content-Encoding lies (gzip, br, deflate on plain JSON) answers 400, an unknown encoding 415, each with a message; an honest one is read', async () => {
+    const ops = operationsOf(doc, app.routes).filter((op) => op.body && !op.multipart && op.method !== 'GET');
+    expect(ops.length).to.be.above(20);
+    const plain = '{"name":"x","email":"a@example.test","password":"correct-horse-42"}';
+    const wrong: string[] = [];
+    for (const op of ops) {
+      const url = op.route.replace(/:([A-Za-z0-9_]+)/g, '1');
+      for (const [encoding, expected] of [['gzip', 400], ['br', 400], ['deflate', 400], ['x-unknown', 415], ['gzip, br', 415]] as const) {
+        const res = await w.c.member.raw(op.method, url, { body: plain, headers: { 'content-type': 'application/json', 'content-encoding': encoding } });
+        const text = await res.text();
+        let message: unknown;
+        try {
+          message = JSON.parse(text).message;
+        } catch {
+          message = undefined;
+        }
+        if (res.status !== expected || typeof message !== 'string' || !message) wrong.push(`${op.method} ${op.route} with ${encoding}: ${res.status} ${text.slice(0, 120)}`);
+      }
+    }
+    expect(wrong, wrong.slice(0, 12).join('\n')).to.deep.equal([]);
+    // An honestly compressed body is read like a plain one.
+    const { gzipSync, brotliCompressSync, deflateSync } = await import('node:zlib');
+    const login = JSON.stringify({ email: 'nobody-fuzz@example.test', password: 'wrong-password-1' });
+    for (const [encoding, data] of [['gzip', gzipSync(login)], ['br', brotliCompressSync(login)], ['deflate', deflateSync(login)]] as const) {
+      const res = await app.client().raw('POST', '/api/auth/login', { body: new Uint8Array(data), headers: { 'content-type': 'application/json', 'content-encoding': encoding } });
+      expect(res.status, `${encoding}: ${await res.text()}`).to.equal(401);
+    }
+  });
+
   it(`${TOTAL} generated requests over every operation and role: no 5xx, every 2xx JSON answer matches its schema`, async () => {
     const gen = new SchemaGen(doc);
     const validator = new ResponseValidator(doc);
@@ -179,7 +209,9 @@ describe('quality: schema fuzzing', function () {
           )
         : fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)) });
       const role = fc.constantFrom(...ROLES);
-      return fc.record({ params, query, body, role });
+      // Now and then a Content-Encoding that the (plain) body does not have, or that nobody knows.
+      const encoding = fc.oneof({ weight: 19, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('gzip', 'br', 'deflate', 'x-unknown') });
+      return fc.record({ params, query, body, role, encoding });
     };
 
     const toQuery = (q: Record<string, unknown>) => {
@@ -212,7 +244,7 @@ describe('quality: schema fuzzing', function () {
     const weightOf = (op: Operation) => (LIGHT.has(`${op.method} ${op.route}`) ? 0.25 : 1);
     const totalWeight = ops.reduce((a, op) => a + weightOf(op), 0);
     const ordered = [...ops.filter((o) => !LAST.has(`${o.method} ${o.route}`)), ...ops.filter((o) => LAST.has(`${o.method} ${o.route}`))];
-    const plan: Array<{ op: Operation; req: { params: Record<string, string>; query: any; body: string | undefined; role: Role } }> = [];
+    const plan: Array<{ op: Operation; req: { params: Record<string, string>; query: any; body: string | undefined; role: Role; encoding?: string } }> = [];
     let seed = SEED;
     for (const op of ordered) {
       const n = Math.max(5, Math.ceil((TOTAL * weightOf(op)) / totalWeight));
@@ -249,6 +281,7 @@ describe('quality: schema fuzzing', function () {
           } else {
             const body = op.method === 'GET' ? undefined : req.body; // fetch cannot send a GET body
             const headers: Record<string, string> = body !== undefined ? { 'content-type': 'application/json' } : {};
+            if (body !== undefined && req.encoding) headers['content-encoding'] = req.encoding;
             const res = await client.raw(op.method, url, { body, headers });
             status = res.status;
             text = await res.text();
@@ -263,6 +296,7 @@ describe('quality: schema fuzzing', function () {
         statusCount.set(cls, (statusCount.get(cls) ?? 0) + 1);
         const s: Sent = { op, role: req.role, url, body: req.body, status };
         if (status >= 500 || status < 0) s.problem = `${status} ${text.slice(0, 300)}`;
+        else if (!op.multipart && op.method !== 'GET' && req.body && req.encoding && status !== (req.encoding === 'x-unknown' ? 415 : 400)) s.problem = `Content-Encoding ${req.encoding} on a plain body answered ${status} ${text.slice(0, 200)}`;
         else if (status >= 200 && status < 300 && !op.raw && status !== 204 && /json/.test(ctype ?? '')) {
           let parsed: unknown;
           try {

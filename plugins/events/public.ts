@@ -19,6 +19,14 @@ export interface EventsApi {
 
 export const EventsService = serviceRef<EventsApi>('events.api');
 
+/**
+ * The web page of an event: meetups at /meetups/{id}, museum events at /events/{id}. Other plugins'
+ * pages link events with it (Discover's search results), so that a meetup never opens as a museum event.
+ */
+export function eventPath(e: { id: number | string; kind?: string | null }): string {
+  return e.kind === 'meetup' ? `/meetups/${e.id}` : `/events/${e.id}`;
+}
+
 declare module '../../core/events.ts' {
   interface CurioEvents {
     /**

@@ -197,6 +197,11 @@ export interface MuseumsApi {
   approveEditSuggestion(suggestionId: number, reviewerId: number): Promise<EditSuggestion>;
   rejectEditSuggestion(suggestionId: number, reviewerId: number, note?: string | null): Promise<EditSuggestion>;
   listMuseumSuggestions(query?: { status?: SuggestionStatus; page?: number; pageSize?: number }): Promise<Page<MuseumSuggestion>>;
+  /**
+   * One new-museum suggestion's suggester and state, or null when there is none: insights lets only
+   * its suggester tag a post with it (museumId -id) while it is pending, and links it on approval.
+   */
+  getMuseumSuggestion(suggestionId: number): Promise<{ id: number; userId: number | null; status: SuggestionStatus; museumId: number | null } | null>;
   /** Creates the museum from the suggestion (unverified) in one transaction; 409 when already reviewed. */
   approveMuseumSuggestion(suggestionId: number, reviewerId: number): Promise<{ suggestion: MuseumSuggestion; museum: Museum }>;
   rejectMuseumSuggestion(suggestionId: number, reviewerId: number, note?: string | null): Promise<MuseumSuggestion>;

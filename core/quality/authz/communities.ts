@@ -108,16 +108,16 @@ export const rows: AuthzRow[] = [
   {
     route: 'DELETE /api/community-posts/:id',
     objects: both,
-    note: "own: the caller's fresh post in C (members only); other: a fresh post of member (of moderator when member asks) — moderators and up delete others' posts",
+    note: "own: the caller's fresh post in C (members only); other: a fresh post of member (of moderator when member asks, of the creator when moderator asks) — moderators and up delete the posts of lower ranks only (issue 14 #6)",
     req: async (p) => {
       const w = p.w;
       if (p.obj === 'own') {
         if (!['creator', 'moderator', 'member'].includes(p.as)) return null;
         return { params: { id: (await freshCommunityPost(w.c[p.as], w.community.id)).id } };
       }
-      return { params: { id: (await freshCommunityPost(p.as === 'member' ? w.c.moderator : w.c.member, w.community.id)).id } };
+      return { params: { id: (await freshCommunityPost(p.as === 'member' ? w.c.moderator : p.as === 'moderator' ? w.c.creator : w.c.member, w.community.id)).id } };
     },
-    expect: { signedOut: 401, 'default': 403, 'creator:own': 200, 'moderator:own': 200, 'member:own': 200, 'creator:other': 200, 'moderator:other': 200, ...Object.fromEntries(['traveler', 'ambassador', 'manager', 'managerOther', 'admin', 'banned'].map((r) => [`${r}:own`, 'n/a'])) } as E,
+    expect: { signedOut: 401, 'default': 403, 'creator:own': 200, 'moderator:own': 200, 'member:own': 200, 'creator:other': 200, 'moderator:other': 403, ...Object.fromEntries(['traveler', 'ambassador', 'manager', 'managerOther', 'admin', 'banned'].map((r) => [`${r}:own`, 'n/a'])) } as E,
   },
   { route: 'GET /api/communities/:id/posts/pending', objects: both, req: (p) => ({ params: { id: communityOf(p.w, p.obj).id } }), expect: moderators() },
   ...(['approve', 'reject'] as const).map(
@@ -141,15 +141,16 @@ export const rows: AuthzRow[] = [
   {
     route: 'DELETE /api/community-comments/:id',
     objects: both,
+    note: "own: the caller's fresh comment; other: a fresh comment of member (of moderator when member asks, of the creator when moderator asks) — moderators and up delete the comments of lower ranks only (issue 14 #6)",
     req: async (p) => {
       const w = p.w;
       if (p.obj === 'own') {
         if (!['creator', 'moderator', 'member'].includes(p.as)) return null;
         return { params: { id: (await freshCommunityComment(w.c[p.as], w.cPost.id)).id } };
       }
-      return { params: { id: (await freshCommunityComment(p.as === 'member' ? w.c.moderator : w.c.member, w.cPost.id)).id } };
+      return { params: { id: (await freshCommunityComment(p.as === 'member' ? w.c.moderator : p.as === 'moderator' ? w.c.creator : w.c.member, w.cPost.id)).id } };
     },
-    expect: { signedOut: 401, 'default': 403, 'creator:own': 200, 'moderator:own': 200, 'member:own': 200, 'creator:other': 200, 'moderator:other': 200, ...Object.fromEntries(['traveler', 'ambassador', 'manager', 'managerOther', 'admin', 'banned'].map((r) => [`${r}:own`, 'n/a'])) } as E,
+    expect: { signedOut: 401, 'default': 403, 'creator:own': 200, 'moderator:own': 200, 'member:own': 200, 'creator:other': 200, 'moderator:other': 403, ...Object.fromEntries(['traveler', 'ambassador', 'manager', 'managerOther', 'admin', 'banned'].map((r) => [`${r}:own`, 'n/a'])) } as E,
   },
   {
     route: 'POST /api/community-posts/:id/report',

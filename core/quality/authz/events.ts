@@ -54,8 +54,8 @@ export const rows: AuthzRow[] = [
   },
   { route: 'GET /api/groups/:id/meetups', req: (p) => ({ params: { id: p.w.group.id } }), expect: member() },
   { route: 'GET /api/meetup-hosts', expect: member() },
-  { route: 'GET /api/meetups', expect: member() },
-  { route: 'GET /api/meetups/:id', req: (p) => ({ params: { id: p.w.meetup.id } }), expect: member() },
+  { route: 'GET /api/meetups', expect: everyone(), note: 'meetups of open communities and groups are public (events README, Visibility); private ones 404 to non-members (object-level probes)' },
+  { route: 'GET /api/meetups/:id', req: (p) => ({ params: { id: p.w.meetup.id } }), expect: everyone(), note: 'meetups of open communities and groups are public (events README, Visibility); private ones 404 to non-members (object-level probes)' },
   {
     route: 'PUT /api/meetups/:id',
     req: (p) => ({ params: { id: p.w.meetup.id }, body: meetupBody(`Edited meetup ${rnd()}`, { maxAttendees: 50 }) }),
@@ -97,8 +97,8 @@ export const rows: AuthzRow[] = [
     },
     expect: member(),
   },
-  { route: 'GET /api/meetups/:id/ics', req: (p) => ({ params: { id: p.w.meetup.id } }), expect: member() },
-  { route: 'GET /api/meetups/:meetupId/photos', req: (p) => ({ params: { meetupId: p.w.meetup.id } }), expect: member() },
+  { route: 'GET /api/meetups/:id/ics', req: (p) => ({ params: { id: p.w.meetup.id } }), expect: everyone(), note: 'meetups of open communities and groups are public (events README, Visibility); private ones 404 to non-members (object-level probes)' },
+  { route: 'GET /api/meetups/:meetupId/photos', req: (p) => ({ params: { meetupId: p.w.meetup.id } }), expect: everyone(), note: 'meetups of open communities and groups are public (events README, Visibility); private ones 404 to non-members (object-level probes)' },
   {
     route: 'POST /api/meetups/:meetupId/photos',
     req: async (p) => ({ params: { meetupId: p.w.meetup.id }, files: [{ field: 'files', name: 'm.png', type: 'image/png', data: await smallPng() }] }),
@@ -116,7 +116,7 @@ export const rows: AuthzRow[] = [
     },
     expect: { signedOut: 401, default: 403, 'creator:own': 200, 'moderator:own': 200, 'member:own': 200, 'creator:other': 200, ...ownNa(meetupParticipants) } as E,
   },
-  { route: 'GET /api/meetups/:id/comments', req: (p) => ({ params: { id: p.w.meetup.id } }), expect: member() },
+  { route: 'GET /api/meetups/:id/comments', req: (p) => ({ params: { id: p.w.meetup.id } }), expect: everyone(), note: 'meetups of open communities and groups are public (events README, Visibility); private ones 404 to non-members (object-level probes)' },
   {
     route: 'POST /api/meetups/:id/comments',
     req: (p) => ({ params: { id: p.w.meetup.id }, body: { content: `Comment ${rnd()}` } }),

@@ -52,5 +52,5 @@ export const rows: AuthzRow[] = [
   { route: 'GET /api/recommendations/users', expect: everyone() },
   { route: 'GET /api/recommendations/museums', expect: everyone() },
   { route: 'GET /api/trending/museums', expect: everyone() },
-  { route: 'GET /api/users/active', expect: everyone() },
+  { route: 'GET /api/users/active', expect: everyone(), note: "everyone may ask; whom it lists follows accounts' canView in its statement: private members only to those allowed (issue 14 #7, insights.test.ts)" },
 ];

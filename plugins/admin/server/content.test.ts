@@ -93,6 +93,26 @@ describe('admin: badges, notifications, monetization, audit log', function () {
       expect(inbox.body.items.find((n: any) => n.title === 'Hello all')).to.include({ priority: 'high' });
     });
 
+    it('previews the recipient count before sending, and a preview sends and records nothing (issue 21)', async () => {
+      const a = await app.user({});
+      const title = uniqueName('Preview ');
+      const count = async (table: string) => Number((await app.knex(table).count({ n: '*' }))[0].n);
+      const before = { sends: await count('notification_sends'), actions: await count('admin_actions'), inbox: await count('notifications') };
+      const all = await admin.post('/api/admin/send-notification', { title, message: 'm', preview: true });
+      expect(all.status, all.text).to.equal(200);
+      expect(all.body).to.deep.equal({ count: await count('users'), success: true, preview: true });
+      const some = await admin.post('/api/admin/send-notification', { title, message: 'm', targetUserIds: [a.me.id, admin.me.id, 2147483000, 'abc'], preview: true });
+      expect(some.body).to.deep.equal({ count: 2, success: true, preview: true });
+      expect({ sends: await count('notification_sends'), actions: await count('admin_actions'), inbox: await count('notifications') }).to.deep.equal(before);
+      expect((await a.get('/api/notifications')).body.items.some((n: any) => n.title === title)).to.equal(false);
+      // the same checks as a send: title and message required, members only
+      expect((await admin.post('/api/admin/send-notification', { title: ' ', message: 'm', preview: true })).status).to.equal(400);
+      expect((await a.post('/api/admin/send-notification', { title, message: 'm', preview: true })).status).to.equal(403);
+      // the send itself reaches the previewed number
+      const sent = await admin.post('/api/admin/send-notification', { title, message: 'm', targetUserIds: [a.me.id, admin.me.id, 2147483000] });
+      expect(sent.body.count).to.equal(2);
+    });
+
     it('drops non-numeric ids', () => {
       expect(numericIds([1, '2', ' 3 ', 'x', '4a', '', 0, -1, 2.5, '2', null, {}])).to.deep.equal([1, 2, 3]);
     });

@@ -77,8 +77,11 @@ describe('admin: museums', function () {
     const cleared = await admin.put(`/api/admin/museums/${m.id}`, { name: m.name, address: m.address, city: m.city, country: m.country, managerId: null });
     expect(cleared.body.managerId).to.equal(null);
     const traveler = await app.user({});
-    const refused = await admin.put(`/api/admin/museums/${m.id}`, { name: m.name, address: m.address, city: m.city, country: m.country, managerId: traveler.me.id });
+    const refused = await admin.put(`/api/admin/museums/${m.id}`, { name: m.name, address: m.address, city: m.city, country: m.country, phone: '+1 555 0199', managerId: traveler.me.id });
     expect(refused.status).to.equal(400);
+    // the answer names the manager field, and nothing else was changed by the refused edit
+    expect(refused.body.errors).to.deep.equal([{ path: '/managerId', message: refused.body.message }]);
+    expect((await admin.get(`/api/admin/museums?q=${encodeURIComponent(m.name)}`)).body.items[0].phone).to.equal('+1 555 0100');
     expect((await admin.put(`/api/admin/museums/${m.id}`, { name: '', address: m.address, city: m.city, country: m.country })).body.message).to.equal('Museum name is required');
     expect((await admin.put('/api/admin/museums/2147480000', { name: 'x', address: 'a', city: 'c', country: 'y' })).status).to.equal(404);
   });

@@ -128,11 +128,11 @@ export function registerContentRoutes(d: Deps) {
   });
 
   // ---- notifications ----
-  ctx.routes.add<unknown, unknown, { title: string; message: string; priority: NotificationPriority; link?: string | null; targetUserIds?: unknown[] | null }>({
+  ctx.routes.add<unknown, unknown, { title: string; message: string; priority: NotificationPriority; link?: string | null; targetUserIds?: unknown[] | null; preview?: boolean }>({
     method: 'POST',
     path: '/api/admin/send-notification',
     operationId: 'adminSendNotification',
-    summary: 'Send a notification to every member or to listed user ids (non-numeric ids dropped); answers the recipient count',
+    summary: 'Send a notification to every member or to listed user ids (non-numeric ids dropped); answers the recipient count. preview: only count them (nothing sent or recorded), for the confirmation step',
     roles: ADMIN,
     schema: { body: ref('SendNotificationBody'), response: ref('SendNotificationResult') },
     async handler(c) {
@@ -147,6 +147,11 @@ export function registerContentRoutes(d: Deps) {
       if (Array.isArray(b.targetUserIds)) {
         userIds = numericIds(b.targetUserIds);
         if (!userIds.length) throw new HttpError(400, 'Please enter at least one valid user ID', { errors: [{ path: '/targetUserIds', message: 'Please enter at least one valid user ID' }] });
+      }
+      if (b.preview) {
+        // The confirmation step: who a send would reach now (unknown ids dropped), nothing written.
+        const count = userIds ? (await d.accounts().getUserSummaries(userIds)).size : Number((await d.accounts().userIdRange()).count);
+        return { count, success: true, preview: true };
       }
       const priority = b.priority ?? 'normal';
       const link = b.link?.trim() || null;

@@ -1,4 +1,4 @@
-import { HttpError } from '../../../core/errors.ts';
+import { HttpError, isHttpError } from '../../../core/errors.ts';
 import type { Museum, MuseumInput, SuggestionStatus } from '../../museums/public.ts';
 import { ACTIONS } from '../shared/actions.ts';
 import { Deps } from './deps.ts';
@@ -103,8 +103,17 @@ export function registerMuseumRoutes(d: Deps) {
       return d.audit.delegated(
         { action: ACTIONS.updateMuseum, targetType: 'museum', targetId: id, details: { name: before.name }, admin: me },
         async () => {
+          // The manager first: when it cannot be assigned, nothing else has changed yet, and the
+          // answer names the field (the dialog then says "Failed to assign manager").
+          if (managerId !== undefined && managerId !== before.managerId) {
+            try {
+              await museums.setManager(id, managerId, me.id);
+            } catch (err) {
+              if (isHttpError(err) && err.status < 500) throw new HttpError(err.status, err.message, { errors: [{ path: '/managerId', message: err.message }] });
+              throw err;
+            }
+          }
           let m = await museums.updateMuseum(id, changes, me.id);
-          if (managerId !== undefined && managerId !== m.managerId) m = await museums.setManager(id, managerId, me.id);
           if (isVerified !== undefined && isVerified !== m.isVerified) m = await museums.setVerified(id, isVerified, me.id);
           return m;
         },

@@ -4,7 +4,9 @@
  * - pin, see member stats, reports, review queue: moderator and up
  * - member actions (remove, delete content, restrictions, warn, ban, join requests): admin and up
  * - role changes, community info, rules, privacy, deletion: creator only
- * An actor acts on another member only when their rank is higher than the target's.
+ * An actor acts on another member only when their rank is higher than the target's; that holds for
+ * deleting one post or comment too (mayDeleteContent): a moderator cannot delete an admin's or the
+ * creator's post, only its author and higher ranks can.
  */
 import type { Knex } from 'knex';
 import { HttpError } from '../../../core/errors.ts';
@@ -126,4 +128,29 @@ export async function loadTarget(knex: Knex, a: Access, memberId: number): Promi
   if (rank === RANK.creator) throw new HttpError(403, 'The community creator cannot be changed by others');
   if (rank >= a.rank) throw new HttpError(403, 'You can only act on members with a lower role than yours');
   return { ...m, rank };
+}
+
+/** The rank of each of these users in the community (the creator 3, a member's role, -1 for a non-member), in one query. */
+export async function ranksIn(knex: Knex, community: Pick<CommunityRow, 'id' | 'creator_id'>, userIds: number[]): Promise<Map<number, number>> {
+  const ids = [...new Set(userIds)];
+  const rows: Array<Pick<MemberRow, 'user_id' | 'role'>> = ids.length
+    ? await knex('community_members').where({ community_id: community.id }).whereIn('user_id', ids).select('user_id', 'role')
+    : [];
+  const out = new Map<number, number>(ids.map((id) => [id, id === community.creator_id ? RANK.creator : RANK.none]));
+  for (const m of rows) out.set(m.user_id, rankOf(m, community.creator_id));
+  return out;
+}
+
+/** Whether the actor may delete one post or comment by this author: their own always; another's as a moderator and up, when the author's rank is lower. */
+export function mayDeleteContent(a: Pick<Access, 'user' | 'rank'>, authorId: number, authorRank: number): boolean {
+  if (!a.user) return false;
+  if (a.user.id === authorId) return true;
+  return a.rank >= RANK.moderator && authorRank < a.rank;
+}
+
+/** Throws the reason the actor may not delete this post or comment. */
+export function assertMayDeleteContent(a: Access, authorId: number, authorRank: number, what: 'posts' | 'comments'): void {
+  if (mayDeleteContent(a, authorId, authorRank)) return;
+  if (a.rank < RANK.moderator) throw new HttpError(403, `You can only delete your own ${what}`);
+  throw new HttpError(403, `You can only delete ${what} of members with a lower role than yours`);
 }

@@ -320,6 +320,39 @@ describe('communities API', function () {
       expect((await w.member.del(`/api/community-posts/${b}`)).status).to.equal(200);
       expect((await w.member.del(`/api/community-posts/${b}`)).status).to.equal(404);
     });
+
+    it('deletes one post or comment of a lower rank only: a moderator not the creator’s or an admin’s, an admin not the creator’s (issue 14 #6)', async () => {
+      const w = await world();
+      const by = async (u: SignedInClient) => (await post(u, w.id)).body.id as number;
+      const comment = async (u: SignedInClient, postId: number) => (await u.post(`/api/community-posts/${postId}/comments`, { content: `c ${uniqueName()}` })).body.id as number;
+      const host = await by(w.member);
+      const refused = [
+        [w.moderator, await by(w.creator), 'post'], [w.moderator, await by(w.admin), 'post'], [w.moderator, await comment(w.creator, host), 'comment'], [w.moderator, await comment(w.admin, host), 'comment'],
+        [w.admin, await by(w.creator), 'post'], [w.admin, await comment(w.creator, host), 'comment'],
+      ] as const;
+      for (const [actor, id, kind] of refused) {
+        const r = await actor.del(`/api/community-${kind}s/${id}`);
+        expect(r.status, `${actor.me.username} deleting ${kind} ${id}: ${r.text}`).to.equal(403);
+        expect(r.body.message).to.equal(`You can only delete ${kind}s of members with a lower role than yours`);
+      }
+      // what the viewer is told matches: no delete button on a higher rank's post or comment
+      const feed = (await w.moderator.get(`/api/communities/${w.id}/posts`)).body.items as any[];
+      expect(feed.filter((p) => p.user.id === w.creator.me.id || p.user.id === w.admin.me.id).map((p) => p.canDelete)).to.deep.equal([false, false, false]);
+      expect(feed.find((p) => p.id === host).canDelete).to.equal(true);
+      const thread = (await w.moderator.get(`/api/community-posts/${host}/comments`)).body as any[];
+      expect(thread.map((c) => c.canDelete)).to.deep.equal([false, false, false]);
+      // lower ranks: allowed
+      expect((await w.moderator.del(`/api/community-comments/${await comment(w.member, host)}`)).status).to.equal(200);
+      expect((await w.admin.del(`/api/community-posts/${await by(w.moderator)}`)).status).to.equal(200);
+      expect((await w.creator.del(`/api/community-posts/${await by(w.admin)}`)).status).to.equal(200);
+      expect((await w.creator.del(`/api/community-comments/${refused[3][1]}`)).status).to.equal(200);
+      // a moderator cannot route around it through a report
+      const target = await by(w.creator);
+      expect((await w.moderator.post(`/api/community-posts/${target}/report`, { reason: 'spam' })).status).to.equal(201);
+      const report = (await w.moderator.get(`/api/communities/${w.id}/reports`)).body.find((r: any) => r.postId === target);
+      expect((await w.moderator.post(`/api/communities/${w.id}/reports/${report.id}/resolve`, { action: 'remove_content' })).status).to.equal(403);
+      expect((await w.member.get(`/api/communities/${w.id}/posts`)).body.items.map((p: any) => p.id)).to.include(target);
+    });
   });
 
   describe('polls, likes, pins, comments', () => {
@@ -388,7 +421,8 @@ describe('communities API', function () {
       expect(list.body[0].replies.map((r: any) => r.content)).to.deep.equal(['Reply', 'Reply to reply']);
       expect((await w.member.get(`/api/communities/${w.id}/posts`)).body.items[0].commentsCount).to.equal(3);
       // another member may not delete it, a moderator may; replies go with it
-      expect((await w.admin.del(`/api/community-comments/${r2.body.id}`)).status).to.equal(200);
+      expect((await w.admin.del(`/api/community-comments/${r2.body.id}`)).status, 'the creator’s reply: above an admin').to.equal(403);
+      expect((await w.creator.del(`/api/community-comments/${r2.body.id}`)).status).to.equal(200);
       expect((await w.outsider.del(`/api/community-comments/${c1.body.id}`)).status).to.equal(403);
       expect((await w.moderator.del(`/api/community-comments/${c1.body.id}`)).status).to.equal(200);
       expect((await w.member.get(`/api/communities/${w.id}/posts`)).body.items[0].commentsCount).to.equal(0);
@@ -642,7 +676,9 @@ describe('communities API', function () {
       expect((await w.creator.get(`/api/communities/${w.id}`)).body.openReportsCount).to.equal(3);
 
       expect((await w.member.post(`/api/communities/${w.id}/reports/${r1.id}/resolve`, { action: 'dismiss' })).status).to.equal(403);
-      const removed = await w.moderator.post(`/api/communities/${w.id}/reports/${r1.id}/resolve`, { action: 'remove_content' });
+      // the reported post is a community admin's: a moderator may not remove it, the creator may
+      expect((await w.moderator.post(`/api/communities/${w.id}/reports/${r1.id}/resolve`, { action: 'remove_content' })).status).to.equal(403);
+      const removed = await w.creator.post(`/api/communities/${w.id}/reports/${r1.id}/resolve`, { action: 'remove_content' });
       expect(removed.status).to.equal(200);
       expect(removed.body).to.include({ status: 'resolved', resolution: 'content_removed', contentRemoved: true, content: 'Buy cheap tickets here!!!' });
       expect((await w.member.get(`/api/communities/${w.id}/posts`)).body.items.map((p: any) => p.id)).to.not.include(bad.id);

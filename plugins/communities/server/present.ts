@@ -2,7 +2,7 @@
 import type { Knex } from 'knex';
 import type { AccountsApi, UserSummary } from '../../accounts/public.ts';
 import type { Access, CommunityRow, MemberRow } from './access.ts';
-import { RANK, rankOf } from './access.ts';
+import { RANK, mayDeleteContent, rankOf, ranksIn } from './access.ts';
 import { iso } from './util.ts';
 
 export type Users = Map<number, UserSummary>;
@@ -189,14 +189,15 @@ export async function pollResults(knex: Knex, posts: Array<Pick<PostRow, 'id' | 
   return out;
 }
 
-export async function posts(knex: Knex, accounts: AccountsApi, rows: PostRow[], a: Pick<Access, 'user' | 'rank'>) {
+export async function posts(knex: Knex, accounts: AccountsApi, rows: PostRow[], a: Pick<Access, 'user' | 'rank' | 'community'>) {
   const viewerId = a.user?.id;
-  const [u, polls, liked] = await Promise.all([
+  const [u, polls, liked, ranks] = await Promise.all([
     users(accounts, rows.map((r) => r.user_id)),
     pollResults(knex, rows, viewerId),
     viewerId && rows.length
       ? knex('community_post_likes').where({ user_id: viewerId }).whereIn('post_id', rows.map((r) => r.id)).pluck('post_id')
       : Promise.resolve([] as number[]),
+    ranksIn(knex, a.community, a.rank >= RANK.moderator ? rows.map((r) => r.user_id) : []),
   ]);
   const likedSet = new Set<number>(liked);
   return rows.map((p) => ({
@@ -220,7 +221,7 @@ export async function posts(knex: Knex, accounts: AccountsApi, rows: PostRow[], 
     status: p.status,
     createdAt: iso(p.created_at)!,
     user: u.get(p.user_id) ?? null,
-    canDelete: viewerId === p.user_id || a.rank >= RANK.moderator,
+    canDelete: mayDeleteContent(a, p.user_id, ranks.get(p.user_id) ?? RANK.none),
   }));
 }
 

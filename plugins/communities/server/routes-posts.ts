@@ -4,7 +4,7 @@ import { HttpError } from '../../../core/errors.ts';
 import type { AuthUser } from '../../../core/plugin-api.ts';
 import type { Deps } from './deps.ts';
 import { idParams, okResponse, reasonBody } from './deps.ts';
-import { RANK, assertMember, assertModerator, assertRead, commentRefusal, loadAccess, postRefusal, type Access } from './access.ts';
+import { RANK, assertMayDeleteContent, assertMember, assertModerator, assertRead, commentRefusal, loadAccess, mayDeleteContent, postRefusal, ranksIn, type Access } from './access.ts';
 import { pollResults, posts as presentPosts, users, type PostRow } from './present.ts';
 import { blankToNull, decodeCursor, encodeCursor, httpUrl, iso } from './util.ts';
 import { addComment, commentBody, commentTree, deleteComments as deleteThreadComments, likeResponse, toggleLike, type CommentRow, type ThreadTables } from '../../../core/threads.ts';
@@ -127,7 +127,7 @@ export function postRoutes(d: Deps) {
     schema: { params: idParams, response: okResponse },
     async handler(c) {
       const { post, a } = await postAccess(c.input.params.id, c.user);
-      if (post.user_id !== c.user!.id && a.rank < RANK.moderator) throw new HttpError(403, 'You can only delete your own posts');
+      assertMayDeleteContent(a, post.user_id, (await ranksIn(knex, a.community, [post.user_id])).get(post.user_id)!, 'posts');
       await knex('community_posts').where({ id: post.id }).del();
       return { success: true, message: 'Post deleted' };
     },
@@ -253,8 +253,8 @@ export function postRoutes(d: Deps) {
   // ---- comments ----
 
   async function presentComments(rows: CommentRow[], a: Access) {
-    const u = await users(d.accounts, rows.map((r) => r.user_id));
-    return commentTree(rows, u, (r) => a.user?.id === r.user_id || a.rank >= RANK.moderator);
+    const [u, ranks] = await Promise.all([users(d.accounts, rows.map((r) => r.user_id)), ranksIn(knex, a.community, a.rank >= RANK.moderator ? rows.map((r) => r.user_id) : [])]);
+    return commentTree(rows, u, (r) => mayDeleteContent(a, r.user_id, ranks.get(r.user_id) ?? RANK.none));
   }
 
   ctx.routes.add<{ id: number }>({
@@ -316,7 +316,7 @@ export function postRoutes(d: Deps) {
       const comment = await knex('community_comments').where({ id: c.input.params.id }).first();
       if (!comment) throw new HttpError(404, COMMENT_NOT_FOUND);
       const a = await loadAccess(knex, comment.community_id, c.user);
-      if (comment.user_id !== c.user!.id && a.rank < RANK.moderator) throw new HttpError(403, 'You can only delete your own comments');
+      assertMayDeleteContent(a, comment.user_id, (await ranksIn(knex, a.community, [comment.user_id])).get(comment.user_id)!, 'comments');
       await deleteComments(knex, [comment.id]);
       return { success: true, message: 'Comment deleted' };
     },
@@ -450,6 +450,13 @@ export function postRoutes(d: Deps) {
       if (!r) throw new HttpError(404, 'Report not found');
       if (r.status !== 'open') throw new HttpError(409, 'This report has already been resolved');
       const resolution = c.input.body.action === 'remove_content' ? 'content_removed' : 'dismissed';
+      if (resolution === 'content_removed') {
+        // Removing reported content is a deletion like any other: only of an author with a lower rank.
+        const target = r.target_type === 'post' && r.post_id
+          ? await knex('community_posts').where({ id: r.post_id }).first('user_id')
+          : r.target_type === 'comment' && r.comment_id ? await knex('community_comments').where({ id: r.comment_id }).first('user_id') : null;
+        if (target) assertMayDeleteContent(a, target.user_id, (await ranksIn(knex, a.community, [target.user_id])).get(target.user_id)!, r.target_type === 'post' ? 'posts' : 'comments');
+      }
       const sameTarget = (q: Knex.QueryBuilder) =>
         r.target_type === 'post' ? q.where({ target_type: 'post', post_id: r.post_id }) : q.where({ target_type: 'comment', comment_id: r.comment_id });
       const ids: number[] = r.post_id || r.comment_id ? await sameTarget(knex('community_reports').where({ community_id: a.community.id, status: 'open' })).pluck('id') : [r.id];

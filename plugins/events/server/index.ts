@@ -101,14 +101,14 @@ export default definePluginServer({
   },
 
   bootstrap(ctx: PluginContext) {
-    // Events in the all-in-one search (GET /api/search): upcoming ones, meetups for members only.
+    // Events in the all-in-one search (GET /api/search): upcoming ones; meetups of private communities and groups for their members only.
     const s = storeOf(ctx);
     ctx.services.maybe(SearchRegistry)?.register({
       kind: 'events',
       async search(q, { limit, viewer }) {
         const user = viewer ? { id: viewer.id, role: viewer.role, username: '' } : undefined;
         const v = s.viewer(user);
-        return s.many(await s.list(user ? null : 'museum_event', v, { q, limit }), v);
+        return s.many(await s.list(null, v, { q, limit }), v);
       },
     });
   },

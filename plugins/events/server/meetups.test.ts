@@ -244,7 +244,22 @@ describe('events: meetups (create, list, edit, delete, validation)', () => {
       expect(mine.body.some((x: any) => x.id === m.id)).to.equal(false);
       const creatorMine = await creator.get('/api/meetups?scope=mine&limit=200');
       expect(creatorMine.body.some((x: any) => x.id === m.id)).to.equal(true);
-      expect((await app.client().get('/api/meetups')).status).to.equal(401);
+    });
+
+    it('visitors see the meetups of open communities (list, detail, calendar file, photos, discussion) but cannot join or comment (issue 21)', async () => {
+      const m = await makeMeetup(creator, communityId, { title: `Open to all ${Date.now().toString(36)}` });
+      const visitor = app.client();
+      const list = await visitor.get('/api/meetups?limit=200');
+      expect(list.status).to.equal(200);
+      const card = list.body.find((x: any) => x.id === m.id);
+      expect(card).to.include({ kind: 'meetup', title: m.title, userStatus: null, canEdit: false });
+      expect((await visitor.get('/api/meetups?scope=mine')).body).to.deep.equal([]);
+      const one = await visitor.get(`/api/meetups/${m.id}`);
+      expect(one.status, one.text).to.equal(200);
+      expect(one.body).to.include({ id: m.id, title: m.title, canEdit: false });
+      for (const path of [`/api/meetups/${m.id}/ics`, `/api/meetups/${m.id}/photos`, `/api/meetups/${m.id}/comments`]) expect((await visitor.get(path)).status, path).to.equal(200);
+      expect((await visitor.post(`/api/meetups/${m.id}/join`, { status: 'attending' })).status).to.equal(401);
+      expect((await visitor.post(`/api/meetups/${m.id}/comments`, { content: 'hi' })).status).to.equal(401);
     });
 
     it('GET /api/meetups/{id} shows one meetup; unknown ids are 404', async () => {

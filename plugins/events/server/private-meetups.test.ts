@@ -49,12 +49,14 @@ describe('events: meetups of private communities and groups', () => {
     inGroup = r.body;
   });
 
-  it('answers 404 to outsiders for the meetup and everything under it, as for a missing one', async () => {
+  it('answers 404 to outsiders and visitors for the meetup and everything under it, as for a missing one', async () => {
     for (const m of [inCommunity, inGroup]) {
       for (const path of [`/api/meetups/${m.id}`, `/api/meetups/${m.id}/ics`, `/api/meetups/${m.id}/photos`, `/api/meetups/${m.id}/comments`]) {
-        const r = await outsider.get(path);
-        expect(r.status, path).to.equal(404);
-        expect(r.body.message, path).to.equal('Meetup not found');
+        for (const c of [outsider, app.client()]) {
+          const r = await c.get(path);
+          expect(r.status, path).to.equal(404);
+          expect(r.body.message, path).to.equal('Meetup not found');
+        }
       }
       const join = await outsider.post(`/api/meetups/${m.id}/join`, { status: 'attending' });
       expect(join.status).to.equal(404);
@@ -92,14 +94,16 @@ describe('events: meetups of private communities and groups', () => {
     expect(ids((await member.get(`/api/groups/${groupId}/meetups`)).body)).to.include(inGroup.id);
   });
 
-  it('leaves them out of GET /api/meetups and of both searches for outsiders, not for members', async () => {
+  it('leaves them out of GET /api/meetups and of both searches for outsiders and visitors, not for members', async () => {
     for (const path of [`/api/meetups?q=${word}`, `/api/search/events?q=${word}`]) {
       expect(ids((await outsider.get(path)).body), path).to.deep.equal([]);
+      expect(ids((await app.client().get(path)).body), `${path} (visitor)`).to.deep.equal([]);
       expect(ids((await member.get(path)).body), path).to.have.members([inCommunity.id, inGroup.id]);
     }
     const all = await outsider.get(`/api/search?q=${word}`);
     expect(all.status).to.equal(200);
     expect(ids(all.body.events)).to.deep.equal([]);
+    expect(ids((await app.client().get(`/api/search?q=${word}`)).body.events)).to.deep.equal([]);
     expect(ids((await member.get(`/api/search?q=${word}`)).body.events)).to.have.members([inCommunity.id, inGroup.id]);
   });
 

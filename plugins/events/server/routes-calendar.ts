@@ -96,7 +96,7 @@ export function registerCalendarRoutes(store: EventsStore): void {
     method: 'GET',
     path: '/api/search/events',
     operationId: 'searchEvents',
-    summary: 'Upcoming events whose title, place, description or tags contain q (more than 2 characters); meetups for members only',
+    summary: 'Upcoming events whose title, place, description or tags contain q (more than 2 characters); meetups of private communities and groups for their members only',
     auth: 'optional',
     schema: {
       query: {
@@ -110,7 +110,7 @@ export function registerCalendarRoutes(store: EventsStore): void {
       const q = (c.input.query.q ?? '').trim();
       if (q.length <= 2) return [];
       const viewer = store.viewer(c.user);
-      const rows = await store.list(c.user ? null : 'museum_event', viewer, { q, limit: c.input.query.limit ?? 20 });
+      const rows = await store.list(null, viewer, { q, limit: c.input.query.limit ?? 20 });
       return store.many(rows, viewer);
     },
   });

@@ -42,7 +42,9 @@ interface KindSpec {
 }
 
 const KINDS: KindSpec[] = [
-  { kind: 'meetup', prefix: '/api/meetups', photoParam: 'meetupId', op: 'Meetup', label: 'meetup', read: 'required' },
+  // Reading (detail, .ics, photos, discussion) is open to visitors for both kinds; a meetup of a private
+  // community or group stays its members' (store.loadFor answers 404 to anyone else).
+  { kind: 'meetup', prefix: '/api/meetups', photoParam: 'meetupId', op: 'Meetup', label: 'meetup', read: 'optional' },
   { kind: 'museum_event', prefix: '/api/museum-events', photoParam: 'id', op: 'MuseumEvent', label: 'museum event', read: 'optional' },
 ];
 

@@ -196,8 +196,8 @@ export function registerMeetupRoutes(store: EventsStore): void {
     method: 'GET',
     path: '/api/meetups',
     operationId: 'listMeetups',
-    summary: 'Meetups, soonest first; scope=mine: of my communities and groups, or that I organise or attend',
-    auth: 'required',
+    summary: 'Meetups, soonest first, for visitors too (those of private communities and groups only for their members); scope=mine: of my communities and groups, or that I organise or attend (empty for visitors)',
+    auth: 'optional',
     schema: { query: LIST_QUERY, response: EVENT_LIST },
     async handler(c) {
       const viewer = store.viewer(c.user);
@@ -209,8 +209,8 @@ export function registerMeetupRoutes(store: EventsStore): void {
     method: 'GET',
     path: '/api/meetups/:id',
     operationId: 'getMeetup',
-    summary: 'One meetup with all its attendees',
-    auth: 'required',
+    summary: 'One meetup with all its attendees, for visitors too (a private community or group: its members only, else 404)',
+    auth: 'optional',
     schema: { params: ID_PARAMS, response: EVENT },
     async handler(c) {
       const viewer = store.viewer(c.user);

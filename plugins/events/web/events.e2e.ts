@@ -136,6 +136,32 @@ describe('events in the browser', function () {
     await page.browserContext().close();
   });
 
+  it('Discover search results open a meetup at its own page, not as a museum event (issue 21)', async () => {
+    const page = await pageFor(members[0]);
+    const word = title.split(' ').pop()!;
+    await page.goto(`${app.url}/search?q=${encodeURIComponent(word)}`, { waitUntil: 'load' });
+    const link = await page.waitForSelector('a[data-event-kind="meetup"]', { timeout: 20000 });
+    expect(await link!.evaluate((a) => a.getAttribute('href'))).to.equal(`/meetups/${meetupId}`);
+    await link!.click();
+    await page.waitForFunction((id) => location.pathname === `/meetups/${id}`, {}, meetupId);
+    await waitForText(page, title);
+    expect(await page.evaluate(() => document.body.innerText.includes('Event not found'))).to.equal(false);
+    await page.browserContext().close();
+  });
+
+  it('a visitor sees the meetup of an open community on /events and its page, with a sign-in prompt to join (issue 21)', async () => {
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    await openEvents(page);
+    await page.waitForSelector(cardSelector());
+    await waitForText(page, 'Sign in to join meetups and museum events.');
+    await page.goto(`${app.url}/meetups/${meetupId}`, { waitUntil: 'networkidle0' });
+    await waitForText(page, title);
+    expect(new URL(page.url()).pathname).to.equal(`/meetups/${meetupId}`);
+    await context.close();
+  });
+
   it('two members join; the third sees Full and a disabled button', async () => {
     for (const m of members.slice(0, 2)) {
       const page = await pageFor(m);

@@ -5,7 +5,8 @@ const EventsPage = lazy(() => import('./pages/EventsPage.tsx'));
 const EventDetailPage = lazy(() => import('./pages/EventDetailPage.tsx'));
 
 /**
- * Events: the Events screen (/events, open to visitors, and /meetups for members), detail pages,
+ * Events: the Events screen (/events and /meetups, open to visitors: museum events and the meetups
+ * of open communities and groups), detail pages,
  * and sections other pages declare:
  *   <Slot name="community.meetups" communityId={id} />   the community's Meetups tab
  *   <Slot name="group.meetups" groupId={id} />           the group's Meetups tab
@@ -16,9 +17,9 @@ export default defineWebPlugin({
   id: 'events',
   pages: [
     { path: '/events', audience: 'all', publicNav: true, component: EventsPage },
-    { path: '/meetups', audience: 'signedIn', component: EventsPage },
+    { path: '/meetups', audience: 'all', component: EventsPage },
     { path: '/events/:id', audience: 'all', publicNav: true, component: EventDetailPage },
-    { path: '/meetups/:id', audience: 'signedIn', component: EventDetailPage },
+    { path: '/meetups/:id', audience: 'all', component: EventDetailPage },
   ],
   nav: [
     {

@@ -7,10 +7,8 @@ export type { EventItem, Photo, EventsComment };
 export const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
 export const CARD_TAGS = 3;
 
-/** The detail page of an event: meetups at /meetups/{id}, museum events at /events/{id}. */
-export function eventPath(e: Pick<EventItem, 'id' | 'kind'>): string {
-  return e.kind === 'meetup' ? `/meetups/${e.id}` : `/events/${e.id}`;
-}
+/** The detail page of an event (defined in public.ts, where other plugins' pages read it too). */
+export { eventPath } from '../public.ts';
 
 /** API prefix of an event's kind. */
 export function apiBase(e: Pick<EventItem, 'id' | 'kind'>): string {

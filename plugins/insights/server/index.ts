@@ -56,12 +56,6 @@ const PAGE = { $ref: 'insights/InsightPage' };
 const ERR = { $ref: 'shared/Error' };
 const ID_PARAMS = { $ref: 'shared/IdParams' };
 
-/** Museums API members insights uses when present (not in MuseumsApi yet). */
-interface MuseumsExtras {
-  /** a museum suggestion: its status, its suggester and whether it proposes a new museum */
-  getSuggestion?(id: number): Promise<{ id: number; userId: number; status: string; kind: 'edit' | 'new'; museumId: number | null } | null>;
-}
-
 function normalizeTags(raw: unknown): string[] {
   const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : [];
   const out: string[] = [];
@@ -196,14 +190,15 @@ export default definePluginServer({
           if (!museum) throw new HttpError(400, MESSAGES.museumNotFound, { errors: [{ path: '/museumId', message: MESSAGES.museumNotFound }] });
           museumId = museum.id;
         } else if (b.museumId != null && b.museumId < 0) {
+          // A pending new-museum suggestion (museumId -id): its suggester's alone. Anyone else gets the
+          // same answer as for a suggestion that does not exist, so ids reveal nothing.
           const sid = -b.museumId;
-          const getSuggestion = (museums() as (MuseumsApi & MuseumsExtras) | undefined)?.getSuggestion;
-          if (typeof getSuggestion === 'function') {
-            const s = await getSuggestion.call(museums(), sid);
-            if (!s || s.kind !== 'new' || s.status === 'rejected') throw new HttpError(400, MESSAGES.suggestionNotFound);
-            if (s.status === 'approved' && s.museumId) museumId = s.museumId;
-            else pendingSuggestionId = sid;
-          } else pendingSuggestionId = sid; // linked on 'museums.suggestion.approved' when the suggester is this author
+          const s = await museums()?.getMuseumSuggestion(sid);
+          if (!s || s.userId !== me.id || s.status === 'rejected' || (s.status === 'approved' && !s.museumId)) {
+            throw new HttpError(400, MESSAGES.suggestionNotFound, { errors: [{ path: '/museumId', message: MESSAGES.suggestionNotFound }] });
+          }
+          if (s.status === 'approved') museumId = s.museumId;
+          else pendingSuggestionId = sid; // linked on 'museums.suggestion.approved'
         }
         const post = await knex.transaction(async (trx) => {
           const [row] = await trx('insights_posts')
@@ -224,6 +219,18 @@ export default definePluginServer({
           }
           return row as PostRow;
         });
+        if (pendingSuggestionId !== null) {
+          // Approved between the check and the insert: its 'approved' event found no post to link, so link it here.
+          const s = await museums()?.getMuseumSuggestion(pendingSuggestionId);
+          if (s?.status === 'approved' && s.museumId) {
+            const linked = await knex('insights_posts').where({ id: post.id, pending_suggestion_id: pendingSuggestionId }).update({ museum_id: s.museumId, pending_suggestion_id: null }).returning('*');
+            if (linked.length) Object.assign(post, linked[0]);
+            museumId = linked.length ? s.museumId : museumId;
+          } else if (s?.status === 'rejected') {
+            await knex('insights_posts').where({ id: post.id }).update({ pending_suggestion_id: null });
+            post.pending_suggestion_id = null;
+          }
+        }
         await adjustMuseum(museumId, 1);
         const results = await ctx.events.emit('insights.post.created', { postId: post.id, userId: me.id, museumId, type: post.type });
         const [out] = await hydrate.posts([post], me.id);
@@ -605,11 +612,11 @@ export default definePluginServer({
       method: 'GET',
       path: '/api/users/active',
       operationId: 'activeUsers',
-      summary: 'Members most active in the last 30 days (for a signed-in viewer: not yourself nor people you follow)',
+      summary: 'Members most active in the last 30 days whom the viewer may see (private profiles only to those allowed; for a signed-in viewer: not yourself nor people you follow)',
       auth: 'optional',
       schema: { query: LIMIT, response: { type: 'array', items: { $ref: 'insights/ActiveUser' } } },
       async handler(c) {
-        return recs.activeUsers(c.user?.id ?? null, c.input.query.limit);
+        return recs.activeUsers(c.user ?? null, c.input.query.limit);
       },
     });
 

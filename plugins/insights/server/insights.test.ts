@@ -133,23 +133,38 @@ describe('insights: creating text and video insights', function () {
     expect((await alice.post('/api/posts', { type: 'text', content: 'x', museumId: 1.5 })).status).to.equal(400);
   });
 
-  it('keeps a pending museum suggestion and links the post when the suggestion is approved', async function () {
-    const sid = 900000 + Math.floor(Math.random() * 90000);
+  it('lets only the suggester tag a post with a pending museum suggestion, and gives it the museum on approval (issue 21)', async function () {
+    const name = `Suggested ${Date.now().toString(36)}`;
+    const s = await alice.post('/api/museum-suggestions', { name, address: '5 Side St', city: 'Smallville', country: 'Testland' });
+    expect(s.status, s.text).to.equal(201);
+    const sid = s.body.id as number;
     const p = await textPost(alice, 'A new little museum', { museumId: -sid });
     expect(p.museumId).to.equal(null);
     expect(p.pendingMuseumSuggestionId).to.equal(sid);
+    // someone else's suggestion, or one that does not exist: the same 400, nothing stored
     const mallory = await app.user();
-    const other = await textPost(mallory, 'Not my suggestion', { museumId: -sid });
-    const museum = await createMuseum(app, `Suggested ${sid}`);
-    // the museums plugin announces the approval; only the suggester's posts are linked
-    await app.events.emit('museums.suggestion.approved', { suggestionId: sid, museumId: museum.id, userId: alice.me.id, reviewerId: 1, kind: 'new' });
+    for (const id of [-sid, -(sid + 100000)]) {
+      const r = await mallory.post('/api/posts', { type: 'text', content: 'Not my suggestion', museumId: id });
+      expect(r.status, r.text).to.equal(400);
+      expect(r.body.message).to.equal('Museum suggestion not found');
+    }
+    const stored = await app.knex('insights_posts').where({ user_id: mallory.me.id }).count({ n: '*' });
+    expect(Number(stored[0].n)).to.equal(0);
+    // approval: the post carries the new museum (and counts in its insights)
+    const admin = await app.user({ role: 'Admin' });
+    const ok = await admin.post('/api/admin/approve-museum-suggestion', { suggestionId: sid });
+    expect(ok.status, ok.text).to.equal(200);
     const after = await alice.get(`/api/posts/${p.id}`);
-    expect(after.body.museumId).to.equal(museum.id);
-    expect(after.body.museum).to.include({ id: museum.id, name: museum.name });
     expect(after.body.pendingMuseumSuggestionId).to.equal(null);
-    const otherAfter = await alice.get(`/api/posts/${other.id}`);
-    expect(otherAfter.body.museumId).to.equal(null);
-    expect(otherAfter.body.pendingMuseumSuggestionId).to.equal(null);
+    expect(after.body.museumId).to.be.a('number');
+    expect(after.body.museum).to.include({ id: after.body.museumId, name });
+    // once approved, the negative id keeps working for the suggester and means the museum
+    const later = await textPost(alice, 'Back again', { museumId: -sid });
+    expect(later.museumId).to.equal(after.body.museumId);
+    // a rejected suggestion cannot be used
+    const r2 = await alice.post('/api/museum-suggestions', { name: `${name} bis`, address: '6 Side St', city: 'Smallville', country: 'Testland' });
+    expect((await admin.post('/api/admin/reject-museum-suggestion', { suggestionId: r2.body.id })).status).to.equal(200);
+    expect((await alice.post('/api/posts', { type: 'text', content: 'x', museumId: -r2.body.id })).status).to.equal(400);
   });
 });
 
@@ -487,6 +502,30 @@ describe('insights: recommendations', function () {
     expect(r.body.some((u: any) => u.id === viewer.me.id)).to.equal(false);
     expect((await busy.get('/api/users/active?limit=50')).body.some((u: any) => u.id === busy.me.id)).to.equal(false);
     expect((await viewer.get('/api/users/active?limit=2')).body.length).to.be.at.most(2);
+  });
+
+  it('lists active members only to viewers who may see them: private and friends-only members stay hidden from strangers and visitors (issue 14 #7)', async () => {
+    const [closed, friendsOnly, publicOne, stranger, friend] = await Promise.all([app.user(), app.user(), app.user(), app.user(), app.user()]);
+    await setVisibility(closed, 'private');
+    await setVisibility(friendsOnly, 'friends');
+    for (const u of [closed, friendsOnly, publicOne]) for (let i = 0; i < 6; i++) await textPost(u, `active ${i}`);
+    await follow(app, friendsOnly, friend.me.id);
+    const admin = await app.user({ role: 'Admin' });
+    const listed = async (c: { get: SignedInClient['get'] }) => {
+      const r = await c.get('/api/users/active?limit=50');
+      expect(r.status).to.equal(200);
+      return new Set((r.body as any[]).map((u) => u.id));
+    };
+    const everyone = await listed(admin);
+    expect([closed, friendsOnly, publicOne].every((u) => everyone.has(u.me.id)), 'the admin sees all three: they are active enough to be listed').to.equal(true);
+    for (const viewer of [stranger, app.client()]) {
+      const seen = await listed(viewer);
+      expect(seen.has(publicOne.me.id)).to.equal(true);
+      expect(seen.has(closed.me.id), 'a private member').to.equal(false);
+      expect(seen.has(friendsOnly.me.id), 'a friends-only member').to.equal(false);
+    }
+    // a friends-only member who follows the viewer is visible to them (accounts' rule, as in search)
+    expect((await listed(friend)).has(friendsOnly.me.id)).to.equal(true);
   });
 
   it('ranks trending museums by insights, check-ins and follows of the last 7 days', async function () {

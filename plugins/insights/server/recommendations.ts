@@ -163,15 +163,17 @@ export function createRecommendations(knex: Knex, social: Social, accounts: () =
       return out;
     },
 
-    async activeUsers(viewerId: number | null, limit: number) {
-      const exclude = viewerId != null ? [viewerId, ...(await social.followingIds(viewerId))] : [];
+    /** Only members the viewer may see (accounts' canView, in the same statement): private members never appear to others. */
+    async activeUsers(viewer: { id: number; role: string } | null, limit: number) {
+      const exclude = viewer ? [viewer.id, ...(await social.followingIds(viewer.id))] : [];
+      const canView = accounts().sql.canView(viewer, 'x.user_id').toSQL();
       const r = await knex.raw(
         `select user_id, sum(p)::int as posts, sum(score)::int as score from (
            select user_id, 1 as p, 3 as score from insights_posts where created_at > now() - interval '30 days'
            union all select user_id, 0, 2 from insights_comments where created_at > now() - interval '30 days'
            union all select user_id, 0, 1 from insights_likes where created_at > now() - interval '30 days'
-         ) x where not (user_id = any(?::int[])) group by user_id order by sum(score) desc, user_id desc limit ?`,
-        [exclude, limit * 2],
+         ) x where not (x.user_id = any(?::int[])) and ${canView.sql} group by user_id order by sum(score) desc, user_id desc limit ?`,
+        [exclude, ...(canView.bindings as any[]), limit * 2],
       );
       const rows = r.rows as Array<{ user_id: number; posts: number; score: number }>;
       const users = await allowedUsers(accounts(), rows.map((x) => x.user_id));

@@ -141,6 +141,7 @@ export default definePluginServer({
       approveEditSuggestion: (id, reviewerId) => d.reviewEditSuggestion(id, reviewerId, true),
       rejectEditSuggestion: (id, reviewerId, note) => d.reviewEditSuggestion(id, reviewerId, false, note),
       listMuseumSuggestions: (q) => d.listMuseumSuggestions(q),
+      getMuseumSuggestion: (id) => d.getMuseumSuggestion(id),
       async approveMuseumSuggestion(id, reviewerId) {
         const r = await d.reviewMuseumSuggestion(id, reviewerId, true);
         return { suggestion: r.suggestion, museum: await d.get(r.museumId!) };

@@ -685,6 +685,12 @@ export class MuseumsDomain {
     return (await this.museumSuggestions([row]))[0];
   }
 
+  async getMuseumSuggestion(id: number): Promise<{ id: number; userId: number | null; status: SuggestionStatus; museumId: number | null } | null> {
+    if (!Number.isSafeInteger(id) || id <= 0 || id > 2147483647) return null;
+    const r = await this.knex('museum_suggestions').where({ id }).first('id', 'user_id', 'status', 'museum_id');
+    return r ? { id: Number(r.id), userId: r.user_id ?? null, status: r.status, museumId: r.museum_id ?? null } : null;
+  }
+
   async listMuseumSuggestions(q: { status?: SuggestionStatus; page?: number; pageSize?: number } = {}): Promise<Page<MuseumSuggestion>> {
     const page = Math.max(1, q.page ?? 1);
     const pageSize = Math.min(100, Math.max(1, q.pageSize ?? 20));

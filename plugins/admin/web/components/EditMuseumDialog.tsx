@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Avatar, Modal, Spinner, useApi, useMutation, useTranslation } from '../../../../web/src/index.ts';
+import { ApiError, Avatar, Modal, Spinner, useApi, useMutation, useTranslation } from '../../../../web/src/index.ts';
 import { adminUpdateMuseum, type AdminListMuseumManagersResponse } from '../../../../web/src/api/generated/admin.ts';
 import type { AdminMuseum } from './MuseumsTab.tsx';
 import { MuseumFields, museumPayload, validateMuseum, type MuseumErrors, type MuseumFormValues } from './MuseumForm.tsx';
@@ -110,7 +110,9 @@ export function EditMuseumDialog({ museum, onClose }: { museum: AdminMuseum; onC
       await refreshAdmin('/api/admin/museums', '/api/admin/actions');
       onClose();
     } catch (err) {
-      failToast(err, t('museums.updateMuseumFailed'));
+      // The server assigns the manager first and names the field when it cannot (nothing else changed then).
+      if (err instanceof ApiError && err.errors.some((e) => e.path === '/managerId')) failToast(err, t('museums.assignManagerFailed'), t('museums.assignManagerFailed'));
+      else failToast(err, t('museums.updateMuseumFailed'));
     }
   };
   return (

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { EmptyState, Icon, Pagination, Spinner, useApi, useMutation, useTranslation } from '../../../../web/src/index.ts';
+import { EmptyState, Icon, Modal, Pagination, Spinner, toast, useApi, useMutation, useTranslation } from '../../../../web/src/index.ts';
 import { adminGetJob, adminUpdateMuseums, adminVerifyMuseum, type AdminListMuseumsResponse } from '../../../../web/src/api/generated/admin.ts';
 import { MuseumImage } from '../../../museums/web/components/MuseumImage.tsx';
 import '../../../museums/web/museums.css';
@@ -9,7 +9,7 @@ import { EditSuggestionsPanel, MuseumSuggestionsPanel } from './SuggestionsPanel
 import { failToast, okToast, qs, refreshAdmin, useDebounced } from '../lib.ts';
 
 export type AdminMuseum = AdminListMuseumsResponse['items'][number];
-const PAGE_SIZE = 5;
+const PAGE_SIZE = 20;
 const STATUSES = ['all', 'verified', 'unverified', 'with_manager', 'without_manager'] as const;
 type Status = (typeof STATUSES)[number];
 
@@ -32,11 +32,16 @@ function VerifyButton({ museum }: { museum: AdminMuseum }) {
   );
 }
 
-/** Update Museums: the server runs a background job; the button reads Updating... (with progress) until it is done. */
+/**
+ * Update Museums: asks first, then the server runs a background job; the button reads Updating...
+ * (with progress) until it is done. A run whose every lookup failed is a failure ("Update Failed"),
+ * one where some failed says how many.
+ */
 function UpdateMuseumsButton() {
   const { t } = useTranslation('admin');
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [running, setRunning] = useState(false);
+  const [asking, setAsking] = useState(false);
   const alive = useRef(true);
   useEffect(
     () => () => {
@@ -56,7 +61,10 @@ function UpdateMuseumsButton() {
       }
       if (job.status === 'failed') throw new Error(job.error ?? '');
       if (job.status === 'done') {
-        okToast(t('museums.updateDone'), t('museums.updateStats', { count: job.stats?.updated ?? 0, checked: job.stats?.checked ?? 0 }));
+        const { checked = 0, updated = 0, failed = 0 } = job.stats ?? {};
+        if (checked > 0 && failed >= checked) throw new Error('every lookup failed');
+        if (failed > 0) toast({ title: t('museums.updatePartial'), description: t('museums.updatePartialStats', { count: updated, failed, checked }), variant: 'warning' });
+        else okToast(t('museums.updateDone'), t('museums.updateStats', { count: updated, checked }));
         await refreshAdmin('/api/admin/museums', '/api/admin/actions');
       }
     } catch {
@@ -69,13 +77,41 @@ function UpdateMuseumsButton() {
     }
   };
   return (
-    <button type="button" className={`button is-info is-light`} onClick={run} disabled={running} aria-live="polite">
-      <Icon name="refresh" />
-      <span>
-        {running ? t('museums.updating') : t('museums.update')}
-        {running && progress && progress.total > 0 ? ` ${progress.done}/${progress.total}` : ''}
-      </span>
-    </button>
+    <>
+      <button type="button" className={`button is-info is-light`} onClick={() => setAsking(true)} disabled={running} aria-live="polite">
+        <Icon name="refresh" />
+        <span>
+          {running ? t('museums.updating') : t('museums.update')}
+          {running && progress && progress.total > 0 ? ` ${progress.done}/${progress.total}` : ''}
+        </span>
+      </button>
+      <Modal
+        open={asking}
+        onClose={() => setAsking(false)}
+        title={t('museums.updateConfirmTitle')}
+        size="small"
+        footer={
+          <div className="buttons is-right">
+            <button type="button" className="button" onClick={() => setAsking(false)}>
+              {t('cancel')}
+            </button>
+            <button
+              type="button"
+              className="button is-info"
+              data-testid="confirm-update-museums"
+              onClick={() => {
+                setAsking(false);
+                void run();
+              }}
+            >
+              {t('museums.update')}
+            </button>
+          </div>
+        }
+      >
+        <p>{t('museums.updateConfirmText')}</p>
+      </Modal>
+    </>
   );
 }
 

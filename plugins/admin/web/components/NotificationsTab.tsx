@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { useMutation, useTranslation } from '../../../../web/src/index.ts';
+import { Modal, useMutation, useTranslation } from '../../../../web/src/index.ts';
 import { adminSendNotification } from '../../../../web/src/api/generated/admin.ts';
 import { failToast, okToast, refreshAdmin } from '../lib.ts';
 
@@ -23,10 +23,11 @@ export default function NotificationsTab() {
   const [priority, setPriority] = useState<(typeof PRIORITIES)[number]>('normal');
   const [audience, setAudience] = useState<'all' | 'specific'>('all');
   const [ids, setIds] = useState('');
-  const send = useMutation(
-    () => adminSendNotification({ body: { title: title.trim(), message: message.trim(), priority, ...(audience === 'specific' ? { targetUserIds: parseIds(ids) } : {}) } }),
-    { retries: 0 },
-  );
+  const body = () => ({ title: title.trim(), message: message.trim(), priority, ...(audience === 'specific' ? { targetUserIds: parseIds(ids) } : {}) });
+  const send = useMutation(() => adminSendNotification({ body: body() }), { retries: 0 });
+  // The confirmation step: the server counts who would receive it (nothing is sent), the admin confirms.
+  const preview = useMutation(() => adminSendNotification({ body: { ...body(), preview: true } }), { retries: 0 });
+  const [confirm, setConfirm] = useState<{ count: number; listed: number | null } | null>(null);
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     if (!title.trim() || !message.trim()) {
@@ -37,6 +38,15 @@ export default function NotificationsTab() {
       failToast(null, t('notifications.noIds'));
       return;
     }
+    try {
+      const r = await preview.trigger();
+      setConfirm({ count: r.count, listed: audience === 'specific' ? parseIds(ids).length : null });
+    } catch (err) {
+      failToast(err, t('notifications.previewFailed'));
+    }
+  };
+  const confirmed = async () => {
+    setConfirm(null);
     try {
       const r = await send.trigger();
       okToast(t('notifications.sent'), t('notifications.sentCount', { count: r.count }));
@@ -107,10 +117,34 @@ export default function NotificationsTab() {
             <p className="help">{t('notifications.idsHelp')}</p>
           </div>
         )}
-        <button type="submit" className={`button is-primary${send.isPending ? ' is-loading' : ''}`} disabled={send.isPending}>
+        <button type="submit" className={`button is-primary${send.isPending || preview.isPending ? ' is-loading' : ''}`} disabled={send.isPending || preview.isPending}>
           {t('notifications.send')}
         </button>
       </form>
+      <Modal
+        open={confirm !== null}
+        onClose={() => setConfirm(null)}
+        title={t('notifications.confirmTitle')}
+        size="small"
+        footer={
+          <div className="buttons is-right">
+            <button type="button" className="button" onClick={() => setConfirm(null)}>
+              {t('cancel')}
+            </button>
+            <button type="button" className="button is-primary" data-testid="confirm-send" disabled={!confirm?.count} onClick={confirmed}>
+              {t('notifications.confirmSend', { count: confirm?.count ?? 0 })}
+            </button>
+          </div>
+        }
+      >
+        <p data-testid="recipient-count">
+          {!confirm?.count
+            ? t('notifications.confirmNone')
+            : confirm.listed === null
+              ? t('notifications.confirmAll', { count: confirm.count, title: title.trim() })
+              : t('notifications.confirmSome', { count: confirm.count, listed: confirm.listed, title: title.trim() })}
+        </p>
+      </Modal>
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { EmptyState, Icon, Spinner, formatDateTime, useApi, useMutation, useTranslation } from '../../../../web/src/index.ts';
+import { EmptyState, Icon, Pagination, Spinner, formatDateTime, useApi, useMutation, useTranslation } from '../../../../web/src/index.ts';
 import {
   adminApproveEditSuggestion,
   adminApproveMuseumSuggestion,
@@ -11,6 +11,8 @@ import {
 import { failToast, fullName, okToast, refreshAdmin, showValue } from '../lib.ts';
 
 const STATUS_CLASS: Record<string, string> = { pending: 'is-warning', approved: 'is-success', rejected: 'is-danger is-light' };
+/** Suggestions per page (pending first, then newest): the pages go on past the first ones. */
+const SUGGESTION_PAGE = 20;
 
 function Collapsible({ title, count, children }: { title: string; count: number; children: React.ReactNode }) {
   const { t } = useTranslation('admin');
@@ -60,7 +62,8 @@ function ReviewButtons({ onApprove, onReject }: { onApprove: () => Promise<unkno
 /** Collapsible Museum Edit Suggestions panel (spec part 2 §2) with the pending count. */
 export function EditSuggestionsPanel() {
   const { t, i18n } = useTranslation('admin');
-  const list = useApi<AdminListEditSuggestionsResponse>('/api/admin/museum-edit-suggestions?pageSize=50');
+  const [page, setPage] = useState(1);
+  const list = useApi<AdminListEditSuggestionsResponse>(`/api/admin/museum-edit-suggestions?page=${page}&pageSize=${SUGGESTION_PAGE}`, { keepPreviousData: true });
   const approve = useMutation((id: number) => adminApproveEditSuggestion({ body: { suggestionId: id } }), { retries: 0 });
   const reject = useMutation((id: number) => adminRejectEditSuggestion({ body: { suggestionId: id } }), { retries: 0 });
   const review = (id: number, ok: boolean) => async () => {
@@ -112,6 +115,7 @@ export function EditSuggestionsPanel() {
           ))}
         </ul>
       )}
+      {list.data && <Pagination page={page} pageSize={SUGGESTION_PAGE} total={list.data.total} onChange={setPage} />}
     </Collapsible>
   );
 }
@@ -119,7 +123,8 @@ export function EditSuggestionsPanel() {
 /** New museums proposed by members (POST /api/museum-suggestions), reviewed here too. */
 export function MuseumSuggestionsPanel() {
   const { t, i18n } = useTranslation('admin');
-  const list = useApi<AdminListMuseumSuggestionsResponse>('/api/admin/museum-suggestions?pageSize=50');
+  const [page, setPage] = useState(1);
+  const list = useApi<AdminListMuseumSuggestionsResponse>(`/api/admin/museum-suggestions?page=${page}&pageSize=${SUGGESTION_PAGE}`, { keepPreviousData: true });
   const approve = useMutation((id: number) => adminApproveMuseumSuggestion({ body: { suggestionId: id } }), { retries: 0 });
   const reject = useMutation((id: number) => adminRejectMuseumSuggestion({ body: { suggestionId: id } }), { retries: 0 });
   const review = (id: number, ok: boolean) => async () => {
@@ -168,6 +173,7 @@ export function MuseumSuggestionsPanel() {
           ))}
         </ul>
       )}
+      {list.data && <Pagination page={page} pageSize={SUGGESTION_PAGE} total={list.data.total} onChange={setPage} />}
     </Collapsible>
   );
 }

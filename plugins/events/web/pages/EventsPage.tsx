@@ -24,7 +24,8 @@ function byDate(a: EventItem, b: EventItem) {
 /**
  * /events and /meetups: meetups and museum events, live data only, with the tabs All, My Groups,
  * Museums and This Weekend (Saturday and Sunday in the viewer's time zone). Visitors see museum
- * events; meetups are for members.
+ * events and the meetups of open communities and groups (the server leaves private ones out), and
+ * are asked to sign in to join.
  */
 export default function EventsPage() {
   const { t } = useTranslation('events');
@@ -42,7 +43,7 @@ export default function EventsPage() {
   }, []);
 
   const range = tab === 'weekend' ? weekend : {};
-  const wantMeetups = !!user && tab !== 'museums';
+  const wantMeetups = tab !== 'museums' && (tab !== 'myGroups' || !!user);
   const wantMuseum = tab !== 'myGroups';
   const meetups = useApi<EventItem[]>(wantMeetups ? `/api/meetups?${qs({ limit: 100, scope: tab === 'myGroups' ? 'mine' : undefined, ...range })}` : null);
   const museumEvents = useApi<EventItem[]>(wantMuseum ? `/api/museum-events?${qs({ limit: 100, ...range })}` : null);

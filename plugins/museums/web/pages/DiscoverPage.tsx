@@ -20,6 +20,7 @@ import {
 import { CATEGORIES } from '../../shared/catalog.ts';
 import { catKey, formatMiles, museumPath, NEW_YORK, type MuseumView } from '../lib.ts';
 import { MuseumCard } from '../components/MuseumCard.tsx';
+import { eventPath } from '../../../events/public.ts';
 import type { MapState } from '../components/MuseumMap.tsx';
 import '../museums.css';
 
@@ -315,7 +316,7 @@ function SearchResults({ q, category }: { q: string; category: string }) {
     <ul className="mz-list">
       {evs.map((e) => (
         <li key={String(e.id)}>
-          <Link to={`/events/${e.id}`} className="mz-list__link">
+          <Link to={eventPath({ id: e.id, kind: e.kind })} className="mz-list__link" data-event-kind={e.kind}>
             <strong>{e.title ?? e.name}</strong>
             {e.dateTime && <span className="has-text-grey"> · {new Date(e.dateTime).toLocaleDateString()}</span>}
             {e.location && <span className="mz-list__sub">{e.location}</span>}

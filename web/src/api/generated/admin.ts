@@ -290,10 +290,21 @@ link?: (string | null)
  * @maxItems 100000
  */
 targetUserIds?: ((number | string)[] | null)
+/**
+ * true: only count the recipients (nothing is sent or recorded), for the confirmation step
+ */
+preview?: boolean
 }
 export interface SendNotificationResult {
+/**
+ * recipients: sent to, or that a send would reach (preview)
+ */
 count: number
 success: boolean
+/**
+ * present and true when nothing was sent (a preview)
+ */
+preview?: boolean
 }
 export interface SuggestionQuery {
 status?: ("all" | "pending" | "approved" | "rejected")
@@ -686,11 +697,11 @@ export function adminSearchUsersUrl(query?: AdminSearchUsersQuery): string {
 export function adminSearchUsers(args: { query?: AdminSearchUsersQuery }): Promise<AdminSearchUsersResponse> {
   return apiRequest('GET', adminSearchUsersUrl(args.query));
 }
-/** POST /api/admin/send-notification — Send a notification to every member or to listed user ids (non-numeric ids dropped); answers the recipient count (sign-in required; roles: Admin) */
+/** POST /api/admin/send-notification — Send a notification to every member or to listed user ids (non-numeric ids dropped); answers the recipient count. preview: only count them (nothing sent or recorded), for the confirmation step (sign-in required; roles: Admin) */
 export function adminSendNotificationUrl(): string {
   return `/api/admin/send-notification`;
 }
-/** POST /api/admin/send-notification — Send a notification to every member or to listed user ids (non-numeric ids dropped); answers the recipient count (sign-in required; roles: Admin) */
+/** POST /api/admin/send-notification — Send a notification to every member or to listed user ids (non-numeric ids dropped); answers the recipient count. preview: only count them (nothing sent or recorded), for the confirmation step (sign-in required; roles: Admin) */
 export function adminSendNotification(args: { body: AdminSendNotificationBody }): Promise<AdminSendNotificationResponse> {
   return apiRequest('POST', adminSendNotificationUrl(), args.body);
 }

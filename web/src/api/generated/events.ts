@@ -452,15 +452,15 @@ export function getCalendarFeed(): Promise<GetCalendarFeedResponse> {
 export function getCalendarFeedIcsUrl(params: GetCalendarFeedIcsParams): string {
   return `/api/calendar/${encodeURIComponent(String(params.file))}`;
 }
-/** GET /api/meetups/:id — One meetup with all its attendees (sign-in required) */
+/** GET /api/meetups/:id — One meetup with all its attendees, for visitors too (a private community or group: its members only, else 404) */
 export function getMeetupUrl(params: GetMeetupParams): string {
   return `/api/meetups/${encodeURIComponent(String(params.id))}`;
 }
-/** GET /api/meetups/:id — One meetup with all its attendees (sign-in required) */
+/** GET /api/meetups/:id — One meetup with all its attendees, for visitors too (a private community or group: its members only, else 404) */
 export function getMeetup(args: { params: GetMeetupParams }): Promise<GetMeetupResponse> {
   return apiRequest('GET', getMeetupUrl(args.params));
 }
-/** GET /api/meetups/:id/ics — The meetup as an iCalendar file (text/calendar), in its own time zone (sign-in required) */
+/** GET /api/meetups/:id/ics — The meetup as an iCalendar file (text/calendar), in its own time zone */
 export function getMeetupIcsUrl(params: GetMeetupIcsParams): string {
   return `/api/meetups/${encodeURIComponent(String(params.id))}/ics`;
 }
@@ -524,11 +524,11 @@ export function listGroupMeetupsUrl(params: ListGroupMeetupsParams, query?: List
 export function listGroupMeetups(args: { params: ListGroupMeetupsParams; query?: ListGroupMeetupsQuery }): Promise<ListGroupMeetupsResponse> {
   return apiRequest('GET', listGroupMeetupsUrl(args.params, args.query));
 }
-/** GET /api/meetups/:id/comments — The meetup's discussion, oldest first (the latest 500) (sign-in required) */
+/** GET /api/meetups/:id/comments — The meetup's discussion, oldest first (the latest 500) */
 export function listMeetupCommentsUrl(params: ListMeetupCommentsParams): string {
   return `/api/meetups/${encodeURIComponent(String(params.id))}/comments`;
 }
-/** GET /api/meetups/:id/comments — The meetup's discussion, oldest first (the latest 500) (sign-in required) */
+/** GET /api/meetups/:id/comments — The meetup's discussion, oldest first (the latest 500) */
 export function listMeetupComments(args: { params: ListMeetupCommentsParams }): Promise<ListMeetupCommentsResponse> {
   return apiRequest('GET', listMeetupCommentsUrl(args.params));
 }
@@ -540,19 +540,19 @@ export function listMeetupHostsUrl(): string {
 export function listMeetupHosts(): Promise<ListMeetupHostsResponse> {
   return apiRequest('GET', listMeetupHostsUrl());
 }
-/** GET /api/meetups/:meetupId/photos — Photos of the meetup, newest first (sign-in required) */
+/** GET /api/meetups/:meetupId/photos — Photos of the meetup, newest first */
 export function listMeetupPhotosUrl(params: ListMeetupPhotosParams): string {
   return `/api/meetups/${encodeURIComponent(String(params.meetupId))}/photos`;
 }
-/** GET /api/meetups/:meetupId/photos — Photos of the meetup, newest first (sign-in required) */
+/** GET /api/meetups/:meetupId/photos — Photos of the meetup, newest first */
 export function listMeetupPhotos(args: { params: ListMeetupPhotosParams }): Promise<ListMeetupPhotosResponse> {
   return apiRequest('GET', listMeetupPhotosUrl(args.params));
 }
-/** GET /api/meetups — Meetups, soonest first; scope=mine: of my communities and groups, or that I organise or attend (sign-in required) */
+/** GET /api/meetups — Meetups, soonest first, for visitors too (those of private communities and groups only for their members); scope=mine: of my communities and groups, or that I organise or attend (empty for visitors) */
 export function listMeetupsUrl(query?: ListMeetupsQuery): string {
   return `/api/meetups` + qs(query);
 }
-/** GET /api/meetups — Meetups, soonest first; scope=mine: of my communities and groups, or that I organise or attend (sign-in required) */
+/** GET /api/meetups — Meetups, soonest first, for visitors too (those of private communities and groups only for their members); scope=mine: of my communities and groups, or that I organise or attend (empty for visitors) */
 export function listMeetups(args: { query?: ListMeetupsQuery }): Promise<ListMeetupsResponse> {
   return apiRequest('GET', listMeetupsUrl(args.query));
 }
@@ -588,11 +588,11 @@ export function rotateCalendarFeedUrl(): string {
 export function rotateCalendarFeed(): Promise<RotateCalendarFeedResponse> {
   return apiRequest('POST', rotateCalendarFeedUrl());
 }
-/** GET /api/search/events — Upcoming events whose title, place, description or tags contain q (more than 2 characters); meetups for members only */
+/** GET /api/search/events — Upcoming events whose title, place, description or tags contain q (more than 2 characters); meetups of private communities and groups for their members only */
 export function searchEventsUrl(query?: SearchEventsQuery): string {
   return `/api/search/events` + qs(query);
 }
-/** GET /api/search/events — Upcoming events whose title, place, description or tags contain q (more than 2 characters); meetups for members only */
+/** GET /api/search/events — Upcoming events whose title, place, description or tags contain q (more than 2 characters); meetups of private communities and groups for their members only */
 export function searchEvents(args: { query?: SearchEventsQuery }): Promise<SearchEventsResponse> {
   return apiRequest('GET', searchEventsUrl(args.query));
 }

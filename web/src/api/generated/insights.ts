@@ -243,11 +243,11 @@ export type TogglePostLikeResponse = InsightLikeResult;
 export type TrendingMuseumsQuery = InsightsLimitQuery;
 export type UploadInsightVideoResponse = InsightVideoUpload;
 
-/** GET /api/users/active — Members most active in the last 30 days (for a signed-in viewer: not yourself nor people you follow) */
+/** GET /api/users/active — Members most active in the last 30 days whom the viewer may see (private profiles only to those allowed; for a signed-in viewer: not yourself nor people you follow) */
 export function activeUsersUrl(query?: ActiveUsersQuery): string {
   return `/api/users/active` + qs(query);
 }
-/** GET /api/users/active — Members most active in the last 30 days (for a signed-in viewer: not yourself nor people you follow) */
+/** GET /api/users/active — Members most active in the last 30 days whom the viewer may see (private profiles only to those allowed; for a signed-in viewer: not yourself nor people you follow) */
 export function activeUsers(args: { query?: ActiveUsersQuery }): Promise<ActiveUsersResponse> {
   return apiRequest('GET', activeUsersUrl(args.query));
 }
