@@ -56,7 +56,7 @@ export const ReportTargets = serviceRef<ReportTargetsApi>('reports.targets');
 
 declare module '../../core/events.ts' {
   interface CurioEvents {
-    /** A report was resolved (by an Admin's action or because the content went away). */
+    /** Reports were closed by an Admin's dismissal, warning, restriction or ban (content removals are announced by their owners' delete events). */
     'reports.report.resolved': { reportIds: number[]; resolution: string; adminId: number | null };
   }
 }

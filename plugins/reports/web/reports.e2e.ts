@@ -3,7 +3,7 @@
  * Admin removes it from the dashboard's Reports tab, the reporter sees the outcome in My reports;
  * axe finds no serious or critical violation on the dialog, the Reports tab and My reports, in
  * English and French. Mentions: the comment box suggests members for "@abc" (arrows, Enter) and
- * the saved comment links to the profile.
+ * the saved comment links to the profile; Escape closes the suggestions before any dialog.
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
@@ -73,6 +73,7 @@ describe('reports (browser)', function () {
     const adminPage = await pageAs(admin);
     await adminPage.goto(`${app.url}/admin?tab=reports`, { waitUntil: 'networkidle0' });
     await waitForText(adminPage, 'Content as reported');
+    await adminPage.waitForFunction(() => [...document.querySelectorAll('[role="tab"][aria-selected="true"]')].some((e) => (e as HTMLElement).innerText.includes('Reports')));
     await waitForText(adminPage, 'Cheap replica paintings, DM me for prices');
     await waitForText(adminPage, 'Selling fakes in the comments');
     await waitForText(adminPage, '1 reporter');
@@ -119,6 +120,7 @@ describe('reports (browser)', function () {
     const adminPage = await pageAs(admin, 'fr');
     await adminPage.goto(`${app.url}/admin?tab=reports`, { waitUntil: 'networkidle0' });
     await waitForText(adminPage, 'Contenu au moment du signalement');
+    await adminPage.waitForFunction(() => [...document.querySelectorAll('[role="tab"][aria-selected="true"]')].some((e) => (e as HTMLElement).innerText.includes('Signalements')));
     await waitForText(adminPage, 'Un autre message douteux');
     await axeClean(adminPage, 'admin Reports tab (fr)');
     // Dismiss from the keyboard-reachable action buttons.
@@ -153,6 +155,19 @@ describe('reports (browser)', function () {
     await page.waitForSelector('[role="listbox"] [role="option"]', { visible: true, timeout: 10_000 });
     await page.keyboard.press('Escape');
     await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute('aria-expanded') === 'false', {}, box);
+
+    // In the Create Insight dialog too; there Escape closes the list first and the dialog only after.
+    await page.click('.curio-topbar .curio-create-button');
+    const area = '[role="dialog"] textarea[role="combobox"]';
+    await page.waitForSelector(area, { visible: true, timeout: 15_000 });
+    await page.focus(area);
+    await page.keyboard.type(`Met @${author.me.username.slice(0, 5)}`);
+    await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute('aria-expanded') === 'true', { timeout: 10_000 }, area);
+    await page.keyboard.press('Escape');
+    await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute('aria-expanded') === 'false', { timeout: 5_000 }, area);
+    expect(await page.$('[role="dialog"]')).to.not.equal(null);
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !document.querySelector('[role="dialog"]'), { timeout: 5_000 });
     await page.browserContext().close();
   });
 });

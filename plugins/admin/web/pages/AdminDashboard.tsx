@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, type ComponentType } from 'react';
+import { lazy, Suspense, useCallback, useMemo, type ComponentType } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { ErrorBoundary, Page, Spinner, Tabs, TabPanel, useSlot, useTranslation } from '../../../../web/src/index.ts';
 import '../admin.css';
@@ -27,12 +27,13 @@ const PREFIX = 'admin-tabs';
  * plugin's id as tab id and its `<plugin>:admin.tab` / `<plugin>:admin.short` texts as labels (the reports queue).
  */
 export default function AdminDashboard() {
-  const { t } = useTranslation('admin');
-  const { t: tAny } = useTranslation();
   const extra = useSlot('admin.tabs');
+  // The contributing plugins' namespaces load with ours (their tab labels).
+  const namespaces = useMemo(() => ['admin', ...extra.map((e) => e.plugin)], [extra]);
+  const { t } = useTranslation(namespaces);
   const tabs = [
     ...TABS.map((x) => ({ id: x.id as string, label: t(`tabs.${x.id}`), short: t(`tabs.short.${x.short}`), Component: x.Component as ComponentType })),
-    ...extra.map((e) => ({ id: e.plugin, label: tAny(`${e.plugin}:admin.tab`), short: tAny(`${e.plugin}:admin.short`), Component: e.component as ComponentType })),
+    ...extra.map((e) => ({ id: e.plugin, label: t(`${e.plugin}:admin.tab`), short: t(`${e.plugin}:admin.short`), Component: e.component as ComponentType })),
   ];
   const [params, setParams] = useSearchParams();
   const asked = params.get('tab');

@@ -86,14 +86,23 @@ export function MentionInput({ value, onChange, multiline, className, ...rest }:
     } else if (e.key === 'Enter' || e.key === 'Tab') {
       e.preventDefault();
       pick(people[active]);
-    } else if (e.key === 'Escape') {
-      // Close the list only: a dialog around the field stays open.
-      e.preventDefault();
-      e.stopPropagation();
-      e.nativeEvent.stopImmediatePropagation();
-      if (query) setClosedFor(`${query.start}:${query.q}`);
     }
   };
+
+  // Escape closes the list only: caught on the window before a dialog around the field (which
+  // listens on the document in the capture phase) would close itself.
+  useEffect(() => {
+    if (!open || !query) return;
+    const key = `${query.start}:${query.q}`;
+    const onEscape = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== 'Escape' || document.activeElement !== ref.current) return;
+      e.preventDefault();
+      e.stopPropagation();
+      setClosedFor(key);
+    };
+    window.addEventListener('keydown', onEscape, true);
+    return () => window.removeEventListener('keydown', onEscape, true);
+  }, [open, query]);
 
   const common = {
     ...rest,
