@@ -263,4 +263,17 @@ describe('reports', function () {
     expect(mine.get(rp.body.id)).to.include({ status: 'resolved', resolution: 'content_removed' });
     expect(mine.get(rc.body.id)).to.include({ status: 'resolved', resolution: 'content_removed' });
   });
+  it('two Admins acting on the same target at once: exactly one acts, the other gets 409', async () => {
+    const admin2 = await app.user({ role: 'Admin' });
+    const [author, reporter] = await Promise.all([app.user(), app.user()]);
+    const post = await textPost(author, 'Contested');
+    const r = await report(reporter, { targetType: 'insight', targetId: post.id });
+    const res = await Promise.all([
+      admin.post(`/api/admin/reports/${r.body.id}/action`, { action: 'warn', reason: 'first' }),
+      admin2.post(`/api/admin/reports/${r.body.id}/action`, { action: 'warn', reason: 'second' }),
+    ]);
+    expect(res.map((x) => x.status).sort()).to.deep.equal([200, 409]);
+    // One warning, one audit entry.
+    expect(await auditOf(admin, 'user', author.me.id, 'moderate_user_warning')).to.have.length(1);
+  });
 });

@@ -11,6 +11,15 @@ import { AxePuppeteer } from '@axe-core/puppeteer';
 import { launchBrowser, signInPage, startE2EApp, waitForText, clickText } from '../../../core/testing/browser.ts';
 import type { TestApp, SignedInClient } from '../../../core/testing/index.ts';
 
+/** Nothing wider than a 320 px screen (no sideways scrolling). */
+async function fits320(page: Page, what: string) {
+  await page.setViewport({ width: 320, height: 640 });
+  await new Promise((r) => setTimeout(r, 300));
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width, `${what} at 320 px`).to.be.at.most(320);
+  await page.setViewport({ width: 1280, height: 900 });
+}
+
 async function axeClean(page: Page, what: string) {
   const result = await new AxePuppeteer(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).options({ resultTypes: ['violations'] }).analyze();
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
@@ -110,12 +119,14 @@ describe('reports (browser)', function () {
     await page.click('button[aria-label="Signaler ce contenu (publication)"]');
     await waitForText(page, 'Pourquoi signalez-vous ce contenu ?');
     await axeClean(page, 'report dialog (fr)');
+    await fits320(page, 'report dialog (fr)');
     await page.click('input[type="radio"][value="misinformation"]');
     await clickText(page, 'Envoyer le signalement');
     await waitForText(page, 'Merci, votre signalement a été envoyé.');
     await page.goto(`${app.url}/reports/mine`, { waitUntil: 'networkidle0' });
     await waitForText(page, "En cours d'examen");
     await axeClean(page, 'My reports (fr)');
+    await fits320(page, 'My reports (fr)');
 
     const adminPage = await pageAs(admin, 'fr');
     await adminPage.goto(`${app.url}/admin?tab=reports`, { waitUntil: 'networkidle0' });
@@ -123,6 +134,7 @@ describe('reports (browser)', function () {
     await adminPage.waitForFunction(() => [...document.querySelectorAll('[role="tab"][aria-selected="true"]')].some((e) => (e as HTMLElement).innerText.includes('Signalements')));
     await waitForText(adminPage, 'Un autre message douteux');
     await axeClean(adminPage, 'admin Reports tab (fr)');
+    await fits320(adminPage, 'admin Reports tab (fr)');
     // Dismiss from the keyboard-reachable action buttons.
     await clickText(adminPage, 'Classer sans suite');
     await adminPage.waitForSelector('.curio-modal.is-active');
