@@ -2,8 +2,8 @@
  * More than one process (issue 10): two app processes (core/bin/start.ts) on different ports
  * against one PostgreSQL database, started at the same time (so their migrations race too):
  * a session made on one works on the other, logout-all on one ends sessions on both, login
- * throttling counts failures made on both, and background jobs enqueued once run exactly once
- * with both workers polling.
+ * throttling counts failures made on both, report throttling and the one-open-report rule hold
+ * across both, and background jobs enqueued once run exactly once with both workers polling.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -32,6 +32,7 @@ describe('quality: two app processes on one PostgreSQL', function () {
       // every send to everyone goes through the job queue, in small batches (long enough to overlap)
       CURIO__plugins__config__notifications__syncLimit: '0',
       CURIO__plugins__config__notifications__batchSize: '2',
+      CURIO__plugins__config__reports__perWindow: '4',
     };
     const dir = () => {
       const d = fs.mkdtempSync(path.join(os.tmpdir(), 'curio-multi-'));
@@ -110,6 +111,18 @@ describe('quality: two app processes on one PostgreSQL', function () {
       expect(r.status, `the right password on ${label} after 10 failures on both`).to.equal(429);
       expect(Number(r.headers.get('retry-after'))).to.be.above(0);
     }
+  });
+
+  it('reports: the per-member throttle and the one-open-report rule count requests made on both processes', async () => {
+    const onA = await signUp(a!, 'mprep');
+    const onB = sameSessionOn(b!, onA);
+    const targets = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => signUp(i % 2 ? a! : b!, 'mptgt')));
+    const sent = await Promise.all(targets.map((t, i) => (i % 2 ? onA : onB).post('/api/reports', { targetType: 'user', targetId: t.me.id, category: 'spam' })));
+    expect(sent.map((r) => r.status).sort()).to.deep.equal([201, 201, 201, 201, 429, 429]);
+    const other = await signUp(b!, 'mprep2');
+    const otherOnA = sameSessionOn(a!, other);
+    const twice = await Promise.all([other, otherOnA, other, otherOnA].map((c) => c.post('/api/reports', { targetType: 'user', targetId: targets[0].me.id, category: 'other' })));
+    expect(twice.map((r) => r.status).sort()).to.deep.equal([201, 409, 409, 409]);
   });
 
   it('background jobs enqueued once run exactly once, with both workers polling', async () => {
