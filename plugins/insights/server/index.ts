@@ -568,7 +568,7 @@ export default definePluginServer({
         async describe(id, viewer) {
           const p = await loadVisiblePost(id, viewer).catch((e) => (e instanceof HttpError && e.status === 404 ? null : Promise.reject(e)));
           if (!p) return null;
-          return { ownerId: p.user_id, text: p.content ?? '', link: `/insights/${p.id}`, mediaUrl: (p as any).video_url ?? null };
+          return { ownerId: p.user_id, text: p.content ?? '', link: `/insights/${p.id}`, mediaUrl: p.images?.[0] ?? p.poster_url ?? p.video_url ?? null };
         },
         async remove(id) {
           return (await deletePosts(knex, [id])).length > 0;

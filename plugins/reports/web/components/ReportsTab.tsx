@@ -147,6 +147,13 @@ function CaseCard({ item, onAct }: { item: AdminReportCase; onAct: (a: Action) =
         </p>
         {s.title && <p className="has-text-weight-semibold">{s.title}</p>}
         {s.text ? <p className="reports-quote">{s.text}</p> : !s.title && <p className="has-text-grey">{t('admin.noSnapshot')}</p>}
+        {s.mediaUrl &&
+          (/\.(mp4|webm)(\?|$)/i.test(s.mediaUrl) ? (
+            // eslint-disable-next-line jsx-a11y/media-has-caption
+            <video className="reports-media mt-2" src={s.mediaUrl} controls preload="metadata" aria-label={t('admin.media')} />
+          ) : (
+            <img className="reports-media mt-2" src={s.mediaUrl} alt={t('admin.media')} loading="lazy" />
+          ))}
         {s.link && (
           <p className="is-size-7 mt-1">
             <Link to={s.link}>{t('admin.open')}</Link>
