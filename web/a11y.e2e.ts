@@ -67,6 +67,8 @@ const PAGES: PageDef[] = [
   { name: 'sessions', owner: 'accounts', audience: 'signedIn', path: () => '/sessions' },
   { name: 'notifications inbox', owner: 'notifications', audience: 'signedIn', path: () => '/notifications' },
   { name: 'admin dashboard', owner: 'admin', audience: 'signedIn', roles: ['Admin'], path: () => '/admin' },
+  { name: 'admin reports queue', owner: 'reports', audience: 'signedIn', roles: ['Admin'], path: () => '/admin?tab=reports' },
+  { name: 'my reports', owner: 'reports', audience: 'signedIn', path: () => '/reports/mine' },
   { name: 'create museum', owner: 'museums', audience: 'signedIn', path: () => '/create-museum' },
   { name: 'Page Not Found', owner: 'shell', audience: 'all', path: () => '/this-page-does-not-exist' },
 ];
@@ -79,6 +81,7 @@ const WHO = ALL_WHO.filter((w) => !process.env.A11Y_ROLES || process.env.A11Y_RO
 const OWNER_PREFIXES: Array<[string, string]> = [
   ['acc-', 'accounts'],
   ['admin-', 'admin'],
+  ['reports-', 'reports'],
   ['cm-', 'communities'],
   ['ev-', 'events'],
   ['gr-', 'groups'],

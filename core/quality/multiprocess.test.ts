@@ -4,7 +4,8 @@
  * a session made on one works on the other, logout-all on one ends sessions on both, login
  * throttling counts failures made on both, concurrent attempts spread over both check at most the
  * limits' number of passwords (sign-in) and create or refuse at most the limits' number of
- * sign-ups, and background jobs enqueued once run exactly once with both workers polling.
+ * sign-ups, report throttling and the one-open-report rule hold across both, and background jobs
+ * enqueued once run exactly once with both workers polling.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -56,6 +57,7 @@ describe('quality: two app processes on one PostgreSQL', function () {
       TRUST_PROXY: '1',
       CURIO__plugins__config__accounts__signupThrottle__perIpPerHour: String(SIGNUPS_PER_IP),
       CURIO__plugins__config__accounts__signupThrottle__failuresPerIpPerHour: String(REFUSALS_PER_IP),
+      CURIO__plugins__config__reports__perWindow: '4',
     };
     const dir = () => {
       const d = fs.mkdtempSync(path.join(os.tmpdir(), 'curio-multi-'));
@@ -188,6 +190,18 @@ describe('quality: two app processes on one PostgreSQL', function () {
     const t = tally(rs.map((r) => r.status));
     expect((t[409] ?? 0) + (t[429] ?? 0), JSON.stringify(t)).to.equal(40);
     expect(t[409] ?? 0, `refusals told (${JSON.stringify(t)})`).to.be.within(1, REFUSALS_PER_IP);
+  });
+
+  it('reports: the per-member throttle and the one-open-report rule count requests made on both processes', async () => {
+    const onA = await signUp(a!, 'mprep');
+    const onB = sameSessionOn(b!, onA);
+    const targets = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => signUp(i % 2 ? a! : b!, 'mptgt')));
+    const sent = await Promise.all(targets.map((t, i) => (i % 2 ? onA : onB).post('/api/reports', { targetType: 'user', targetId: t.me.id, category: 'spam' })));
+    expect(sent.map((r) => r.status).sort()).to.deep.equal([201, 201, 201, 201, 429, 429]);
+    const other = await signUp(b!, 'mprep2');
+    const otherOnA = sameSessionOn(a!, other);
+    const twice = await Promise.all([other, otherOnA, other, otherOnA].map((c) => c.post('/api/reports', { targetType: 'user', targetId: targets[0].me.id, category: 'other' })));
+    expect(twice.map((r) => r.status).sort()).to.deep.equal([201, 409, 409, 409]);
   });
 
   it('background jobs enqueued once run exactly once, with both workers polling', async () => {

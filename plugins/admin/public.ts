@@ -40,6 +40,36 @@ export interface ModerationApi {
 
 export const ModerationService = serviceRef<ModerationApi>('admin.moderation');
 
+/** The acting Admin as other plugins pass them (their request's signed-in user). */
+export interface ActingAdmin {
+  id: number;
+  username: string;
+}
+
+/**
+ * The admin actions other plugins' admin screens reuse (the reports queue): the same moderation as
+ * POST /api/admin/moderate-user and the same audit log. Callers check the Admin role themselves
+ * (route `roles: ['Admin']`).
+ */
+export interface AdminActionsApi {
+  /**
+   * Warn, restrict or ban a member exactly as POST /api/admin/moderate-user does (audited in the same
+   * transaction, sessions ended for bans, the member notified of warnings and restrictions).
+   * `details` are added to the audit entry (e.g. the report it came from). Throws HttpError 400/403/404.
+   */
+  moderateUser(
+    admin: ActingAdmin,
+    input: { userId: number; type: ModerationType; reason: string; expiresAt?: string | null; details?: Record<string, unknown> },
+  ): Promise<{ moderationId: number; type: ModerationType; expiresAt: string | null }>;
+  /**
+   * Runs `fn` (a change another plugin owns) with an entry in the admin audit log: written before,
+   * completed after it succeeds, removed if it throws (AuditLog.delegated).
+   */
+  audited<T>(admin: ActingAdmin, entry: { action: string; targetType: string; targetId?: number | null; reason?: string | null; details?: Record<string, unknown> }, fn: () => Promise<T>): Promise<T>;
+}
+
+export const AdminActionsService = serviceRef<AdminActionsApi>('admin.actions');
+
 /** Message other plugins may show when a restricted member tries to post (403). */
 export const RESTRICTED_MESSAGE = 'Your account is restricted from posting, commenting and uploading.';
 

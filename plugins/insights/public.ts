@@ -32,5 +32,12 @@ declare module '../../core/events.ts' {
     };
     /** An insight was removed (by its author, an admin, or with its author's account). */
     'insights.post.deleted': { postId: number; userId: number; museumId: number | null };
+    /**
+     * Members were mentioned (@username) in a new insight (commentId null) or comment, and may be
+     * reached by its author (accounts' rule, their "Allow tagging"); the author is never among them.
+     */
+    'insights.mentioned': { authorId: number; postId: number; commentId: number | null; userIds: number[] };
+    /** A comment was removed (by its author or an admin; its replies go with it, each with its own event). Not emitted for the comments of a deleted insight. */
+    'insights.comment.deleted': { commentId: number; postId: number; userId: number };
   }
 }

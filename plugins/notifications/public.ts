@@ -27,7 +27,9 @@ export type NotificationType =
   | 'museum_update' // museumUpdates (suggestion approved/rejected, followed museum news)
   | 'event_reminder' // eventReminders (meetup reminders and changes)
   | 'community' // warnings, join-request decisions
-  | 'moderation'; // admin warnings: always delivered
+  | 'moderation' // admin warnings: always delivered
+  | 'report' // a member's report was resolved (reports): always delivered
+  | 'mention'; // @username in an insight or comment: the mentioned member's allowTagging decides before it is sent
 
 export interface NewNotification {
   type: NotificationType;

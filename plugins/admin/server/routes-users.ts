@@ -1,8 +1,8 @@
 import { HttpError } from '../../../core/errors.ts';
 import type { UserSummary } from '../../accounts/public.ts';
-import type { ModerationType } from '../public.ts';
+import { AdminActionsService, type ModerationType } from '../public.ts';
 import { ACTIONS, MODERATION_ACTION } from '../shared/actions.ts';
-import { Deps, LAST_ADMIN, USER_NOT_FOUND, english } from './deps.ts';
+import { Deps, LAST_ADMIN, USER_NOT_FOUND, english, type Admin } from './deps.ts';
 import { BAN_TYPES, DEFAULT_TEMPORARY_BAN_MS, SEVERITY, effective, iso, isoOrNull, statusOf } from './moderation.ts';
 
 const ADMIN = ['Admin'];
@@ -111,6 +111,75 @@ export function registerUserRoutes(d: Deps) {
     },
   });
 
+  async function moderateUser(me: Admin, input: { userId: number; type: ModerationType; reason: string; expiresAt?: string | null; details?: Record<string, unknown> }) {
+    const { userId, type } = input;
+    const reason = input.reason.trim();
+    if (!reason) throw new HttpError(400, 'Reason is required', { errors: [{ path: '/reason', message: 'Reason is required' }] });
+    if (userId === me.id) throw new HttpError(400, 'You cannot moderate yourself');
+    let expires: Date | null = null;
+    const raw = input.expiresAt?.trim() || null;
+    if (raw) {
+      if (type !== 'temporary_ban' && type !== 'content_restriction') {
+        throw new HttpError(400, 'An expiry applies only to temporary bans and content restrictions', { errors: [{ path: '/expiresAt', message: 'An expiry applies only to temporary bans and content restrictions' }] });
+      }
+      expires = new Date(raw);
+      if (Number.isNaN(expires.getTime())) throw new HttpError(400, 'Expiry is not a valid date', { errors: [{ path: '/expiresAt', message: 'Expiry is not a valid date' }] });
+      if (expires.getTime() <= Date.now()) throw new HttpError(400, 'Expiry must be in the future', { errors: [{ path: '/expiresAt', message: 'Expiry must be in the future' }] });
+    } else if (type === 'temporary_ban') {
+      expires = new Date(Date.now() + DEFAULT_TEMPORARY_BAN_MS);
+    }
+    const target = await d.accounts().findUser(userId);
+    if (!target) throw new HttpError(404, USER_NOT_FOUND);
+
+    const row = await d.exclusive(async () => {
+      await d.assertStillAdmin(me.id);
+      return knex.transaction(async (trx) => {
+        const [m] = await trx('admin_moderations').insert({ user_id: userId, type, reason, expires_at: expires, created_by: me.id }).returning('*');
+        await d.audit.record(trx, {
+          action: MODERATION_ACTION[type],
+          targetType: 'user',
+          targetId: userId,
+          reason,
+          details: { ...(input.details ?? {}), moderationId: Number(m.id), type, expiresAt: isoOrNull(expires), username: target.username, role: target.role },
+          admin: me,
+        });
+        return m;
+      });
+    });
+
+    // After the commit: a ban ends the member's stored sessions now (the login guard also refuses
+    // every later request and sign-in until it expires); warnings and restrictions are told to the member.
+    if (BAN_TYPES.includes(type)) {
+      try {
+        await d.accounts().endSessions(userId);
+      } catch (err) {
+        ctx.log.error({ err, userId }, 'could not end the sessions of a banned member (the login guard still refuses them)');
+      }
+    } else {
+      const until = expires ? expires.toISOString().slice(0, 16).replace('T', ' ') + ' UTC' : '';
+      const key = type === 'warning' ? 'warning' : expires ? 'restrictedUntil' : 'restricted';
+      const params = { reason, until };
+      await d.notify([userId], {
+        type: 'moderation',
+        title: english(`notification.${key}.title`, params),
+        message: english(`notification.${key}.message`, params),
+        priority: 'high',
+        template: `admin:notification.${key}`,
+        params,
+      });
+    }
+    await ctx.events.emit('admin.user.moderated', { userId, moderationId: Number(row.id), type, expiresAt: isoOrNull(row.expires_at), adminId: me.id });
+    return { row, target };
+  }
+
+  ctx.services.provide(AdminActionsService, {
+    async moderateUser(admin, input) {
+      const { row } = await moderateUser(admin, input);
+      return { moderationId: Number(row.id), type: row.type, expiresAt: isoOrNull(row.expires_at) };
+    },
+    audited: (admin, entry, fn) => d.audit.delegated({ ...entry, admin }, fn),
+  });
+
   ctx.routes.add<unknown, unknown, { userId: number; type: ModerationType; reason: string; expiresAt?: string | null }>({
     method: 'POST',
     path: '/api/admin/moderate-user',
@@ -120,63 +189,7 @@ export function registerUserRoutes(d: Deps) {
     status: 201,
     schema: { body: ref('ModerateUserBody'), response: { 201: ref('Moderation') } },
     async handler(c) {
-      const me = d.admin(c);
-      const { userId, type } = c.input.body;
-      const reason = c.input.body.reason.trim();
-      if (userId === me.id) throw new HttpError(400, 'You cannot moderate yourself');
-      let expires: Date | null = null;
-      const raw = c.input.body.expiresAt?.trim() || null;
-      if (raw) {
-        if (type !== 'temporary_ban' && type !== 'content_restriction') {
-          throw new HttpError(400, 'An expiry applies only to temporary bans and content restrictions', { errors: [{ path: '/expiresAt', message: 'An expiry applies only to temporary bans and content restrictions' }] });
-        }
-        expires = new Date(raw);
-        if (Number.isNaN(expires.getTime())) throw new HttpError(400, 'Expiry is not a valid date', { errors: [{ path: '/expiresAt', message: 'Expiry is not a valid date' }] });
-        if (expires.getTime() <= Date.now()) throw new HttpError(400, 'Expiry must be in the future', { errors: [{ path: '/expiresAt', message: 'Expiry must be in the future' }] });
-      } else if (type === 'temporary_ban') {
-        expires = new Date(Date.now() + DEFAULT_TEMPORARY_BAN_MS);
-      }
-      const target = await d.accounts().findUser(userId);
-      if (!target) throw new HttpError(404, USER_NOT_FOUND);
-
-      const row = await d.exclusive(async () => {
-        await d.assertStillAdmin(me.id);
-        return knex.transaction(async (trx) => {
-          const [m] = await trx('admin_moderations').insert({ user_id: userId, type, reason, expires_at: expires, created_by: me.id }).returning('*');
-          await d.audit.record(trx, {
-            action: MODERATION_ACTION[type],
-            targetType: 'user',
-            targetId: userId,
-            reason,
-            details: { moderationId: Number(m.id), type, expiresAt: isoOrNull(expires), username: target.username, role: target.role },
-            admin: me,
-          });
-          return m;
-        });
-      });
-
-      // After the commit: a ban ends the member's stored sessions now (the login guard also refuses
-      // every later request and sign-in until it expires); warnings and restrictions are told to the member.
-      if (BAN_TYPES.includes(type)) {
-        try {
-          await d.accounts().endSessions(userId);
-        } catch (err) {
-          ctx.log.error({ err, userId }, 'could not end the sessions of a banned member (the login guard still refuses them)');
-        }
-      } else {
-        const until = expires ? expires.toISOString().slice(0, 16).replace('T', ' ') + ' UTC' : '';
-        const key = type === 'warning' ? 'warning' : expires ? 'restrictedUntil' : 'restricted';
-        const params = { reason, until };
-        await d.notify([userId], {
-          type: 'moderation',
-          title: english(`notification.${key}.title`, params),
-          message: english(`notification.${key}.message`, params),
-          priority: 'high',
-          template: `admin:notification.${key}`,
-          params,
-        });
-      }
-      await ctx.events.emit('admin.user.moderated', { userId, moderationId: Number(row.id), type, expiresAt: isoOrNull(row.expires_at), adminId: me.id });
+      const { row, target } = await moderateUser(d.admin(c), c.input.body);
       return toModeration(row, target, Date.now());
     },
   });

@@ -7,6 +7,7 @@ import { idParams, okResponse, reasonBody } from './deps.ts';
 import { RANK, assertMayDeleteContent, assertMember, assertModerator, assertRead, commentRefusal, loadAccess, mayDeleteContent, postRefusal, ranksIn, type Access } from './access.ts';
 import { pollResults, posts as presentPosts, users, type PostRow } from './present.ts';
 import { blankToNull, decodeCursor, encodeCursor, httpUrl, iso } from './util.ts';
+import { ReportTargets } from '../../reports/public.ts';
 import { addComment, commentBody, commentTree, deleteComments as deleteThreadComments, likeResponse, toggleLike, type CommentRow, type ThreadTables } from '../../../core/threads.ts';
 
 const POST_NOT_FOUND = 'Post not found';
@@ -34,6 +35,11 @@ async function touch(knex: Knex, communityId: number, userId: number) {
 
 export function postRoutes(d: Deps) {
   const { ctx, knex } = d;
+  /** Platform reports (reports plugin) on removed posts and comments resolve themselves. */
+  const gone = async (type: 'community_post' | 'community_comment', id: number) => {
+    const reports = ctx.enabled.has('reports') ? ctx.services.maybe(ReportTargets) : undefined;
+    await reports?.contentRemoved(type, id).catch((err) => ctx.log.error({ err, type, id }, 'could not resolve the platform reports of removed content'));
+  };
 
   async function postAccess(postId: number, user: AuthUser | undefined) {
     const post = await loadPost(knex, postId);
@@ -129,6 +135,7 @@ export function postRoutes(d: Deps) {
       const { post, a } = await postAccess(c.input.params.id, c.user);
       assertMayDeleteContent(a, post.user_id, (await ranksIn(knex, a.community, [post.user_id])).get(post.user_id)!, 'posts');
       await knex('community_posts').where({ id: post.id }).del();
+      await gone('community_post', post.id);
       return { success: true, message: 'Post deleted' };
     },
   });
@@ -318,6 +325,7 @@ export function postRoutes(d: Deps) {
       const a = await loadAccess(knex, comment.community_id, c.user);
       assertMayDeleteContent(a, comment.user_id, (await ranksIn(knex, a.community, [comment.user_id])).get(comment.user_id)!, 'comments');
       await deleteComments(knex, [comment.id]);
+      await gone('community_comment', comment.id);
       return { success: true, message: 'Comment deleted' };
     },
   });
@@ -465,6 +473,8 @@ export function postRoutes(d: Deps) {
       if (resolution === 'content_removed') {
         if (r.target_type === 'post' && r.post_id) await knex('community_posts').where({ id: r.post_id }).del();
         if (r.target_type === 'comment' && r.comment_id) await deleteComments(knex, [r.comment_id]);
+        if (r.target_type === 'post' && r.post_id) await gone('community_post', r.post_id);
+        if (r.target_type === 'comment' && r.comment_id) await gone('community_comment', r.comment_id);
       }
       const [out] = await presentReports([await knex('community_reports').where({ id: r.id }).first()]);
       return out;

@@ -1,6 +1,8 @@
 import { definePluginServer, type PluginContext } from '../../../core/plugin-api.ts';
 import { EventsService } from '../public.ts';
 import { SearchRegistry } from '../../museums/public.ts';
+import { ReportTargets } from '../../reports/public.ts';
+import { HttpError } from '../../../core/errors.ts';
 import { makeDeps } from './deps.ts';
 import { EventsStore } from './service.ts';
 import { registerMeetupRoutes } from './routes-meetups.ts';
@@ -103,6 +105,22 @@ export default definePluginServer({
   bootstrap(ctx: PluginContext) {
     // Events in the all-in-one search (GET /api/search): upcoming ones; meetups of private communities and groups for their members only.
     const s = storeOf(ctx);
+    // Meetups can be reported (reports plugin): described as the reporter may see them, removed as an Admin deletes them.
+    const reports = ctx.enabled.has('reports') ? ctx.services.maybe(ReportTargets) : undefined;
+    const notFound = (e: unknown) => (e instanceof HttpError && e.status === 404 ? null : Promise.reject(e));
+    reports?.register('meetup', {
+      async describe(id, viewer) {
+        const row = await s.loadFor(id, 'meetup', { id: viewer.id, role: viewer.role, username: '' }).catch(notFound);
+        if (!row) return null;
+        return { ownerId: row.organizer_id, title: row.title, text: row.description, link: `/meetups/${row.id}`, mediaUrl: row.image_url };
+      },
+      async remove(id) {
+        const row = await s.load(id, 'meetup').catch(notFound);
+        if (!row) return false;
+        await s.deleteEvents([row], { reason: 'it was removed by the moderators' });
+        return true;
+      },
+    });
     ctx.services.maybe(SearchRegistry)?.register({
       kind: 'events',
       async search(q, { limit, viewer }) {

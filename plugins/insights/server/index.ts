@@ -6,6 +6,7 @@ import { AccountsService, UserStatsProvider, type AccountsApi } from '../../acco
 import { earnedBadgesFrom } from '../../badges/public.ts';
 import { MuseumsService, SearchRegistry, type MuseumsApi } from '../../museums/public.ts';
 import { InsightsService, type InsightsApi } from '../public.ts';
+import { ReportTargets, type ReportTargetDescriber } from '../../reports/public.ts';
 import { createSocial, type Viewer } from './social.ts';
 import {
   allPostsSource,
@@ -23,6 +24,7 @@ import {
   POST_COLUMNS,
 } from './posts.ts';
 import { createRecommendations } from './recommendations.ts';
+import { resolveMentions, type Mention } from './mentions.ts';
 import { probeVideo, remux, makePoster, VideoRejected, VideoBusy } from './video.ts';
 
 export const MAX_VIDEO_BYTES = 100 * 1024 * 1024;
@@ -75,12 +77,20 @@ function normalizeTags(raw: unknown): string[] {
 
 /** Work register() prepares for bootstrap(), per app (tests run several apps in one process). */
 const searchers = new WeakMap<PluginContext, (q: string, limit: number, viewer?: { id: number; role: string }) => Promise<any[]>>();
+/** Describers of insights and comments for the reports plugin (registered in bootstrap, when it is there). */
+const reportDescribers = new WeakMap<PluginContext, { insight: ReportTargetDescriber; comment: ReportTargetDescriber }>();
 
 export default definePluginServer({
   bootstrap(ctx: PluginContext) {
     const search = searchers.get(ctx);
     // GET /api/search answers posts through the museums plugin's search registry
     if (search) ctx.services.maybe(SearchRegistry)?.register({ kind: 'posts', search: (q, o) => search(q, o.limit, o.viewer) });
+    const reports = ctx.enabled.has('reports') ? ctx.services.maybe(ReportTargets) : undefined;
+    const d = reportDescribers.get(ctx);
+    if (reports && d) {
+      reports.register('insight', d.insight);
+      reports.register('comment', d.comment);
+    }
   },
 
   register(ctx: PluginContext) {
@@ -200,12 +210,14 @@ export default definePluginServer({
           if (s.status === 'approved') museumId = s.museumId;
           else pendingSuggestionId = sid; // linked on 'museums.suggestion.approved'
         }
+        const mentions = await resolveMentions(knex, accounts(), me, content);
         const post = await knex.transaction(async (trx) => {
           const [row] = await trx('insights_posts')
             .insert({
               user_id: me.id,
               type: b.type,
               content,
+              mentions: JSON.stringify(mentions),
               tags,
               museum_id: museumId,
               pending_suggestion_id: pendingSuggestionId,
@@ -232,6 +244,7 @@ export default definePluginServer({
           }
         }
         await adjustMuseum(museumId, 1);
+        await tellMentioned(mentions, me.id, post.id, null);
         const results = await ctx.events.emit('insights.post.created', { postId: post.id, userId: me.id, museumId, type: post.type });
         const [out] = await hydrate.posts([post], me.id);
         return { ...out, badges: earnedBadgesFrom(results) };
@@ -505,8 +518,9 @@ export default definePluginServer({
           parentId = parent.parent_id ?? parent.id;
           parentAuthorId = parent.user_id;
         }
+        const mentions = await resolveMentions(knex, accounts(), me, content);
         const row = await knex.transaction(async (trx) => {
-          const [r] = await trx('insights_comments').insert({ post_id: post.id, user_id: me.id, parent_id: parentId, content }).returning('*');
+          const [r] = await trx('insights_comments').insert({ post_id: post.id, user_id: me.id, parent_id: parentId, content, mentions: JSON.stringify(mentions) }).returning('*');
           const n = affected(await trx('insights_posts').where({ id: post.id }).increment('comments_count', 1));
           if (!n) throw new HttpError(404, MESSAGES.postNotFound);
           return r;
@@ -515,6 +529,7 @@ export default definePluginServer({
           throw e;
         });
         await ctx.events.emit('insights.comment.created', { commentId: row.id, postId: post.id, userId: me.id, postAuthorId: post.user_id, parentId, parentAuthorId });
+        await tellMentioned(mentions, me.id, post.id, row.id);
         const [out] = await hydrate.comments([row]);
         return { ...out, replies: [] };
       },
@@ -548,14 +563,53 @@ export default definePluginServer({
       schema: { params: ID_PARAMS, response: { 200: { $ref: 'shared/Ok' }, 403: ERR, 404: ERR } },
       async handler(c) {
         const me = c.user!;
-        await knex.transaction(async (trx) => {
-          const row = await trx('insights_comments').where({ id: c.input.params.id }).forUpdate().first();
-          if (!row) throw new HttpError(404, MESSAGES.commentNotFound);
-          if (row.user_id !== me.id && me.role !== 'Admin') throw new HttpError(403, MESSAGES.notYourComment);
-          const removed = affected(await trx('insights_comments').where({ id: row.id }).orWhere({ parent_id: row.id }).del());
-          await trx('insights_posts').where({ id: row.post_id }).decrement('comments_count', removed);
-        });
+        await deleteComment(c.input.params.id, me);
         return { success: true };
+      },
+    });
+
+    /** Tells the notifications (and anyone listening) who was mentioned; the author is not told about themself. */
+    async function tellMentioned(mentions: Mention[], authorId: number, postId: number, commentId: number | null) {
+      const userIds = [...new Set(mentions.map((m) => m.userId))].filter((id) => id !== authorId);
+      if (userIds.length) await ctx.events.emit('insights.mentioned', { authorId, postId, commentId, userIds });
+    }
+
+    /** Deletes a comment and its replies (the author or an Admin), fixes the post's counter, tells others. */
+    async function deleteComment(id: number, me: { id: number; role: string }): Promise<boolean> {
+      const removed = await knex.transaction(async (trx) => {
+        const row = await trx('insights_comments').where({ id }).forUpdate().first();
+        if (!row) throw new HttpError(404, MESSAGES.commentNotFound);
+        if (row.user_id !== me.id && me.role !== 'Admin') throw new HttpError(403, MESSAGES.notYourComment);
+        const rows = await trx('insights_comments').where({ id: row.id }).orWhere({ parent_id: row.id }).del().returning(['id', 'post_id', 'user_id']);
+        await trx('insights_posts').where({ id: row.post_id }).decrement('comments_count', rows.length);
+        return rows as Array<{ id: number; post_id: number; user_id: number }>;
+      });
+      for (const r of removed) await ctx.events.emit('insights.comment.deleted', { commentId: r.id, postId: r.post_id, userId: r.user_id });
+      return removed.length > 0;
+    }
+
+    reportDescribers.set(ctx, {
+      insight: {
+        async describe(id, viewer) {
+          const p = await loadVisiblePost(id, viewer).catch((e) => (e instanceof HttpError && e.status === 404 ? null : Promise.reject(e)));
+          if (!p) return null;
+          return { ownerId: p.user_id, text: p.content ?? '', link: `/insights/${p.id}`, mediaUrl: p.images?.[0] ?? p.poster_url ?? p.video_url ?? null };
+        },
+        async remove(id) {
+          return (await deletePosts(knex, [id])).length > 0;
+        },
+      },
+      comment: {
+        async describe(id, viewer) {
+          const row = await knex('insights_comments').where({ id }).first('id', 'post_id', 'user_id', 'content');
+          if (!row) return null;
+          const p = await loadVisiblePost(row.post_id, viewer).catch((e) => (e instanceof HttpError && e.status === 404 ? null : Promise.reject(e)));
+          if (!p) return null;
+          return { ownerId: row.user_id, text: row.content, link: `/insights/${p.id}`, container: { type: 'insight', id: p.id } };
+        },
+        async remove(id, admin) {
+          return deleteComment(id, admin).catch((e) => (e instanceof HttpError && e.status === 404 ? false : Promise.reject(e)));
+        },
       },
     });
 

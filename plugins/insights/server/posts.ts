@@ -7,6 +7,7 @@ import { HttpError } from '../../../core/errors.ts';
 import type { AccountsApi, UserSummary } from '../../accounts/public.ts';
 import type { MuseumsApi } from '../../museums/public.ts';
 import type { Viewer } from './social.ts';
+import { storedMentions, type Mention } from './mentions.ts';
 
 export interface PostRow {
   id: number;
@@ -21,6 +22,7 @@ export interface PostRow {
   images: string[];
   likes_count: number;
   comments_count: number;
+  mentions?: unknown;
   created_at: Date;
   video_duration?: number | null;
 }
@@ -43,6 +45,7 @@ export const POST_COLUMNS = [
   'p.images',
   'p.likes_count',
   'p.comments_count',
+  'p.mentions',
   'p.created_at',
 ];
 
@@ -244,6 +247,7 @@ export interface CommentOut {
   postId: number;
   parentId: number | null;
   content: string;
+  mentions: Mention[];
   user: UserSummary;
   createdAt: string;
   replies?: CommentOut[];
@@ -266,7 +270,7 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
       for (const r of rows) {
         const user = users.get(r.user_id);
         if (!user) continue;
-        out.push({ id: r.id, postId: r.post_id, parentId: r.parent_id ?? null, content: r.content, user, createdAt: iso(r.created_at) });
+        out.push({ id: r.id, postId: r.post_id, parentId: r.parent_id ?? null, content: r.content, mentions: storedMentions(r.mentions), user, createdAt: iso(r.created_at) });
       }
       return out;
     },
@@ -310,6 +314,7 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
           id: r.id,
           type: r.type,
           content: r.content,
+          mentions: storedMentions(r.mentions),
           tags: r.tags ?? [],
           images,
           imageUrl: images[0] ?? null,
@@ -340,7 +345,7 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
       .join(', ');
     const top = (
       await knex.raw(
-        `select x.id, x.post_id, x.user_id, x.parent_id, x.content, x.created_at, ${userCols} from (
+        `select x.id, x.post_id, x.user_id, x.parent_id, x.content, x.mentions, x.created_at, ${userCols} from (
            select c.*, row_number() over (partition by c.post_id order by c.created_at desc, c.id desc) rn
            from insights_comments c where c.post_id = any(?::int[]) and c.parent_id is null) x
          join users on users.id = x.user_id where x.rn <= ?`,
@@ -350,7 +355,7 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
     const replies = top.length
       ? ((
           await knex.raw(
-            `select x.id, x.post_id, x.user_id, x.parent_id, x.content, x.created_at, ${userCols} from (
+            `select x.id, x.post_id, x.user_id, x.parent_id, x.content, x.mentions, x.created_at, ${userCols} from (
                select c.*, row_number() over (partition by c.parent_id order by c.created_at desc, c.id desc) rn
                from insights_comments c where c.parent_id = any(?::int[])) x
              join users on users.id = x.user_id where x.rn <= ?`,

@@ -78,6 +78,14 @@ export default definePluginServer({
       }
     });
 
+    // Mentions: the insights plugin already kept only members the author may reach who allow tagging.
+    ctx.events.on('insights.mentioned', async (p) => {
+      const author = (await accounts()?.getUserSummary(p.authorId)) ?? null;
+      const key = p.commentId ? 'mentionComment' : 'mention';
+      const dedupe = p.commentId ? `mention:c${p.commentId}` : `mention:p${p.postId}`;
+      await notify(p.userIds, fromTemplate(key, { name: displayName(author) }, { type: 'mention', link: `/insights/${p.postId}`, dedupeKey: dedupe }));
+    });
+
     // Suggestion decisions (museums.suggestion.approved / rejected) are notified by the museums
     // plugin itself, with the reviewer's note; listening here too would notify the suggester twice.
 

@@ -15,6 +15,8 @@ export const TYPE_ICONS: Record<string, string> = {
   event_reminder: 'calendar',
   community: 'users',
   moderation: 'shield',
+  report: 'alert',
+  mention: 'message',
 };
 
 /** The namespaces of the i18n templates used by these notifications (loaded on demand). */

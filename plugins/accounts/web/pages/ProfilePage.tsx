@@ -207,6 +207,7 @@ export default function ProfilePage() {
                 ) : (
                   <>
                     <FollowButton userId={profile.id} following={profile.isFollowing} onChange={onFollow} />
+                    <Slot name="profile.actions" targetType="user" targetId={profile.id} ownerId={profile.id} />
                     <button type="button" className="button is-light" disabled title={t('profile.messageUnavailable')} aria-describedby="acc-message-note">
                       <Icon name="message" size={16} />
                       <span>{t('profile.message')}</span>

@@ -1,6 +1,6 @@
-import { lazy, Suspense, useCallback } from 'react';
+import { lazy, Suspense, useCallback, useMemo, type ComponentType } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { Page, Spinner, Tabs, TabPanel, useTranslation } from '../../../../web/src/index.ts';
+import { ErrorBoundary, Page, Spinner, Tabs, TabPanel, useSlot, useTranslation } from '../../../../web/src/index.ts';
 import '../admin.css';
 
 const OverviewTab = lazy(() => import('../components/OverviewTab.tsx'));
@@ -19,15 +19,25 @@ const TABS = [
   { id: 'monetization', short: 'money', Component: MonetizationTab },
 ] as const;
 
-type TabId = (typeof TABS)[number]['id'];
 const PREFIX = 'admin-tabs';
 
-/** Spec part 2 §2 Admin Dashboard: six tabs (short labels on mobile), Overview first. The tab lives in ?tab= so it survives a reload. */
+/**
+ * Spec part 2 §2 Admin Dashboard: six tabs (short labels on mobile), Overview first. The tab lives in ?tab= so it survives a reload.
+ * Other plugins add tabs through the `admin.tabs` slot: one tab per contributing plugin, with the
+ * plugin's id as tab id and its `<plugin>:admin.tab` / `<plugin>:admin.short` texts as labels (the reports queue).
+ */
 export default function AdminDashboard() {
-  const { t } = useTranslation('admin');
+  const extra = useSlot('admin.tabs');
+  // The contributing plugins' namespaces load with ours (their tab labels).
+  const namespaces = useMemo(() => ['admin', ...extra.map((e) => e.plugin)], [extra]);
+  const { t } = useTranslation(namespaces);
+  const tabs = [
+    ...TABS.map((x) => ({ id: x.id as string, label: t(`tabs.${x.id}`), short: t(`tabs.short.${x.short}`), Component: x.Component as ComponentType })),
+    ...extra.map((e) => ({ id: e.plugin, label: t(`${e.plugin}:admin.tab`), short: t(`${e.plugin}:admin.short`), Component: e.component as ComponentType })),
+  ];
   const [params, setParams] = useSearchParams();
   const asked = params.get('tab');
-  const active: TabId = (TABS.find((x) => x.id === asked)?.id ?? 'overview') as TabId;
+  const active = tabs.find((x) => x.id === asked)?.id ?? 'overview';
   const onChange = useCallback(
     (id: string) => {
       const next = new URLSearchParams(params);
@@ -45,23 +55,23 @@ export default function AdminDashboard() {
         active={active}
         onChange={onChange}
         variant="is-boxed admin-tabs"
-        tabs={TABS.map((x) => ({
+        tabs={tabs.map((x) => ({
           id: x.id,
           label: (
             <>
-              <span className="is-hidden-mobile">{t(`tabs.${x.id}`)}</span>
-              <span className="is-hidden-tablet">
-                {t(`tabs.short.${x.short}`)}
-              </span>
+              <span className="is-hidden-mobile">{x.label}</span>
+              <span className="is-hidden-tablet">{x.short}</span>
             </>
           ),
         }))}
       />
-      {TABS.map(({ id, Component }) => (
+      {tabs.map(({ id, Component }) => (
         <TabPanel key={id} idPrefix={PREFIX} id={id} active={active}>
-          <Suspense fallback={<Spinner center label={t('loading')} />}>
-            <Component />
-          </Suspense>
+          <ErrorBoundary>
+            <Suspense fallback={<Spinner center label={t('loading')} />}>
+              <Component />
+            </Suspense>
+          </ErrorBoundary>
         </TabPanel>
       ))}
     </Page>

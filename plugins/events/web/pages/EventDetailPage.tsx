@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
-import { EmptyState, Icon, Spinner, useApi, useDocumentTitle, useTranslation } from '../../../../web/src/index.ts';
+import { EmptyState, Icon, Slot, Spinner, useApi, useDocumentTitle, useTranslation } from '../../../../web/src/index.ts';
 import { when, type EventItem } from '../lib.ts';
 import { Capacity, PriceTag } from '../components/EventCard.tsx';
 import { RsvpButtons, StatusBadge } from '../components/RsvpButtons.tsx';
@@ -87,6 +87,7 @@ export default function EventDetailPage() {
             <Capacity event={e} />
             <RsvpButtons event={e} onChange={refresh} size="normal" />
             <AddToCalendar event={e} />
+            {e.kind === 'meetup' && <Slot name="meetup.actions" targetType="meetup" targetId={e.id} ownerId={e.organizerId} />}
             {e.canEdit && (
               <span className="buttons are-small">
                 <button type="button" className="button is-small" onClick={() => setEditing(true)}>

@@ -6,6 +6,7 @@ import {
   useAuth,
   Avatar,
   RelativeTime,
+  Slot,
   Spinner,
   apiRequest,
   toastApiError,
@@ -13,6 +14,8 @@ import {
 } from '../../../../web/src/index.ts';
 import { createPostComment, deleteComment, listPostCommentsUrl } from '../../../../web/src/api/generated/insights.ts';
 import { displayName, profilePath, type Comment } from '../types.ts';
+import { MentionText } from './MentionText.tsx';
+import { MentionInput } from './MentionInput.tsx';
 
 function CommentForm({ postId, parentId, placeholder, onDone, autoFocus }: { postId: number; parentId?: number | null; placeholder: string; onDone: () => void; autoFocus?: boolean }) {
   const { t } = useTranslation('insights');
@@ -41,11 +44,11 @@ function CommentForm({ postId, parentId, placeholder, onDone, autoFocus }: { pos
     <form onSubmit={submit} className="insights-comment-form" noValidate>
       <div className="field has-addons mb-1">
         <div className="control is-expanded">
-          <input
+          <MentionInput
             className={`input is-small${error ? ' is-danger' : ''}`}
             value={text}
             maxLength={1000}
-            onChange={(e) => setText(e.target.value)}
+            onChange={setText}
             placeholder={placeholder}
             aria-label={placeholder}
             aria-invalid={Boolean(error)}
@@ -89,7 +92,9 @@ function CommentItem({ c, postId, onChange, isReply }: { c: Comment; postId: num
             <Link to={profilePath(c.user)} className="has-text-weight-semibold has-text-dark mr-1">
               {name}
             </Link>
-            <span style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{c.content}</span>
+            <span style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+              <MentionText text={c.content} mentions={c.mentions} />
+            </span>
           </p>
           <p className="is-size-7 has-text-grey">
             <RelativeTime date={c.createdAt} />
@@ -98,6 +103,7 @@ function CommentItem({ c, postId, onChange, isReply }: { c: Comment; postId: num
                 {t('comments.reply')}
               </button>
             )}
+            <Slot name="comment.actions" targetType="comment" targetId={c.id} ownerId={c.user.id} variant="text" />
             {mine && (
               <button type="button" className="button is-ghost is-small p-0 ml-2 has-text-danger" style={{ height: 'auto' }} onClick={remove}>
                 {t('comments.delete')}

@@ -16,6 +16,7 @@ import { createPost, uploadInsightVideoUrl, type InsightVideoUpload } from '../.
 import { searchMuseumsUrl, suggestMuseum, type Museum } from '../../../../web/src/api/generated/museums.ts';
 import { announcePosted } from './events.ts';
 import './insights.css';
+import { MentionInput } from './MentionInput.tsx';
 
 export const MAX_VIDEO_BYTES = 100 * 1024 * 1024;
 export const MAX_SECONDS = 60;
@@ -609,7 +610,7 @@ export default function CreateInsightDialog({ onClose, museum: preset = null, in
             <label className="label is-small" htmlFor={`${idp}-caption`}>
               {t('create.caption')}
             </label>
-            <textarea id={`${idp}-caption`} className="textarea" rows={2} maxLength={2000} value={caption} onChange={(e) => setCaption(e.target.value)} placeholder={t('create.captionPlaceholder')} />
+            <MentionInput multiline id={`${idp}-caption`} className="textarea" rows={2} maxLength={2000} value={caption} onChange={setCaption} placeholder={t('create.captionPlaceholder')} />
           </div>
         </TabPanel>
         <TabPanel idPrefix={`${idp}-tab`} id="text" active={tab}>
@@ -617,13 +618,14 @@ export default function CreateInsightDialog({ onClose, museum: preset = null, in
             <label className="label is-small" htmlFor={`${idp}-text`}>
               {t('create.yourInsight')}
             </label>
-            <textarea
+            <MentionInput
+              multiline
               id={`${idp}-text`}
               className={`textarea${fieldError && tab === 'text' ? ' is-danger' : ''}`}
               rows={5}
               maxLength={2000}
               value={text}
-              onChange={(e) => setText(e.target.value)}
+              onChange={setText}
               placeholder={t('create.insightPlaceholder')}
               aria-invalid={Boolean(fieldError && tab === 'text')}
             />

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { useTranslation, useAuth, Avatar, RoleBadge, RelativeTime, Icon, toast, toastApiError } from '../../../../web/src/index.ts';
+import { useTranslation, useAuth, Avatar, RoleBadge, RelativeTime, Icon, Slot, toast, toastApiError } from '../../../../web/src/index.ts';
 import { togglePostLike, deletePost } from '../../../../web/src/api/generated/insights.ts';
 import { displayName, museumPath, profilePath, type Post } from '../types.ts';
 import { Comments } from './Comments.tsx';
+import { MentionText } from './MentionText.tsx';
 
 export interface PostCardProps {
   post: Post;
@@ -85,6 +86,7 @@ export function PostCard({ post, onDeleted, hideMuseum, commentsOpen = false }: 
           )}
           {!hideMuseum && !post.museum && post.pendingMuseumSuggestionId && <p className="is-size-7 has-text-grey">{t('post.pendingMuseum')}</p>}
         </div>
+        <Slot name="insight.actions" targetType="insight" targetId={post.id} ownerId={post.user.id} />
         {canDelete && (
           <button type="button" className="button is-white is-small" onClick={remove} aria-label={t('post.delete')} title={t('post.delete')}>
             <Icon name="trash" size={16} />
@@ -132,7 +134,7 @@ export function PostCard({ post, onDeleted, hideMuseum, commentsOpen = false }: 
             <Link to={profilePath(post.user)} className="has-text-weight-semibold has-text-dark mr-1">
               {post.user.username}
             </Link>
-            {post.content}
+            <MentionText text={post.content} mentions={post.mentions} />
           </p>
         )}
         {post.tags.length > 0 && (

@@ -28,6 +28,7 @@ export interface CreatedInsightPost {
 id: number
 type: ("text" | "video")
 content: string
+mentions?: Mention[]
 tags: string[]
 /**
  * first image, or the video's poster
@@ -87,6 +88,7 @@ id: number
 postId: number
 parentId: (number | null)
 content: string
+mentions?: Mention[]
 user: UserSummary
 createdAt: string
 replies?: InsightComment[]
@@ -120,6 +122,7 @@ export interface InsightPost {
 id: number
 type: ("text" | "video")
 content: string
+mentions?: Mention[]
 tags: string[]
 /**
  * first image, or the video's poster
@@ -168,6 +171,15 @@ width?: (number | null)
 height?: (number | null)
 size: number
 contentType?: string
+}
+/**
+ * An @username in the text, resolved when it was written: the text from start (UTF-16 offset of the @) for length characters links to the member's profile.
+ */
+export interface Mention {
+userId: number
+username: string
+start: number
+length: number
 }
 /**
  * A museum recommended or trending, with the activity that put it there.

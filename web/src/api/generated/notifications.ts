@@ -8,7 +8,7 @@ import type { IdParams } from './shared.ts';
 export interface Notification {
 id: number
 /**
- * admin, follow, like, comment, badge, museum_update, event_reminder, community, moderation
+ * admin, follow, like, comment, badge, museum_update, event_reminder, community, moderation, report, mention
  */
 type: string
 title: string

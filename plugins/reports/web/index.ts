@@ -1,0 +1,22 @@
+import { lazy } from 'react';
+import { defineWebPlugin } from '../../../web/src/index.ts';
+
+const ReportButton = lazy(() => import('./components/ReportButton.tsx'));
+
+/**
+ * Reports: the report menu contributed to the places members meet content (insight cards, comments,
+ * profiles, meetups), the reporter's "My reports" page, and the admin dashboard's Reports tab.
+ * Slot props: { targetType, targetId, ownerId } (ownerId: no menu on your own content).
+ */
+export default defineWebPlugin({
+  id: 'reports',
+  pages: [{ path: '/reports/mine', audience: 'signedIn', component: lazy(() => import('./pages/MyReportsPage.tsx')) }],
+  slots: {
+    'insight.actions': [{ component: ReportButton }],
+    'comment.actions': [{ component: ReportButton }],
+    'profile.actions': [{ component: ReportButton }],
+    'meetup.actions': [{ component: ReportButton }],
+    'admin.tabs': [{ order: 10, component: lazy(() => import('./components/ReportsTab.tsx')) }],
+    'shell.userMenu': [{ order: 40, component: lazy(() => import('./components/UserMenuLink.tsx')) }],
+  },
+});
