@@ -47,6 +47,12 @@ export interface NewNotification {
   params?: Record<string, string | number>;
   /** At most one notification with this key per recipient, ever (e.g. `follow:12`): repeats are not stored. */
   dedupeKey?: string;
+  /**
+   * The member who caused it (follower, liker, commenter, mentioner): recipients blocked either way
+   * with them, or who muted them with their notifications, get nothing, and the inbox hides it if a
+   * block or such a mute comes later (accounts' rule).
+   */
+  actorId?: number | null;
 }
 
 /** Preference (accounts settings, notification preferences) that governs each type; absent = always delivered. */

@@ -37,6 +37,8 @@ export function postRoutes(d: Deps) {
 
   async function postAccess(postId: number, user: AuthUser | undefined) {
     const post = await loadPost(knex, postId);
+    // a block either way with its author: the post does not exist for the viewer (accounts' rule)
+    if (user && user.role !== 'Admin' && (await d.accounts.isBlockedEitherWay(user.id, post.user_id))) throw new HttpError(404, POST_NOT_FOUND);
     const a = await loadAccess(knex, post.community_id, user);
     return { post, a };
   }
@@ -55,6 +57,7 @@ export function postRoutes(d: Deps) {
       const cur = decodeCursor<{ p: boolean; id: number }>(c.input.query.cursor, (v) => typeof v.p === 'boolean' && Number.isInteger(v.id));
       const q = knex('community_posts')
         .where({ community_id: a.community.id })
+        .whereRaw(d.accounts.sql.notBlockedOrMuted(c.user, 'community_posts.user_id'))
         .where((w) => {
           w.where('status', 'published').orWhere((x) => x.where('status', 'pending').where('user_id', c.user!.id));
         })
@@ -267,7 +270,7 @@ export function postRoutes(d: Deps) {
     async handler(c) {
       const { post, a } = await postAccess(c.input.params.id, c.user);
       assertPostVisible(a, post);
-      const rows = await knex('community_comments').where({ post_id: post.id }).orderBy('id').limit(2000);
+      const rows = await knex('community_comments').where({ post_id: post.id }).whereRaw(d.accounts.sql.notBlockedOrMuted(c.user, 'community_comments.user_id')).orderBy('id').limit(2000);
       return presentComments(rows, a);
     },
   });

@@ -402,7 +402,7 @@ export function groupRoutes(ctx: PluginContext) {
       assertMember(a, 'Join this group to participate in discussions.');
       const { limit } = c.input.query;
       const cur = decodeCursor<{ id: number }>(c.input.query.cursor, (v) => Number.isInteger(v.id));
-      const q = knex('group_posts').where({ group_id: a.group.id }).orderBy('id', 'desc').limit(limit + 1);
+      const q = knex('group_posts').where({ group_id: a.group.id }).whereRaw(accounts().sql.notBlockedOrMuted(c.user, 'group_posts.user_id')).orderBy('id', 'desc').limit(limit + 1);
       if (cur) q.where('id', '<', cur.id);
       const rows: PostRow[] = await q;
       const page = rows.slice(0, limit);
@@ -436,6 +436,8 @@ export function groupRoutes(ctx: PluginContext) {
   async function postAccess(postId: number, user: AuthUser) {
     const post: PostRow | undefined = await knex('group_posts').where({ id: postId }).first();
     if (!post) throw new HttpError(404, 'Post not found');
+    // a block either way with its author: the post does not exist for the viewer (accounts' rule)
+    if (user.role !== 'Admin' && (await accounts().isBlockedEitherWay(user.id, post.user_id))) throw new HttpError(404, 'Post not found');
     return { post, a: await loadAccess(post.group_id, user) };
   }
 
@@ -485,7 +487,7 @@ export function groupRoutes(ctx: PluginContext) {
     async handler(c) {
       const { post, a } = await postAccess(c.input.params.id, c.user!);
       assertMember(a, 'Join this group to participate in discussions.');
-      return presentComments(await knex('group_comments').where({ post_id: post.id }).orderBy('id').limit(2000), a);
+      return presentComments(await knex('group_comments').where({ post_id: post.id }).whereRaw(accounts().sql.notBlockedOrMuted(c.user, 'group_comments.user_id')).orderBy('id').limit(2000), a);
     },
   });
 
