@@ -69,8 +69,8 @@ export const rows: AuthzRow[] = [
       objects: ['own', 'other'],
       note: "own: a request to a fresh private account of the role (the caller decides it); other: a request to someone else's profile (404, not yours to decide)",
       req: async (p) => {
+        if (p.as === 'anon' || p.as === 'banned') return { params: { id: 2147483000 } }; // signed out: refused before the id matters
         const owner: any = p.obj === 'own' ? await freshClient(p) : await p.w.app.user();
-        if (!owner.me) return { params: { id: 2147483000 } }; // signed out: refused before the id matters
         await owner.put('/api/user/preferences', { profileVisibility: 'private' });
         const fan = await p.w.app.user();
         await fan.post(`/api/user/${owner.me.id}/follow`);

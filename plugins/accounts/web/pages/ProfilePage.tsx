@@ -142,7 +142,7 @@ function MoreMenu({ profile, onList, onSafety }: { profile: Profile; onList: (k:
                 <button type="button" role="menuitem" className="dropdown-item" onClick={() => act(profile.isMuted ? 'unmute' : 'mute')}>
                   {profile.isMuted ? t('safety.unmute') : t('safety.mute')}
                 </button>
-                <button type="button" role="menuitem" className="dropdown-item has-text-danger" onClick={() => act(profile.isBlocked ? 'unblock' : 'block')}>
+                <button type="button" role="menuitem" className="dropdown-item" onClick={() => act(profile.isBlocked ? 'unblock' : 'block')}>
                   {profile.isBlocked ? t('safety.unblock') : t('safety.block')}
                 </button>
               </>
