@@ -301,6 +301,7 @@ export function postRoutes(d: Deps) {
           link: `/communities/${a.community.id}`,
           template: parentId ? 'communities:notify.reply' : 'communities:notify.comment',
           params: { user: c.user!.username, community: a.community.name },
+          actorId: userId, // not to members blocked either way or who muted the commenter
         });
       }
       const [out] = await presentComments([{ ...row, parent_id: null }], a);
