@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { sharedApp, waitFor, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
 import { AccountsService } from '../public.ts';
+import { meetupBody } from '../../../core/quality/fixtures/world.ts';
 
 /** A text insight by `c`. */
 async function post(c: SignedInClient, content: string) {
@@ -287,5 +288,87 @@ describe('accounts: block and mute', function () {
     expect(await row(b, a.me.id)).to.deep.equal({ cv: false, nm: true, cc: false });
     expect(await row(c, a.me.id)).to.deep.equal({ cv: true, nm: false, cc: false });
     expect(await row(a, c.me.id)).to.deep.equal({ cv: true, nm: true, cc: true });
+  });
+});
+
+describe('accounts: blocks and mutes in community, group and event discussions', function () {
+  this.timeout(60000);
+  let app: TestApp;
+  before(async () => {
+    app = await sharedApp();
+  });
+
+  it('community and group threads: a blocked member’s posts and comments vanish both ways, they cannot like or comment; a mute hides them from the muter only', async () => {
+    const host = await app.user({ role: 'Ambassador' });
+    const me = await app.user();
+    const them = await app.user();
+    const third = await app.user();
+    const tag = Math.random().toString(36).slice(2, 8);
+    const community = (await host.post('/api/communities', { name: `Safety C ${tag}`, description: 'open', membershipType: 'open' })).body;
+    const group = (await host.post('/api/groups', { name: `Safety G ${tag}`, description: 'group' })).body;
+    for (const c of [me, them, third]) {
+      expect((await c.post(`/api/communities/${community.id}/join`, {})).status).to.equal(200);
+      expect((await c.post(`/api/groups/${group.id}/join`, {})).status).to.equal(200);
+    }
+    const cMine = (await me.post(`/api/communities/${community.id}/posts`, { type: 'text', content: 'mine' })).body;
+    const cTheirs = (await them.post(`/api/communities/${community.id}/posts`, { type: 'text', content: 'theirs' })).body;
+    expect((await them.post(`/api/community-posts/${cMine.id}/comments`, { content: 'their comment' })).status).to.equal(201);
+    const gMine = (await me.post(`/api/groups/${group.id}/posts`, { content: 'mine' })).body;
+    const gTheirs = (await them.post(`/api/groups/${group.id}/posts`, { content: 'theirs' })).body;
+    expect((await them.post(`/api/group-posts/${gMine.id}/comments`, { content: 'their comment' })).status).to.equal(201);
+    const cPosts = async (c: SignedInClient) => ids(await c.get(`/api/communities/${community.id}/posts?limit=50`));
+    const gPosts = async (c: SignedInClient) => ids(await c.get(`/api/groups/${group.id}/posts?limit=50`));
+    const commenters = async (c: SignedInClient, path: string) => ((await c.get(path)).body as any[]).map((x) => x.user?.id ?? x.userId);
+
+    // mute: hidden from me only
+    await me.post(`/api/user/${them.me.id}/mute`, {});
+    expect(await cPosts(me)).to.not.include(cTheirs.id);
+    expect(await gPosts(me)).to.not.include(gTheirs.id);
+    expect(await commenters(me, `/api/community-posts/${cMine.id}/comments`)).to.not.include(them.me.id);
+    expect(await commenters(me, `/api/group-posts/${gMine.id}/comments`)).to.not.include(them.me.id);
+    expect(await cPosts(third)).to.include(cTheirs.id);
+    expect(await commenters(third, `/api/group-posts/${gMine.id}/comments`)).to.include(them.me.id);
+    await me.del(`/api/user/${them.me.id}/mute`);
+    expect(await cPosts(me)).to.include(cTheirs.id);
+
+    // block: both ways, and no likes or comments across it
+    await me.post(`/api/user/${them.me.id}/block`);
+    expect(await cPosts(them)).to.not.include(cMine.id);
+    expect(await gPosts(them)).to.not.include(gMine.id);
+    expect(await cPosts(me)).to.not.include(cTheirs.id);
+    expect((await them.post(`/api/community-posts/${cMine.id}/like`)).status).to.equal(404);
+    expect((await them.post(`/api/community-posts/${cMine.id}/comments`, { content: 'again' })).status).to.equal(404);
+    expect((await them.post(`/api/group-posts/${gMine.id}/like`)).status).to.equal(404);
+    expect((await them.post(`/api/group-posts/${gMine.id}/comments`, { content: 'again' })).status).to.equal(404);
+    expect((await me.get(`/api/community-posts/${cTheirs.id}/comments`)).status).to.equal(404);
+    // member lists: not listed to each other; the community's creator still sees everyone
+    const cMembers = async (c: SignedInClient) => ((await c.get(`/api/communities/${community.id}/members`)).body as any[]).map((m) => m.userId);
+    expect(await cMembers(me)).to.not.include(them.me.id);
+    expect(await cMembers(them)).to.not.include(me.me.id);
+    expect(await cMembers(host)).to.include.members([me.me.id, them.me.id]);
+    const gMembers = ((await them.get(`/api/groups/${group.id}/members`)).body as any[]).map((m) => m.userId);
+    expect(gMembers).to.not.include(me.me.id);
+    expect(gMembers).to.include(third.me.id);
+  });
+
+  it('event discussions and attendee lists leave out members blocked either way', async () => {
+    const host = await app.user({ role: 'Ambassador' });
+    const me = await app.user();
+    const them = await app.user();
+    const tag = Math.random().toString(36).slice(2, 8);
+    const community = (await host.post('/api/communities', { name: `Safety E ${tag}`, description: 'open', membershipType: 'open' })).body;
+    for (const c of [me, them]) await c.post(`/api/communities/${community.id}/join`, {});
+    const meetup = await host.post(`/api/communities/${community.id}/meetups`, meetupBody(`Safety meetup ${tag}`, { maxAttendees: 10 }));
+    expect(meetup.status, meetup.text).to.equal(201);
+    const id = meetup.body.id;
+    await them.post(`/api/meetups/${id}/join`, { status: 'attending' });
+    expect((await them.post(`/api/meetups/${id}/comments`, { content: 'count me in' })).status).to.equal(201);
+    await me.post(`/api/user/${them.me.id}/block`);
+    const comments = (await me.get(`/api/meetups/${id}/comments`)).body as any[];
+    expect(comments.map((c) => c.userId)).to.not.include(them.me.id);
+    const detail = (await me.get(`/api/meetups/${id}`)).body;
+    expect((detail.attendees ?? []).map((a: any) => a.userId ?? a.user?.id)).to.not.include(them.me.id);
+    expect(detail.currentAttendees).to.equal(1); // counts stay whole
+    expect(((await host.get(`/api/meetups/${id}/comments`)).body as any[]).map((c) => c.userId)).to.include(them.me.id);
   });
 });
