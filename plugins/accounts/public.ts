@@ -207,6 +207,11 @@ export const UserStatsProvider = serviceRef<UserStatsProviderApi>('accounts.user
 declare module '../../core/events.ts' {
   interface CurioEvents {
     'accounts.user.registered': { userId: number };
+    /**
+     * a direct follow or unfollow (the follow button on a public or friends-only profile, an
+     * unfollow). Not emitted for follow requests, approvals (accounts.follow.approved), removed
+     * followers or follows ended by a block: read counts from AccountsApi, never from these events.
+     */
     'accounts.user.followed': { followerId: number; followingId: number; following: boolean };
     /** a private profile's owner approved a follow request: `requesterId` now follows `ownerId` */
     'accounts.follow.approved': { requesterId: number; ownerId: number };
