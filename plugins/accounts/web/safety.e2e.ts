@@ -132,6 +132,25 @@ describe('locked profiles, block and mute in the browser', function () {
     await waitForText(page, 'Ne plus masquer');
     await waitForText(page, 'Bloquer');
     await axe(page, 'profile menu (fr)');
+    await page.keyboard.press('Escape');
+
+    // mute from the menu for a day, keeping their notifications: the dialog in French, then the list
+    const loud = await app.user({ firstName: 'Léa', lastName: 'Bavarde' });
+    await page.goto(`${app.url}/profile/${loud.me.id}`, { waitUntil: 'networkidle0' });
+    await page.click('button[aria-haspopup="menu"]');
+    await clickText(page, 'Masquer', '[role="menuitem"]');
+    await page.waitForSelector('[role="dialog"] input[name="mute-duration"]', { visible: true });
+    await waitForText(page, 'Pendant combien de temps ?');
+    await axe(page, 'mute dialog (fr)');
+    await page.click('input[name="mute-duration"][value="day"]');
+    await page.click('[role="dialog"] input[type="checkbox"]'); // keep their notifications
+    await clickText(page, 'Masquer', '[role="dialog"] button[type="submit"]');
+    await waitForText(page, 'Léa Bavarde est masqué');
+    const mutes = (await owner.get('/api/user/mutes')).body.items;
+    const mine = mutes.find((m: any) => m.user.id === loud.me.id);
+    expect(mine.notifications).to.equal(false);
+    const left = new Date(mine.expiresAt).getTime() - Date.now();
+    expect(left).to.be.within(23 * 3600_000, 24 * 3600_000 + 60_000);
     await page.browserContext().close();
   });
 });

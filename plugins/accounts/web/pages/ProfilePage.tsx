@@ -24,6 +24,7 @@ import { displayName, profileKey, type Profile } from '../lib.ts';
 import { FollowButton } from '../components/FollowButton.tsx';
 import { FollowListModal } from '../components/FollowListModal.tsx';
 import { FollowRequestsModal } from '../components/FollowRequestsModal.tsx';
+import { MuteDialog } from '../components/MuteDialog.tsx';
 import { BadgeStripFallback, BadgesTabFallback } from '../components/ProfileBadges.tsx';
 import { SettingsDialog, type SettingsTab } from '../components/SettingsDialog.tsx';
 import '../accounts.css';
@@ -175,6 +176,7 @@ export default function ProfilePage() {
   const [settings, setSettings] = useState<SettingsTab | null>(search.get('settings') ? (search.get('settings') as SettingsTab) : null);
   const [list, setList] = useState<'followers' | 'following' | null>(null);
   const [requestsOpen, setRequestsOpen] = useState(false);
+  const [muting, setMuting] = useState(false);
   const tabParam = (search.get('tab') ?? '').toLowerCase();
   const tab: ProfileTab = (TABS as readonly string[]).includes(tabParam) ? (tabParam as ProfileTab) : 'insights';
   const setTab = (next: string) => {
@@ -231,11 +233,12 @@ export default function ProfilePage() {
     );
   };
   const onSafety = async (action: SafetyAction) => {
+    if (action === 'mute') return setMuting(true); // for how long, and the notifications too?
     if (action === 'block' && !window.confirm(t('safety.blockConfirm', { name }))) return;
     try {
       const path = `/api/user/${profile.id}/${action === 'removeFollower' ? 'remove-follower' : action.replace(/^un/, '')}`;
       const method = action === 'unblock' || action === 'unmute' ? 'DELETE' : 'POST';
-      await withRetry(() => apiRequest(method, path, action === 'mute' ? { notifications: true } : undefined), { retries: 0 });
+      await withRetry(() => apiRequest(method, path), { retries: 0 });
       toast({ title: t(`safety.done.${action}`, { name }), variant: 'success' });
       await mutate();
     } catch (e) {
@@ -367,6 +370,7 @@ export default function ProfilePage() {
         )}
       </div>
       {list && <FollowListModal userId={profile.id} kind={list} onClose={() => setList(null)} />}
+      {!isOwn && muting && <MuteDialog userId={profile.id} name={name} onClose={() => setMuting(false)} onDone={() => void mutate()} />}
       {isOwn && requestsOpen && <FollowRequestsModal onClose={() => setRequestsOpen(false)} onChange={() => void mutate()} />}
       {isOwn && settings && (
         <SettingsDialog
