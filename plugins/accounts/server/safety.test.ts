@@ -161,6 +161,14 @@ describe('accounts: block and mute', function () {
     expect((await them.post(`/api/user/${me.me.id}/follow`)).status).to.equal(404);
     expect((await them.post(`/api/posts/${mine.id}/like`)).status).to.equal(404);
     expect((await them.post(`/api/posts/${mine.id}/comments`, { content: 'after' })).status).to.equal(404);
+    // nor a reply to the blocker's comment under someone else's insight
+    const bystander = await app.user();
+    const open = await post(bystander, 'a third insight');
+    const myComment = (await me.post(`/api/posts/${open.id}/comments`, { content: 'mine' })).body;
+    const reply = await them.post(`/api/posts/${open.id}/comments`, { content: 'reply', parentId: myComment.id });
+    expect(reply.status).to.equal(400);
+    expect(reply.body.message).to.be.a('string');
+    expect(((await them.get(`/api/posts/${open.id}/comments`)).body as any[]).map((c) => c.user.id)).to.not.include(me.me.id);
     // the blocker: a limited profile with isBlocked (to undo), none of their content
     expect((await me.get(`/api/user/${them.me.id}`)).body).to.include({ isBlocked: true, limited: true });
     expect((await me.post(`/api/user/${them.me.id}/follow`)).status).to.equal(403);
@@ -341,6 +349,15 @@ describe('accounts: blocks and mutes in community, group and event discussions',
     expect((await them.post(`/api/group-posts/${gMine.id}/like`)).status).to.equal(404);
     expect((await them.post(`/api/group-posts/${gMine.id}/comments`, { content: 'again' })).status).to.equal(404);
     expect((await me.get(`/api/community-posts/${cTheirs.id}/comments`)).status).to.equal(404);
+    // no replies across the block on a third member's post
+    const cThird = (await third.post(`/api/communities/${community.id}/posts`, { type: 'text', content: 'third' })).body;
+    const myC = (await me.post(`/api/community-posts/${cThird.id}/comments`, { content: 'mine' })).body;
+    expect((await them.post(`/api/community-posts/${cThird.id}/comments`, { content: 'reply', parentId: myC.id })).status).to.equal(404);
+    expect((await third.post(`/api/community-posts/${cThird.id}/comments`, { content: 'reply', parentId: myC.id })).status).to.equal(201);
+    const gThird = (await third.post(`/api/groups/${group.id}/posts`, { content: 'third' })).body;
+    const myG = (await me.post(`/api/group-posts/${gThird.id}/comments`, { content: 'mine' })).body;
+    expect((await them.post(`/api/group-posts/${gThird.id}/comments`, { content: 'reply', parentId: myG.id })).status).to.equal(404);
+    expect((await them.post(`/api/group-posts/${gThird.id}/comments`, { content: 'top level is fine' })).status).to.equal(201);
     // member lists: not listed to each other; the community's creator still sees everyone
     const cMembers = async (c: SignedInClient) => ((await c.get(`/api/communities/${community.id}/members`)).body as any[]).map((m) => m.userId);
     expect(await cMembers(me)).to.not.include(them.me.id);

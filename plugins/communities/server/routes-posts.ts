@@ -291,7 +291,13 @@ export function postRoutes(d: Deps) {
       if (refusal) throw new HttpError(403, refusal);
       if (post.status !== 'published') throw new HttpError(400, 'This post is waiting for review');
       const userId = c.user!.id;
-      const { row, parentId, recipients } = await addComment(knex, THREADS, post, { userId, content: c.input.body.content, parentId: c.input.body.parentId, columns: { community_id: post.community_id } });
+      const { row, parentId, recipients } = await addComment(knex, THREADS, post, {
+        userId,
+        content: c.input.body.content,
+        parentId: c.input.body.parentId,
+        columns: { community_id: post.community_id },
+        refuseParentAuthor: async (authorId) => c.user!.role !== 'Admin' && (await d.accounts.isBlockedEitherWay(userId, authorId)),
+      });
       await touch(knex, a.community.id, userId);
       if (recipients.length) {
         await d.notify(recipients, {

@@ -505,7 +505,12 @@ export function groupRoutes(ctx: PluginContext) {
       const { post, a } = await postAccess(c.input.params.id, c.user!);
       assertMember(a, 'Only members of this group can comment');
       if (c.user!.restricted) throw new HttpError(403, 'Your account is restricted from commenting');
-      const { row, parentId, recipients } = await addComment(knex, THREADS, post, { userId: c.user!.id, content: c.input.body.content, parentId: c.input.body.parentId });
+      const { row, parentId, recipients } = await addComment(knex, THREADS, post, {
+        userId: c.user!.id,
+        content: c.input.body.content,
+        parentId: c.input.body.parentId,
+        refuseParentAuthor: async (authorId) => c.user!.role !== 'Admin' && (await accounts().isBlockedEitherWay(c.user!.id, authorId)),
+      });
       await notify(recipients, { type: 'comment', title: parentId ? 'New reply' : 'New comment', message: `${c.user!.username} ${parentId ? 'replied in' : 'commented on'} a post in ${a.group.name}.`, link: `/groups/${a.group.id}`, template: parentId ? 'groups:notify.reply' : 'groups:notify.comment', params: { user: c.user!.username, group: a.group.name }, actorId: c.user!.id });
       const [out] = await presentComments([{ ...row, parent_id: null }], a);
       return { ...out, parentId };

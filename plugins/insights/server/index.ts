@@ -484,6 +484,8 @@ export default definePluginServer({
         if (c.input.body.parentId != null) {
           const parent = await knex('insights_comments').where({ id: c.input.body.parentId, post_id: post.id }).first('id', 'parent_id', 'user_id');
           if (!parent) throw new HttpError(400, MESSAGES.commentNotFound);
+          // no replies across a block (accounts' rule): the comment is not there for the replier
+          if (me.role !== 'Admin' && (await accounts().isBlockedEitherWay(me.id, parent.user_id))) throw new HttpError(400, MESSAGES.commentNotFound);
           parentId = parent.parent_id ?? parent.id;
           parentAuthorId = parent.user_id;
         }
