@@ -5,13 +5,15 @@
  * A small plugin of its own (not core): the inbox is a feature members can do without, and a
  * plugin keeps its table, routes, pages and texts together and can be disabled like any other.
  *
- * Produced here from the event bus: follows (accounts.user.followed), likes and comments on your
+ * Produced here from the event bus: follows (accounts.user.followed), approved follow requests
+ * (accounts.follow.approved, to the requester), likes and comments on your
  * insights and replies to your comments (insights.post.liked, insights.comment.created).
  * Produced by others through this service: badges earned (badges), suggestion decisions
  * (museums, with the reviewer's note), meetup reminders and changes (events), community warnings
  * and join-request decisions (communities), admin sends (admin: `send`).
  * Every notification respects the recipient's preferences (PREFERENCE_OF_TYPE below); a missing
- * preference counts as on.
+ * preference counts as on. One caused by a member (`actorId`) respects blocks and mutes too
+ * (accounts' rule: AccountsApi.reachable when stored, AccountsApi.sql in the inbox's statement).
  */
 import { serviceRef } from '../../core/services.ts';
 
