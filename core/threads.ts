@@ -81,13 +81,20 @@ export async function addComment(
   knex: Knex,
   t: ThreadTables,
   post: { id: number; user_id: number },
-  input: { userId: number; content: string; parentId?: number | null; columns?: Record<string, unknown> },
+  input: {
+    userId: number;
+    content: string;
+    parentId?: number | null;
+    columns?: Record<string, unknown>;
+    /** true when the replier may not reach the author of the comment replied to (a block): 404 as if absent */
+    refuseParentAuthor?: (authorId: number) => Promise<boolean>;
+  },
 ): Promise<{ row: CommentRow; parentId: number | null; recipients: number[] }> {
   let parentId: number | null = null;
   let parentAuthor: number | null = null;
   if (input.parentId) {
     const parent: CommentRow | undefined = await knex(t.comments).where({ id: input.parentId, post_id: post.id }).first();
-    if (!parent) throw new HttpError(404, 'Comment not found');
+    if (!parent || (input.refuseParentAuthor && (await input.refuseParentAuthor(parent.user_id)))) throw new HttpError(404, 'Comment not found');
     parentId = parent.parent_id ?? parent.id;
     parentAuthor = parent.user_id;
   }

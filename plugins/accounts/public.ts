@@ -82,9 +82,21 @@ export interface AccountsApi {
   /**
    * May `viewer` see the full profile (and content listed on it) of `ownerId`? Applies the owner's
    * profileVisibility: public → everyone; friends → people the owner follows or who follow the owner;
-   * private → the owner's followers. The owner and Admins always may.
+   * private → the owner's (approved) followers; and never when one blocked the other. The owner and
+   * Admins always may.
    */
   canViewProfile(viewer: { id: number; role: string } | undefined | null, ownerId: number): Promise<boolean>;
+  /**
+   * Is there a block between a and b, either way? Neither may then follow, like, comment on,
+   * mention or message the other (each plugin refuses such actions with it or with sql.notBlocked).
+   */
+  isBlockedEitherWay(a: number, b: number): Promise<boolean>;
+  /**
+   * Of `recipientIds`, those `actorId` may reach: no block either way, and, with `notifications`,
+   * no active mute of the actor by the recipient that also hides notifications. For fan-out:
+   * notifications, mentions.
+   */
+  reachable(actorId: number, recipientIds: number[], opts?: { notifications?: boolean }): Promise<Set<number>>;
 
   // ---- administration (used by the admin plugin) ----
   /** Canonical role or null for an unknown spelling ('museum_manager' → 'Museum Manager'). */
@@ -131,6 +143,29 @@ export interface AccountsSql {
   canView(viewer: { id: number; role: string } | undefined | null, ownerIdColumn: string): Knex.Raw;
   /** A subquery of every follow: columns follower_id, following_id (filter it; it is indexed both ways). */
   followEdges(): Knex.QueryBuilder;
+  /**
+   * A boolean SQL expression: no block between `userId` and the user in `userIdColumn`, either way
+   * (true when userId is null). For actions that are not about visibility: mentions, messages.
+   * (canView already includes it.)
+   */
+  notBlocked(userId: number | null | undefined, userIdColumn: string): Knex.Raw;
+  /**
+   * A boolean SQL expression: the viewer has no active mute of the user in `userIdColumn` (expired
+   * mutes end by themselves: compared with now() in SQL). `notifications: true` only counts mutes that
+   * also hide notifications (for notification lists). True for anonymous viewers.
+   */
+  notMuted(viewer: { id: number } | undefined | null, userIdColumn: string, opts?: { notifications?: boolean }): Knex.Raw;
+  /**
+   * canView and notMuted together: the rule for lists of people's content (feeds, comments, likes,
+   * members): hidden when not visible, blocked either way, or muted by the viewer.
+   */
+  canViewContent(viewer: { id: number; role: string } | undefined | null, userIdColumn: string): Knex.Raw;
+  /**
+   * notBlocked and notMuted together, without profile visibility: for content whose audience another
+   * rule already decides (a community's, a group's or an event's discussion, their member lists).
+   * True for Admins and anonymous viewers.
+   */
+  notBlockedOrMuted(viewer: { id: number; role: string } | undefined | null, userIdColumn: string): Knex.Raw;
 }
 
 export interface UserListQuery {
@@ -172,7 +207,14 @@ export const UserStatsProvider = serviceRef<UserStatsProviderApi>('accounts.user
 declare module '../../core/events.ts' {
   interface CurioEvents {
     'accounts.user.registered': { userId: number };
+    /**
+     * a direct follow or unfollow (the follow button on a public or friends-only profile, an
+     * unfollow). Not emitted for follow requests, approvals (accounts.follow.approved), removed
+     * followers or follows ended by a block: read counts from AccountsApi, never from these events.
+     */
     'accounts.user.followed': { followerId: number; followingId: number; following: boolean };
+    /** a private profile's owner approved a follow request: `requesterId` now follows `ownerId` */
+    'accounts.follow.approved': { requesterId: number; ownerId: number };
     /** before the row goes: plugins fix their counters and remove personal data */
     'accounts.user.deleting': { userId: number };
     'accounts.user.deleted': { userId: number };

@@ -5,13 +5,15 @@
  * A small plugin of its own (not core): the inbox is a feature members can do without, and a
  * plugin keeps its table, routes, pages and texts together and can be disabled like any other.
  *
- * Produced here from the event bus: follows (accounts.user.followed), likes and comments on your
+ * Produced here from the event bus: follows (accounts.user.followed), approved follow requests
+ * (accounts.follow.approved, to the requester), likes and comments on your
  * insights and replies to your comments (insights.post.liked, insights.comment.created).
  * Produced by others through this service: badges earned (badges), suggestion decisions
  * (museums, with the reviewer's note), meetup reminders and changes (events), community warnings
  * and join-request decisions (communities), admin sends (admin: `send`).
  * Every notification respects the recipient's preferences (PREFERENCE_OF_TYPE below); a missing
- * preference counts as on.
+ * preference counts as on. One caused by a member (`actorId`) respects blocks and mutes too
+ * (accounts' rule: AccountsApi.reachable when stored, AccountsApi.sql in the inbox's statement).
  */
 import { serviceRef } from '../../core/services.ts';
 
@@ -49,6 +51,12 @@ export interface NewNotification {
   params?: Record<string, string | number>;
   /** At most one notification with this key per recipient, ever (e.g. `follow:12`): repeats are not stored. */
   dedupeKey?: string;
+  /**
+   * The member who caused it (follower, liker, commenter, mentioner): recipients blocked either way
+   * with them, or who muted them with their notifications, get nothing, and the inbox hides it if a
+   * block or such a mute comes later (accounts' rule).
+   */
+  actorId?: number | null;
 }
 
 /** Preference (accounts settings, notification preferences) that governs each type; absent = always delivered. */

@@ -1,6 +1,8 @@
 import { secondSession, freshClient, member, everyone, rnd, type AuthzRow, type ProbeCtx } from './types.ts';
 import { smallPng } from '../fixtures/world.ts';
 
+const SIGNED_IN = ['traveler', 'ambassador', 'manager', 'managerOther', 'creator', 'moderator', 'member', 'admin'];
+
 /** The user a probe is about: the caller (own) or another plain member (other). */
 const userId = (p: ProbeCtx) => (p.obj === 'own' && p.as !== 'anon' ? p.w.u[p.as as Exclude<typeof p.as, 'anon'>].id : p.w.other.me.id);
 const userSlug = (p: ProbeCtx) => (p.obj === 'own' && p.as !== 'anon' ? p.w.u[p.as as Exclude<typeof p.as, 'anon'>].slug : p.w.other.me.slug);
@@ -59,6 +61,46 @@ export const rows: AuthzRow[] = [
   { route: 'DELETE /api/user/account', req: async (p) => ({ client: await freshClient(p) }), expect: member() },
   { route: 'GET /api/user/preferences', expect: member() },
   { route: 'PUT /api/user/preferences', req: () => ({ body: { showEmail: false } }), expect: member() },
+  // ---- locked profiles, blocks and mutes (issue 15) ----
+  { route: 'GET /api/follow-requests', expect: member() },
+  ...(['authorize', 'reject'] as const).map(
+    (d): AuthzRow => ({
+      route: `POST /api/follow-requests/:id/${d}`,
+      objects: ['own', 'other'],
+      note: "own: a request to a fresh private account of the role (the caller decides it); other: a request to someone else's profile (404, not yours to decide)",
+      req: async (p) => {
+        if (p.as === 'anon' || p.as === 'banned') return { params: { id: 2147483000 } }; // signed out: refused before the id matters
+        const owner: any = p.obj === 'own' ? await freshClient(p) : await p.w.app.user();
+        await owner.put('/api/user/preferences', { profileVisibility: 'private' });
+        const fan = await p.w.app.user();
+        await fan.post(`/api/user/${owner.me.id}/follow`);
+        const req = (await owner.get('/api/follow-requests')).body.items[0];
+        return { client: p.obj === 'own' ? owner : undefined, params: { id: req.id } };
+      },
+      expect: { signedOut: 401, 'default': 200, ...Object.fromEntries(SIGNED_IN.map((r) => [`${r}:other`, 404])) },
+    }),
+  ),
+  {
+    route: 'POST /api/user/:id/remove-follower',
+    objects: ['own', 'other'],
+    note: 'removing yourself is refused (400); anyone else: 200 (removed or not a follower)',
+    req: (p) => ({ params: { id: userId(p) } }),
+    expect: { signedOut: 401, 'default': 200, ...Object.fromEntries(SIGNED_IN.map((r) => [`${r}:own`, 400])) },
+  },
+  ...(['POST', 'DELETE'] as const).flatMap((m): AuthzRow[] =>
+    (['block', 'mute'] as const).map((what) => ({
+      route: `${m} /api/user/:id/${what}`,
+      objects: ['own', 'other'],
+      note:
+        m === 'POST'
+          ? `${what}ing yourself is refused (400); probed on a fresh member (so the world's follows and views stay as they are)`
+          : `undoing a ${what} that was never made is fine (200); on yourself too`,
+      req: async (p) => ({ params: { id: p.obj === 'own' ? userId(p) : (await p.w.app.user()).me.id }, body: m === 'POST' && what === 'mute' ? { notifications: true } : undefined }),
+      expect: { signedOut: 401, 'default': 200, ...(m === 'POST' ? Object.fromEntries(SIGNED_IN.map((r) => [`${r}:own`, 400])) : {}) },
+    })),
+  ),
+  { route: 'GET /api/user/blocks', expect: member() },
+  { route: 'GET /api/user/mutes', expect: member() },
   {
     route: 'POST /api/user/profile-image',
     req: async () => ({ files: [{ field: 'image', name: 'me.png', type: 'image/png', data: await smallPng() }] }),

@@ -28,7 +28,10 @@ describe('accounts: getUserBios', () => {
     expect(await as(viewer)).to.deep.equal({ [open.me.id]: 'Open book.', [friends.me.id]: 'For friends.', [silent.me.id]: '' });
     expect((await closed.post(`/api/user/${viewer.me.id}/follow`)).body.following).to.equal(true);
     expect(await as(viewer)).to.not.have.property(String(closed.me.id));
-    expect((await viewer.post(`/api/user/${closed.me.id}/follow`)).body.following).to.equal(true);
+    expect((await viewer.post(`/api/user/${closed.me.id}/follow`)).body.requested).to.equal(true);
+    expect(await as(viewer)).to.not.have.property(String(closed.me.id)); // a request is not a follow
+    const req = (await closed.get('/api/follow-requests')).body.items[0];
+    expect((await closed.post(`/api/follow-requests/${req.id}/authorize`)).status).to.equal(200);
     expect((await as(viewer))[closed.me.id]).to.equal('For followers.');
     // the owner and Admins see their own / everyone's
     expect((await as(closed))[closed.me.id]).to.equal('For followers.');

@@ -127,7 +127,9 @@ describe('accounts: user directory', function () {
       const hidden = await viewer.get(`/api/search?q=${last}`);
       expect(hidden.body.users).to.deep.equal([{ id: u.me.id, slug: u.me.slug, username: u.me.username, firstName: 'Greta', lastName: last, profileImageUrl: null }]);
       // a follower may see the private profile: the full summary
-      expect((await viewer.post(`/api/user/${u.me.id}/follow`, {})).status).to.equal(200);
+      expect((await viewer.post(`/api/user/${u.me.id}/follow`, {})).body.requested).to.equal(true);
+      const req = (await u.get('/api/follow-requests')).body.items[0];
+      expect((await u.post(`/api/follow-requests/${req.id}/authorize`)).status).to.equal(200);
       expect((await viewer.get(`/api/search?q=${last}`)).body.users[0]).to.include({ id: u.me.id, role: 'Traveler' });
       // and the member always sees themselves in full
       expect((await u.get(`/api/search?q=${last}`)).body.users[0]).to.include({ id: u.me.id, role: 'Traveler' });

@@ -8,6 +8,7 @@ import { LoginThrottle, SIGNUP_THROTTLE_DEFAULTS, SignupThrottle, THROTTLE_DEFAU
 import { addAuthRoutes } from './routes-auth.ts';
 import { addUserRoutes, userBadgesRoute } from './routes-users.ts';
 import { addSettingsRoutes } from './routes-settings.ts';
+import { addSafetyRoutes } from './routes-safety.ts';
 import { usersSearchProvider } from './search.ts';
 import { SearchRegistry } from '../../museums/public.ts';
 import { seedUsers } from './seed.ts';
@@ -76,6 +77,7 @@ export default definePluginServer({
     addAuthRoutes(deps);
     addUserRoutes(deps);
     addSettingsRoutes(deps);
+    addSafetyRoutes(deps);
   },
 
   bootstrap(ctx: PluginContext) {

@@ -40,12 +40,12 @@ describe('accounts: profiles and follows', () => {
     const b = await app.user();
     const f1 = await a.post(`/api/user/${b.me.id}/follow`);
     expect(f1.status).to.equal(200);
-    expect(f1.body).to.deep.equal({ following: true, followersCount: 1 });
+    expect(f1.body).to.deep.equal({ following: true, requested: false, followersCount: 1 });
     expect((await a.get(`/api/user/${b.me.id}`)).body).to.include({ isFollowing: true, followersCount: 1, followingCount: 0 });
     expect((await b.get(`/api/user/${a.me.id}`)).body).to.include({ followsYou: true, followingCount: 1 });
     expect((await b.get('/api/user')).body.followersCount).to.equal(1);
     const f2 = await a.post(`/api/user/${b.me.id}/follow`);
-    expect(f2.body).to.deep.equal({ following: false, followersCount: 0 });
+    expect(f2.body).to.deep.equal({ following: false, requested: false, followersCount: 0 });
     expect((await a.get('/api/user')).body.followingCount).to.equal(0);
   });
 
@@ -125,8 +125,11 @@ describe('accounts: profiles and follows', () => {
     expect((await app.client().get(`/api/user/${owner.me.id}`)).body.limited).to.equal(true);
     expect((await stranger.get(`/api/user/${owner.me.id}/followers`)).status).to.equal(403);
     expect((await stranger.get(`/api/user/${owner.me.id}/following`)).status).to.equal(403);
-    // Following opens it.
-    await stranger.post(`/api/user/${owner.me.id}/follow`);
+    // Asking to follow does not open it; the owner's approval does.
+    expect((await stranger.post(`/api/user/${owner.me.id}/follow`)).body).to.deep.equal({ following: false, requested: true, followersCount: 0 });
+    expect((await stranger.get(`/api/user/${owner.me.id}`)).body).to.include({ limited: true, requested: true, isFollowing: false });
+    const req = (await owner.get('/api/follow-requests')).body.items[0];
+    expect((await owner.post(`/api/follow-requests/${req.id}/authorize`)).status).to.equal(200);
     const follower = (await stranger.get(`/api/user/${owner.me.id}`)).body;
     expect(follower).to.include({ limited: false, bio: 'secret bio', isFollowing: true });
     expect((await stranger.get(`/api/user/${owner.me.id}/followers`)).status).to.equal(200);

@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
+import { HttpError } from '../../../core/errors.ts';
+import { USER_NOT_FOUND } from './deps.ts';
 import type { AuthUser } from '../../../core/plugin-api.ts';
 import type { UserStatsProviderApi } from '../public.ts';
-import { iso, relation, rowToPreferences, visible } from './service.ts';
+import { ACTIVE_MUTE_SQL, iso, relation, rowToPreferences, visible } from './service.ts';
 
 export const PROFILE_COLUMNS = [
   'users.id',
@@ -43,6 +45,9 @@ export async function buildProfile(knex: Knex, row: any, viewer: AuthUser | unde
   const isOwn = viewer?.id === row.id;
   const privileged = isOwn || viewer?.role === 'Admin';
   const rel = await relation(knex, viewer?.id, row.id);
+  const safety = await viewerSafety(knex, viewer?.id, row.id);
+  // blocked by this member: as if they did not exist
+  if (safety.blockedBy && viewer?.role !== 'Admin') throw new HttpError(404, USER_NOT_FOUND);
   const base = {
     id: row.id,
     slug: row.slug,
@@ -54,7 +59,12 @@ export async function buildProfile(knex: Knex, row: any, viewer: AuthUser | unde
     isOwn,
     isFollowing: rel.isFollowing,
     followsYou: rel.followsYou,
+    requested: safety.requested,
+    isBlocked: safety.isBlocked,
+    isMuted: safety.isMuted,
   };
+  // the viewer blocked this member: name and avatar only (and the way to unblock)
+  if (safety.isBlocked && !privileged) return { ...base, limited: true };
   if (!visible(prefs.profileVisibility, viewer, row.id, rel)) return { ...base, limited: true };
   let insightsCount = 0;
   if (stats) {
@@ -73,6 +83,30 @@ export async function buildProfile(knex: Knex, row: any, viewer: AuthUser | unde
     insightsCount,
     followersCount: privileged || prefs.showFollowers ? row.followers_count : null,
     followingCount: privileged || prefs.showFollowing ? row.following_count : null,
-    ...(isOwn ? { profileVisibility: prefs.profileVisibility } : {}),
+    ...(isOwn ? { profileVisibility: prefs.profileVisibility, followRequestsCount: await pendingRequestsCount(knex, row.id) } : {}),
   };
+}
+
+/** How many follow requests wait for `ownerId`'s decision. */
+export async function pendingRequestsCount(knex: Knex, ownerId: number): Promise<number> {
+  const [{ n }] = await knex('user_follow_requests').where({ target_id: ownerId }).count({ n: '*' });
+  return Number(n);
+}
+
+/**
+ * What stands between the viewer and a member: a pending request of the viewer's, a block by the
+ * viewer (isBlocked), by the member (blockedBy: the profile is then "not found" for the viewer), an
+ * active mute by the viewer. One statement.
+ */
+export async function viewerSafety(knex: Knex, viewerId: number | undefined, ownerId: number) {
+  if (!viewerId || viewerId === ownerId) return { requested: false, isBlocked: false, blockedBy: false, isMuted: false };
+  const { rows } = await knex.raw(
+    `select exists (select 1 from user_follow_requests where requester_id = ? and target_id = ?) as requested,
+            exists (select 1 from user_blocks where blocker_id = ? and blocked_id = ?) as is_blocked,
+            exists (select 1 from user_blocks where blocker_id = ? and blocked_id = ?) as blocked_by,
+            exists (select 1 from user_mutes acc_m where muter_id = ? and muted_id = ? and ${ACTIVE_MUTE_SQL}) as is_muted`,
+    [viewerId, ownerId, viewerId, ownerId, ownerId, viewerId, viewerId, ownerId],
+  );
+  const r = rows[0];
+  return { requested: Boolean(r.requested), isBlocked: Boolean(r.is_blocked), blockedBy: Boolean(r.blocked_by), isMuted: Boolean(r.is_muted) };
 }

@@ -3,6 +3,7 @@ import { HttpError } from '../../../core/errors.ts';
 import type { UserPreferences } from '../public.ts';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
 import { readPreferences, toOwnUser, writePreferences } from './service.ts';
+import { onProfilePublic } from './routes-safety.ts';
 import { sessionId, startSession } from './sessions.ts';
 import { uniqueSlug } from './users.ts';
 import { LoginThrottle } from './throttle.ts';
@@ -159,7 +160,12 @@ export function addSettingsRoutes({ ctx, knex, throttle, deleteUser }: RouteDeps
     summary: 'Change any of the privacy and notification preferences; answers all of them',
     auth: 'required',
     schema: { body: { $ref: 'accounts/PreferencesUpdateBody' }, response: { $ref: 'accounts/Preferences' } },
-    handler: (c) => writePreferences(knex, c.user!.id, c.input.body),
+    async handler(c) {
+      const prefs = await writePreferences(knex, c.user!.id, c.input.body);
+      // a profile open to all needs no approvals: pending follow requests are accepted
+      if (c.input.body.profileVisibility === 'public') await onProfilePublic({ ctx, knex }, c.user!.id);
+      return prefs;
+    },
   });
 
   ctx.routes.add({

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { HttpError } from '../../../core/errors.ts';
 import type { PluginContext, RouteDef } from '../../../core/plugin-api.ts';
 import { UserStatsProvider, type UserBadgesProviderApi } from '../public.ts';
@@ -17,8 +18,16 @@ const listQuery = {
 };
 
 export const PRIVATE_PROFILE = 'This profile is private';
+export const YOU_BLOCKED = 'You blocked this member: unblock them first';
 
-export function addUserRoutes({ ctx, knex }: RouteDeps): void {
+/** A member who blocked the viewer does not exist for the viewer (404 User not found); Admins are exempt. */
+export async function refuseBlockedBy(knex: Knex, viewer: { id: number; role: string } | undefined | null, ownerId: number): Promise<void> {
+  if (!viewer || viewer.id === ownerId || viewer.role === 'Admin') return;
+  const b = await knex('user_blocks').where({ blocker_id: ownerId, blocked_id: viewer.id }).first('blocker_id');
+  if (b) throw new HttpError(404, USER_NOT_FOUND);
+}
+
+export function addUserRoutes({ ctx, knex, api }: RouteDeps): void {
   const stats = () => ctx.services.maybe(UserStatsProvider);
 
   ctx.routes.add({
@@ -90,9 +99,13 @@ export function addUserRoutes({ ctx, knex }: RouteDeps): void {
       const target = c.input.params.id;
       if (target === c.user!.id) throw new HttpError(400, 'You cannot follow yourself');
       const r = await toggleFollow(knex, c.user!.id, target);
-      if (!r) throw new HttpError(404, USER_NOT_FOUND);
-      await ctx.events.emit('accounts.user.followed', { followerId: c.user!.id, followingId: target, following: r.following });
-      return r;
+      if (r.kind === 'missing') throw new HttpError(404, USER_NOT_FOUND);
+      if (r.kind === 'blocked') throw new HttpError(403, YOU_BLOCKED);
+      // a request (private profile) or its withdrawal is not a follow: nobody is told
+      if (r.change === 'followed' || r.change === 'unfollowed') {
+        await ctx.events.emit('accounts.user.followed', { followerId: c.user!.id, followingId: target, following: r.following });
+      }
+      return { following: r.following, requested: r.requested, followersCount: r.followersCount };
     },
   });
 
@@ -108,6 +121,7 @@ export function addUserRoutes({ ctx, knex }: RouteDeps): void {
         const id = c.input.params.id;
         const owner = await knex('users').leftJoin('user_preferences as p', 'p.user_id', 'users.id').where('users.id', id).first('users.id', 'p.*');
         if (!owner) throw new HttpError(404, USER_NOT_FOUND);
+        await refuseBlockedBy(knex, c.user, id);
         if (!(await canViewProfile(knex, c.user, id))) throw new HttpError(403, PRIVATE_PROFILE);
         const prefs = rowToPreferences(owner.user_id ? owner : undefined);
         const privileged = c.user && (c.user.id === id || c.user.role === 'Admin');
@@ -115,7 +129,8 @@ export function addUserRoutes({ ctx, knex }: RouteDeps): void {
         if (!privileged && !shown) {
           throw new HttpError(403, direction === 'followers' ? "This member's followers are hidden" : 'Who this member follows is hidden');
         }
-        const rows = await listFollows(knex, id, direction, c.input.query.limit, c.input.query.offset);
+        const notBlocked = c.user && c.user.role !== 'Admin' ? api.sql.notBlocked(c.user.id, 'u.id') : undefined;
+        const rows = await listFollows(knex, id, direction, c.input.query.limit, c.input.query.offset, notBlocked);
         const mine = c.user ? await followedAmong(knex, c.user.id, rows.map((r) => r.id)) : new Set<number>();
         return rows.map((r) => ({
           id: r.id,
@@ -148,6 +163,7 @@ export function userBadgesRoute(ctx: PluginContext, provider: () => UserBadgesPr
       const id = c.input.params.id;
       const exists = await knex('users').where({ id }).first('id');
       if (!exists) throw new HttpError(404, USER_NOT_FOUND);
+      await refuseBlockedBy(knex, c.user, id);
       if (!(await canViewProfile(knex, c.user, id))) throw new HttpError(403, PRIVATE_PROFILE);
       const p = provider();
       if (!p) return [];

@@ -141,6 +141,13 @@ export function visible(visibility: string, viewer: { id: number; role: string }
 
 export async function canViewProfile(knex: Knex, viewer: { id: number; role: string } | undefined | null, ownerId: number): Promise<boolean> {
   if (viewer && (viewer.id === ownerId || viewer.role === 'Admin')) return true;
+  if (viewer) {
+    const blocked = await knex('user_blocks')
+      .where({ blocker_id: viewer.id, blocked_id: ownerId })
+      .orWhere({ blocker_id: ownerId, blocked_id: viewer.id })
+      .first('blocker_id');
+    if (blocked) return false;
+  }
   const prefs = await knex('user_preferences').where({ user_id: ownerId }).first('profile_visibility');
   const visibility = prefs?.profile_visibility ?? 'public';
   if (visibility === 'public') return true;
@@ -148,10 +155,14 @@ export async function canViewProfile(knex: Knex, viewer: { id: number; role: str
   return visible(visibility, viewer, ownerId, await relation(knex, viewer.id, ownerId));
 }
 
-/** AccountsApi.sql: followingIds and canViewProfile's rule (visible() above) as SQL. */
+/** An active mute: no end, or an end still ahead (compared in SQL: expired mutes end by themselves). */
+export const ACTIVE_MUTE_SQL = '(acc_m.expires_at is null or acc_m.expires_at > now())';
+
+/** AccountsApi.sql: followingIds and canViewProfile's rule (visible() above, plus blocks) as SQL. */
 export function accountsSql(knex: Knex): AccountsSql {
   // aliases of their own (acc_*): the surrounding statement's names stay free
-  return {
+  const notBlockedSql = `not exists (select 1 from user_blocks acc_b where (acc_b.blocker_id = ?? and acc_b.blocked_id = ?) or (acc_b.blocker_id = ? and acc_b.blocked_id = ??))`;
+  const sql: AccountsSql = {
     followingIds: (userId) => knex('user_follows').where('follower_id', userId).select('following_id'),
     followEdges: () => knex('user_follows').select('follower_id', 'following_id'),
     canView(viewer, col) {
@@ -159,14 +170,37 @@ export function accountsSql(knex: Knex): AccountsSql {
       const closed = `exists (select 1 from user_preferences acc_up where acc_up.user_id = ?? and acc_up.profile_visibility in ('friends', 'private'))`;
       if (!viewer) return knex.raw(`(not ${closed})`, [col]);
       return knex.raw(
-        `(?? = ? or not ${closed}
+        `(?? = ? or (${notBlockedSql} and (not ${closed}
           or exists (select 1 from user_follows acc_f where acc_f.follower_id = ? and acc_f.following_id = ??)
           or exists (select 1 from user_preferences acc_up join user_follows acc_f on acc_f.follower_id = acc_up.user_id and acc_f.following_id = ?
-                     where acc_up.user_id = ?? and acc_up.profile_visibility = 'friends'))`,
-        [col, viewer.id, col, viewer.id, col, viewer.id, col],
+                     where acc_up.user_id = ?? and acc_up.profile_visibility = 'friends'))))`,
+        [col, viewer.id, col, viewer.id, viewer.id, col, col, viewer.id, col, viewer.id, col],
       );
     },
+    notBlocked(userId, col) {
+      if (userId == null) return knex.raw('true');
+      return knex.raw(`(${notBlockedSql})`, [col, userId, userId, col]);
+    },
+    notMuted(viewer, col, opts) {
+      if (!viewer) return knex.raw('true');
+      return knex.raw(
+        `(not exists (select 1 from user_mutes acc_m where acc_m.muter_id = ? and acc_m.muted_id = ?? and ${ACTIVE_MUTE_SQL}${opts?.notifications ? ' and acc_m.notifications' : ''}))`,
+        [viewer.id, col],
+      );
+    },
+    canViewContent(viewer, col) {
+      const a = sql.canView(viewer, col).toSQL();
+      const b = sql.notMuted(viewer, col).toSQL();
+      return knex.raw(`(${a.sql} and ${b.sql})`, [...(a.bindings as any[]), ...(b.bindings as any[])]);
+    },
+    notBlockedOrMuted(viewer, col) {
+      if (!viewer || viewer.role === 'Admin') return knex.raw('true');
+      const a = sql.notBlocked(viewer.id, col).toSQL();
+      const b = sql.notMuted(viewer, col).toSQL();
+      return knex.raw(`(${a.sql} and ${b.sql})`, [...(a.bindings as any[]), ...(b.bindings as any[])]);
+    },
   };
+  return sql;
 }
 
 // ---- directory (admin list, search, bulk ids) ----
@@ -226,11 +260,14 @@ export async function countUsers(knex: Knex, q: { roles?: string[] } = {}): Prom
  * last name and "first last" (never email). Best matches first: exact username, then a username,
  * first or last name starting with q, then the rest; within each, most followed.
  */
-export async function searchUsers(knex: Knex, q: string, limit: number) {
+export async function searchUsers(knex: Knex, q: string, limit: number, viewerId?: number) {
   const s = q.replace(/[\u0000-\u001f]+/g, ' ').trim();
   if (!s) return [];
   const prefix = `${containsPattern(s).slice(1)}`; // "q%"
-  const rows = await knex('users')
+  const query = knex('users');
+  // members blocked either way with the viewer are not found (accounts' rule, in this statement)
+  if (viewerId != null) query.whereRaw(accountsSql(knex).notBlocked(viewerId, 'users.id'));
+  const rows = await query
     .leftJoin('user_preferences', 'user_preferences.user_id', 'users.id')
     .whereRaw(`${NAME_SEARCH_SQL.replace(/\b(username|first_name|last_name)\b/g, 'users.$1')} ilike ?`, [containsPattern(s)])
     .orderByRaw(
@@ -300,7 +337,16 @@ export function createAccountsApi(knex: Knex, deps: AccountsApiDeps): AccountsAp
           else followers.add(f.follower_id);
         }
       }
+      const blocked = new Set<number>();
+      if (viewer && viewer.role !== 'Admin') {
+        const bl = (await knex('user_blocks')
+          .where((w) => w.where('blocker_id', viewer.id).whereIn('blocked_id', unique))
+          .orWhere((w) => w.where('blocked_id', viewer.id).whereIn('blocker_id', unique))
+          .select('blocker_id', 'blocked_id')) as Array<{ blocker_id: number; blocked_id: number }>;
+        for (const b of bl) blocked.add(b.blocker_id === viewer.id ? b.blocked_id : b.blocker_id);
+      }
       for (const r of rows) {
+        if (blocked.has(r.id)) continue;
         const rel = { isFollowing: following.has(r.id), followsYou: followers.has(r.id) };
         if (visible(r.profile_visibility ?? 'public', viewer, r.id, rel)) map.set(r.id, r.bio ?? '');
       }
@@ -363,6 +409,21 @@ export function createAccountsApi(knex: Knex, deps: AccountsApiDeps): AccountsAp
     },
     isFollowing: (a, b) => isFollowing(knex, a, b),
     canViewProfile: (viewer, ownerId) => canViewProfile(knex, viewer, ownerId),
+    async isBlockedEitherWay(a, b) {
+      if (a === b) return false;
+      return Boolean(await knex('user_blocks').where({ blocker_id: a, blocked_id: b }).orWhere({ blocker_id: b, blocked_id: a }).first('blocker_id'));
+    },
+    async reachable(actorId, recipientIds, opts) {
+      const ids = [...new Set(recipientIds.filter((i) => Number.isInteger(i)))];
+      if (!ids.length) return new Set();
+      const q = knex('users as r')
+        .whereIn('r.id', ids)
+        .whereRaw(`not exists (select 1 from user_blocks acc_b where (acc_b.blocker_id = r.id and acc_b.blocked_id = ?) or (acc_b.blocker_id = ? and acc_b.blocked_id = r.id))`, [actorId, actorId]);
+      if (opts?.notifications) {
+        q.whereRaw(`not exists (select 1 from user_mutes acc_m where acc_m.muter_id = r.id and acc_m.muted_id = ? and acc_m.notifications and ${ACTIVE_MUTE_SQL})`, [actorId]);
+      }
+      return new Set((await q.pluck('r.id')).map(Number));
+    },
     canonicalRole: (r) => canonicalRole(r),
     async setRole(userId, role) {
       const r = canonicalRole(role);

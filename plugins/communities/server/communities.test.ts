@@ -764,7 +764,9 @@ describe('communities API', function () {
       // a private profile's bio is for its followers (and itself) only
       expect((await userOf(w.outsider, w.moderator)).bio).to.equal(null);
       expect((await userOf(w.moderator, w.moderator)).bio).to.equal('Only my followers read this.');
-      expect((await w.outsider.post(`/api/user/${w.moderator.me.id}/follow`)).body.following).to.equal(true);
+      expect((await w.outsider.post(`/api/user/${w.moderator.me.id}/follow`)).body.requested).to.equal(true);
+      const req = (await w.moderator.get('/api/follow-requests')).body.items.find((x: any) => x.user.id === w.outsider.me.id);
+      expect((await w.moderator.post(`/api/follow-requests/${req.id}/authorize`)).status).to.equal(200);
       expect((await userOf(w.outsider, w.moderator)).bio).to.equal('Only my followers read this.');
     });
   });

@@ -82,6 +82,8 @@ export function memberRoutes(d: Deps) {
       assertRead(a);
       const rows: MemberRow[] = await knex('community_members')
         .where({ community_id: a.community.id })
+        // members blocked either way with the viewer are not listed, except to the community's moderators
+        .whereRaw(d.accounts.sql.notBlocked(a.rank >= RANK.moderator ? null : c.user!.id, 'community_members.user_id'))
         .orderByRaw('(user_id = ?) desc', [a.community.creator_id])
         .orderByRaw("case role when 'admin' then 0 when 'moderator' then 1 else 2 end")
         .orderBy('joined_at')

@@ -43,6 +43,8 @@ export function postRoutes(d: Deps) {
 
   async function postAccess(postId: number, user: AuthUser | undefined) {
     const post = await loadPost(knex, postId);
+    // a block either way with its author: the post does not exist for the viewer (accounts' rule)
+    if (user && user.role !== 'Admin' && (await d.accounts.isBlockedEitherWay(user.id, post.user_id))) throw new HttpError(404, POST_NOT_FOUND);
     const a = await loadAccess(knex, post.community_id, user);
     return { post, a };
   }
@@ -61,6 +63,7 @@ export function postRoutes(d: Deps) {
       const cur = decodeCursor<{ p: boolean; id: number }>(c.input.query.cursor, (v) => typeof v.p === 'boolean' && Number.isInteger(v.id));
       const q = knex('community_posts')
         .where({ community_id: a.community.id })
+        .whereRaw(d.accounts.sql.notBlockedOrMuted(c.user, 'community_posts.user_id'))
         .where((w) => {
           w.where('status', 'published').orWhere((x) => x.where('status', 'pending').where('user_id', c.user!.id));
         })
@@ -274,7 +277,7 @@ export function postRoutes(d: Deps) {
     async handler(c) {
       const { post, a } = await postAccess(c.input.params.id, c.user);
       assertPostVisible(a, post);
-      const rows = await knex('community_comments').where({ post_id: post.id }).orderBy('id').limit(2000);
+      const rows = await knex('community_comments').where({ post_id: post.id }).whereRaw(d.accounts.sql.notBlockedOrMuted(c.user, 'community_comments.user_id')).orderBy('id').limit(2000);
       return presentComments(rows, a);
     },
   });
@@ -295,7 +298,13 @@ export function postRoutes(d: Deps) {
       if (refusal) throw new HttpError(403, refusal);
       if (post.status !== 'published') throw new HttpError(400, 'This post is waiting for review');
       const userId = c.user!.id;
-      const { row, parentId, recipients } = await addComment(knex, THREADS, post, { userId, content: c.input.body.content, parentId: c.input.body.parentId, columns: { community_id: post.community_id } });
+      const { row, parentId, recipients } = await addComment(knex, THREADS, post, {
+        userId,
+        content: c.input.body.content,
+        parentId: c.input.body.parentId,
+        columns: { community_id: post.community_id },
+        refuseParentAuthor: async (authorId) => c.user!.role !== 'Admin' && (await d.accounts.isBlockedEitherWay(userId, authorId)),
+      });
       await touch(knex, a.community.id, userId);
       if (recipients.length) {
         await d.notify(recipients, {
@@ -305,6 +314,7 @@ export function postRoutes(d: Deps) {
           link: `/communities/${a.community.id}`,
           template: parentId ? 'communities:notify.reply' : 'communities:notify.comment',
           params: { user: c.user!.username, community: a.community.name },
+          actorId: userId, // not to members blocked either way or who muted the commenter
         });
       }
       const [out] = await presentComments([{ ...row, parent_id: null }], a);

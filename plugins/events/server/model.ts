@@ -163,6 +163,8 @@ export async function serializeEvents(knex: Knex, deps: Deps, viewer: Viewer, ro
       knex('events_attendees')
         .whereIn('event_id', ids)
         .whereIn('status', ['attending', 'interested'])
+        // attendees blocked either way with the viewer are not listed (accounts' rule; counts stay whole)
+        .whereRaw(deps.accounts().sql.notBlocked(viewer.user && viewer.user.role !== 'Admin' ? viewer.user.id : null, 'events_attendees.user_id'))
         .select('event_id', 'user_id', 'status', 'joined_at', knex.raw('row_number() over (partition by event_id order by joined_at, user_id) as rn'))
         .as('a'),
     )

@@ -272,7 +272,7 @@ export function registerCommonRoutes(store: EventsStore): void {
       async handler(c) {
         const row = await store.loadFor(c.input.params.id, k.kind, c.user);
         const viewer = store.viewer(c.user);
-        const rows = (await knex('events_comments').where('event_id', row.id).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(500)).reverse();
+        const rows = (await knex('events_comments').where('event_id', row.id).whereRaw(deps.accounts().sql.notBlockedOrMuted(c.user, 'events_comments.user_id')).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(500)).reverse();
         return commentAnswers(rows, viewer.id, await viewer.canEdit(row));
       },
     });

@@ -114,9 +114,11 @@ export function groupRoutes(ctx: PluginContext) {
     return rows.map((r) => card(r, u, mine.get(r.id), viewerId));
   }
 
-  async function memberList(g: GroupRow, limit: number) {
+  /** `a`: the viewer's access; members blocked either way with the viewer are not listed, except to the group's admins. */
+  async function memberList(g: GroupRow, limit: number, a?: Access) {
     const rows: MemberRow[] = await knex('group_members')
       .where({ group_id: g.id })
+      .whereRaw(accounts().sql.notBlocked(a && !a.isAdmin && a.user.role !== 'Admin' ? a.user.id : null, 'group_members.user_id'))
       .orderByRaw('(user_id = ?) desc', [g.creator_id])
       .orderByRaw("(role = 'admin') desc")
       .orderBy('joined_at')
@@ -134,7 +136,7 @@ export function groupRoutes(ctx: PluginContext) {
       ...card(g, u, a.member, a.user.id),
       postsCount: Number(n),
       creatorId: g.creator_id,
-      members: await memberList(g, 100),
+      members: await memberList(g, 100, a),
       isMember: Boolean(a.member) || a.isCreator,
       isCreator: a.isCreator,
     };
@@ -292,7 +294,7 @@ export function groupRoutes(ctx: PluginContext) {
     schema: { params: idParams, response: { type: 'array', items: { $ref: 'groups/Member' } } },
     async handler(c) {
       const a = await loadAccess(c.input.params.id, c.user!);
-      return memberList(a.group, 5000);
+      return memberList(a.group, 5000, a);
     },
   });
 
@@ -353,7 +355,7 @@ export function groupRoutes(ctx: PluginContext) {
       const a = await loadAccess(c.input.params.id, c.user!);
       if (!a.isAdmin) throw new HttpError(403, 'Only group admins can add members');
       const u = await accounts().findUser(c.input.body.username.trim().replace(/^@/, ''));
-      if (!u) throw new HttpError(404, 'User not found');
+      if (!u || (await accounts().isBlockedEitherWay(c.user!.id, u.id))) throw new HttpError(404, 'User not found');
       if (!(await addMember(a.group.id, u.id))) throw new HttpError(409, 'This user is already a member of this group');
       await ctx.events.emit('groups.member.joined', { groupId: a.group.id, userId: u.id });
       await notify([u.id], { type: 'community', title: 'Added to a group', message: `${c.user!.username} added you to the group ${a.group.name}.`, link: `/groups/${a.group.id}`, template: 'groups:notify.added', params: { user: c.user!.username, group: a.group.name } });
@@ -402,7 +404,7 @@ export function groupRoutes(ctx: PluginContext) {
       assertMember(a, 'Join this group to participate in discussions.');
       const { limit } = c.input.query;
       const cur = decodeCursor<{ id: number }>(c.input.query.cursor, (v) => Number.isInteger(v.id));
-      const q = knex('group_posts').where({ group_id: a.group.id }).orderBy('id', 'desc').limit(limit + 1);
+      const q = knex('group_posts').where({ group_id: a.group.id }).whereRaw(accounts().sql.notBlockedOrMuted(c.user, 'group_posts.user_id')).orderBy('id', 'desc').limit(limit + 1);
       if (cur) q.where('id', '<', cur.id);
       const rows: PostRow[] = await q;
       const page = rows.slice(0, limit);
@@ -436,6 +438,8 @@ export function groupRoutes(ctx: PluginContext) {
   async function postAccess(postId: number, user: AuthUser) {
     const post: PostRow | undefined = await knex('group_posts').where({ id: postId }).first();
     if (!post) throw new HttpError(404, 'Post not found');
+    // a block either way with its author: the post does not exist for the viewer (accounts' rule)
+    if (user.role !== 'Admin' && (await accounts().isBlockedEitherWay(user.id, post.user_id))) throw new HttpError(404, 'Post not found');
     return { post, a: await loadAccess(post.group_id, user) };
   }
 
@@ -485,7 +489,7 @@ export function groupRoutes(ctx: PluginContext) {
     async handler(c) {
       const { post, a } = await postAccess(c.input.params.id, c.user!);
       assertMember(a, 'Join this group to participate in discussions.');
-      return presentComments(await knex('group_comments').where({ post_id: post.id }).orderBy('id').limit(2000), a);
+      return presentComments(await knex('group_comments').where({ post_id: post.id }).whereRaw(accounts().sql.notBlockedOrMuted(c.user, 'group_comments.user_id')).orderBy('id').limit(2000), a);
     },
   });
 
@@ -501,8 +505,13 @@ export function groupRoutes(ctx: PluginContext) {
       const { post, a } = await postAccess(c.input.params.id, c.user!);
       assertMember(a, 'Only members of this group can comment');
       if (c.user!.restricted) throw new HttpError(403, 'Your account is restricted from commenting');
-      const { row, parentId, recipients } = await addComment(knex, THREADS, post, { userId: c.user!.id, content: c.input.body.content, parentId: c.input.body.parentId });
-      await notify(recipients, { type: 'comment', title: parentId ? 'New reply' : 'New comment', message: `${c.user!.username} ${parentId ? 'replied in' : 'commented on'} a post in ${a.group.name}.`, link: `/groups/${a.group.id}`, template: parentId ? 'groups:notify.reply' : 'groups:notify.comment', params: { user: c.user!.username, group: a.group.name } });
+      const { row, parentId, recipients } = await addComment(knex, THREADS, post, {
+        userId: c.user!.id,
+        content: c.input.body.content,
+        parentId: c.input.body.parentId,
+        refuseParentAuthor: async (authorId) => c.user!.role !== 'Admin' && (await accounts().isBlockedEitherWay(c.user!.id, authorId)),
+      });
+      await notify(recipients, { type: 'comment', title: parentId ? 'New reply' : 'New comment', message: `${c.user!.username} ${parentId ? 'replied in' : 'commented on'} a post in ${a.group.name}.`, link: `/groups/${a.group.id}`, template: parentId ? 'groups:notify.reply' : 'groups:notify.comment', params: { user: c.user!.username, group: a.group.name }, actorId: c.user!.id });
       const [out] = await presentComments([{ ...row, parent_id: null }], a);
       return { ...out, parentId };
     },

@@ -398,7 +398,7 @@ export default definePluginServer({
         const viewer = c.user?.id ?? null;
         const q = c.input.query;
         const page = await readPage(museumPostsSource(knex, c.input.params.museumId, scope(c.user)), { limit: q.limit, cursor: decodeCursor(q.cursor), offset: offsetOf(q), visible: readableRows });
-        return { items: await hydrate.posts(page.rows, viewer, { comments: 3 }), nextCursor: page.nextCursor };
+        return { items: await hydrate.posts(page.rows, viewer, { comments: 3, viewer: c.user }), nextCursor: page.nextCursor };
       },
     });
 
@@ -414,6 +414,8 @@ export default definePluginServer({
         const userId = c.input.params.id;
         const user = await accounts().getUserSummary(userId);
         if (!user) throw new HttpError(404, 'User not found');
+        // a block either way: the member does not exist for the other (accounts' rule)
+        if (c.user && c.user.role !== 'Admin' && (await accounts().isBlockedEitherWay(c.user.id, userId))) throw new HttpError(404, 'User not found');
         if (!(await accounts().canViewProfile(c.user, userId))) throw new HttpError(403, MESSAGES.privateProfile);
         const q = c.input.query;
         const page = await readPage(userPostsSource(knex, userId, scope(c.user)), { limit: q.limit, cursor: decodeCursor(q.cursor), offset: offsetOf(q), visible: async (r) => r });
@@ -486,7 +488,12 @@ export default definePluginServer({
       async handler(c) {
         const viewer = c.user?.id ?? null;
         const post = await loadVisiblePost(c.input.params.id, c.user);
-        const rows = await knex('insights_comments').where({ post_id: post.id }).orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(2000);
+        const rows = await knex('insights_comments as c')
+          .where({ post_id: post.id })
+          .whereRaw(accounts().sql.canViewContent(c.user, 'c.user_id')) // accounts' rule: privacy, blocks, mutes
+          .orderBy([{ column: 'created_at' }, { column: 'id' }])
+          .limit(2000)
+          .select('c.*');
         const all = await hydrate.comments(rows);
         const top = all.filter((x) => x.parentId == null).map((x) => ({ ...x, replies: [] as any[] }));
         const byId = new Map(top.map((t) => [t.id, t]));
@@ -515,6 +522,8 @@ export default definePluginServer({
         if (c.input.body.parentId != null) {
           const parent = await knex('insights_comments').where({ id: c.input.body.parentId, post_id: post.id }).first('id', 'parent_id', 'user_id');
           if (!parent) throw new HttpError(400, MESSAGES.commentNotFound);
+          // no replies across a block (accounts' rule): the comment is not there for the replier
+          if (me.role !== 'Admin' && (await accounts().isBlockedEitherWay(me.id, parent.user_id))) throw new HttpError(400, MESSAGES.commentNotFound);
           parentId = parent.parent_id ?? parent.id;
           parentAuthorId = parent.user_id;
         }

@@ -274,7 +274,14 @@ describe('insights: feeds and pages', function () {
     await setVisibility(owner, 'private');
     const follower = await app.user();
     const other = await app.user();
-    await follow(app, follower, owner.me.id);
+    // a private profile: the request waits for the owner's approval, nothing is readable before
+    const asked = await follower.post(`/api/user/${owner.me.id}/follow`);
+    expect(asked.body).to.include({ following: false, requested: true });
+    const early = await textPost(owner, 'before approval');
+    expect((await follower.get(`/api/user/${owner.me.id}/posts`)).status).to.equal(403);
+    expect((await follower.get(`/api/posts/${early.id}`)).status).to.equal(404);
+    await follower.post(`/api/user/${owner.me.id}/follow`); // withdraws
+    await follow(app, follower, owner.me.id, owner);
     const p = await textPost(owner, 'for my followers only');
     const has = async (c: any, path: string) => ((await c.get(path)).body?.items ?? []).some((x: any) => x.id === p.id);
     expect(await has(follower, '/api/feed/personalized?limit=50')).to.equal(true);

@@ -103,7 +103,8 @@ async function run(knex: Knex, inner: Inner, scope: ReadScope | undefined): Prom
   if (!scope) return isRaw ? ((await knex.raw(inner.sql, inner.bindings as any[])).rows as PostRow[]) : ((await inner) as PostRow[]);
   const acc = scope.accounts;
   const from = isRaw ? knex.raw(`(${inner.sql}) as page_row`, inner.bindings as any[]) : (inner as Knex.QueryBuilder).as('page_row');
-  const canView = acc.sql.canView(scope.viewer, 'page_row.user_id').toSQL();
+  // visibility, blocks either way and the viewer's mutes: accounts' rule for lists of content
+  const canView = acc.sql.canViewContent(scope.viewer, 'page_row.user_id').toSQL();
   const q = knex
     .select('page_row.*')
     .select(prefixed(acc.summaryColumns))
@@ -258,7 +259,8 @@ export function iso(d: Date | string): string {
 }
 
 export interface Hydrator {
-  posts(rows: PostRow[], viewerId: number | null, opts?: { comments?: number }): Promise<any[]>;
+  /** `opts.viewer`: whose rule filters the latest comments (accounts' canViewContent) */
+  posts(rows: PostRow[], viewerId: number | null, opts?: { comments?: number; viewer?: Viewer }): Promise<any[]>;
   comments(rows: any[], users?: Map<number, UserSummary>): Promise<CommentOut[]>;
 }
 
@@ -296,7 +298,7 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
           : enriched && rows.every((r) => 'm_id' in r)
             ? Promise.resolve(new Map(rows.filter((r: any) => r.m_id != null).map((r: any) => [Number(r.m_id), museumCard(r)])))
             : m.getMuseumSummaries(museumIds),
-        opts.comments ? latestComments(ids, opts.comments) : Promise.resolve(null),
+        opts.comments ? latestComments(ids, opts.comments, opts.viewer) : Promise.resolve(null),
       ]);
       const users = new Map<number, UserSummary>();
       const likedSet = new Set<number>();
@@ -338,7 +340,9 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
   };
 
   /** The latest n top-level comments of each post, each with up to n replies (oldest first). */
-  async function latestComments(postIds: number[], n: number): Promise<Map<number, CommentOut[]>> {
+  async function latestComments(postIds: number[], n: number, viewer?: Viewer): Promise<Map<number, CommentOut[]>> {
+    // comments the viewer may see (accounts' rule, in these statements)
+    const seen = accounts().sql.canViewContent(viewer, 'c.user_id').toSQL();
     // authors joined through accounts' summary columns: no separate users statement
     const userCols = Object.entries(prefixed(accounts().summaryColumns))
       .map(([alias, col]) => `${col.split('.').map((x) => `"${x}"`).join('.')} as "${alias}"`)
@@ -347,9 +351,9 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
       await knex.raw(
         `select x.id, x.post_id, x.user_id, x.parent_id, x.content, x.mentions, x.created_at, ${userCols} from (
            select c.*, row_number() over (partition by c.post_id order by c.created_at desc, c.id desc) rn
-           from insights_comments c where c.post_id = any(?::int[]) and c.parent_id is null) x
+           from insights_comments c where c.post_id = any(?::int[]) and c.parent_id is null and ${seen.sql}) x
          join users on users.id = x.user_id where x.rn <= ?`,
-        [postIds, n],
+        [postIds, ...(seen.bindings as any[]), n],
       )
     ).rows as any[];
     const replies = top.length
@@ -357,9 +361,9 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
           await knex.raw(
             `select x.id, x.post_id, x.user_id, x.parent_id, x.content, x.mentions, x.created_at, ${userCols} from (
                select c.*, row_number() over (partition by c.parent_id order by c.created_at desc, c.id desc) rn
-               from insights_comments c where c.parent_id = any(?::int[])) x
+               from insights_comments c where c.parent_id = any(?::int[]) and ${seen.sql}) x
              join users on users.id = x.user_id where x.rn <= ?`,
-            [top.map((t) => t.id), n],
+            [top.map((t) => t.id), ...(seen.bindings as any[]), n],
           )
         ).rows as any[])
       : [];

@@ -54,7 +54,7 @@ describe('insights: SQL statements per page do not grow with its size', function
     await setVisibility(friend, 'friends');
     await setVisibility(followed, 'private');
     await follow(app, friend, viewer.me.id);
-    await follow(app, viewer, followed.me.id);
+    await follow(app, viewer, followed.me.id, followed);
     for (let i = 0; i < 8; i++) {
       await textPost(pub, `public ${i}`, { museumId: museum.id });
       await textPost(friend, `friend ${i}`, { museumId: museum.id });

@@ -73,6 +73,8 @@ export function createRecommendations(knex: Knex, social: Social, accounts: () =
         .whereIn('e.follower_id', acc.sql.followingIds(viewerId).orderBy('following_id').limit(MAX_NETWORK))
         .whereNot('e.following_id', viewerId)
         .whereNotIn('e.following_id', acc.sql.followingIds(viewerId))
+        .whereRaw(acc.sql.notBlocked(viewerId, 'e.following_id'))
+        .whereRaw(acc.sql.notMuted({ id: viewerId }, 'e.following_id'))
         .groupBy('e.following_id')
         .select({ id: 'e.following_id' })
         .count({ n: '*' })

@@ -48,11 +48,20 @@ export async function textPost(c: TestClient, content: string, extra: Record<str
   return r.body;
 }
 
-/** Follows through the accounts route (a toggle: follow again if it was an unfollow). */
-export async function follow(_app: TestApp, c: SignedInClient, targetId: number): Promise<void> {
-  const r = await c.post(`/api/user/${targetId}/follow`);
+/**
+ * Follows through the accounts route (a toggle: follow again if it was an unfollow). A private
+ * profile answers with a request: `owner` (the target's client) then approves it.
+ */
+export async function follow(_app: TestApp, c: SignedInClient, targetId: number, owner?: SignedInClient): Promise<void> {
+  let r = await c.post(`/api/user/${targetId}/follow`);
   if (r.status !== 200) throw new Error(`follow failed: ${r.status} ${r.text}`);
-  if (r.body?.following === false) await c.post(`/api/user/${targetId}/follow`);
+  if (r.body?.following === false && !r.body?.requested) r = await c.post(`/api/user/${targetId}/follow`);
+  if (r.body?.requested) {
+    if (!owner) throw new Error('following a private profile needs its owner to approve: pass the owner');
+    const req = (await owner.get('/api/follow-requests?limit=100')).body.items.find((x: any) => x.user.id === c.me.id);
+    const a = await owner.post(`/api/follow-requests/${req.id}/authorize`);
+    if (a.status !== 200) throw new Error(`approval failed: ${a.status} ${a.text}`);
+  }
 }
 
 /** Sets profileVisibility through the accounts settings route. */

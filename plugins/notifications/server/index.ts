@@ -56,13 +56,19 @@ export default definePluginServer({
     ctx.events.on('accounts.user.followed', async (p) => {
       if (!p.following || p.followerId === p.followingId) return;
       const follower = (await accounts()?.getUserSummary(p.followerId)) ?? null;
-      await notify([p.followingId], fromTemplate('follow', { name: displayName(follower) }, { type: 'follow', link: profileLink(follower), dedupeKey: `follow:${p.followerId}` }));
+      await notify([p.followingId], fromTemplate('follow', { name: displayName(follower) }, { type: 'follow', link: profileLink(follower), dedupeKey: `follow:${p.followerId}`, actorId: p.followerId }));
+    });
+
+    // a private profile's owner approved a follow request: the requester is told
+    ctx.events.on('accounts.follow.approved', async (p) => {
+      const owner = (await accounts()?.getUserSummary(p.ownerId)) ?? null;
+      await notify([p.requesterId], fromTemplate('followApproved', { name: displayName(owner) }, { type: 'follow', link: profileLink(owner), actorId: p.ownerId }));
     });
 
     ctx.events.on('insights.post.liked', async (p) => {
       if (!p.liked || p.userId === p.authorId) return;
       const liker = (await accounts()?.getUserSummary(p.userId)) ?? null;
-      await notify([p.authorId], fromTemplate('like', { name: displayName(liker) }, { type: 'like', link: profileLink(liker), dedupeKey: `like:${p.postId}:${p.userId}` }));
+      await notify([p.authorId], fromTemplate('like', { name: displayName(liker) }, { type: 'like', link: profileLink(liker), dedupeKey: `like:${p.postId}:${p.userId}`, actorId: p.userId }));
     });
 
     ctx.events.on('insights.comment.created', async (p) => {
@@ -70,11 +76,11 @@ export default definePluginServer({
       const params = { name: displayName(author) };
       const link = profileLink(author);
       if (p.postAuthorId !== p.userId) {
-        await notify([p.postAuthorId], fromTemplate('comment', params, { type: 'comment', link, dedupeKey: `comment:${p.commentId}` }));
+        await notify([p.postAuthorId], fromTemplate('comment', params, { type: 'comment', link, dedupeKey: `comment:${p.commentId}`, actorId: p.userId }));
       }
       // A reply also tells the author of the comment replied to (once, when that is not the post's author).
       if (p.parentAuthorId && p.parentAuthorId !== p.userId && p.parentAuthorId !== p.postAuthorId) {
-        await notify([p.parentAuthorId], fromTemplate('reply', params, { type: 'comment', link, dedupeKey: `comment:${p.commentId}` }));
+        await notify([p.parentAuthorId], fromTemplate('reply', params, { type: 'comment', link, dedupeKey: `comment:${p.commentId}`, actorId: p.userId }));
       }
     });
 

@@ -59,6 +59,7 @@ function clean(n: NewNotification) {
     template: n.template ? String(n.template).slice(0, 120) : null,
     params,
     dedupe_key: n.dedupeKey ? String(n.dedupeKey).slice(0, 200) : null,
+    actor_id: Number.isInteger(n.actorId) && Number(n.actorId) > 0 ? Number(n.actorId) : null,
   };
 }
 
@@ -143,11 +144,11 @@ export function createNotificationsService(deps: NotificationsDeps) {
       const [r] = rowsOf(
         await db.raw(
           `with ins as (
-             insert into notifications (user_id, type, title, message, priority, link, template, params, dedupe_key, send_id)
-             select u.id, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ? from unnest(?::int[]) as u(id)
+             insert into notifications (user_id, type, title, message, priority, link, template, params, dedupe_key, send_id, actor_id)
+             select u.id, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?::int from unnest(?::int[]) as u(id)
              on conflict do nothing returning 1
            ) select count(*)::int as n from ins`,
-          [row.type, row.title, row.message, row.priority, row.link, row.template, row.params, row.dedupe_key, sendId, intArray(chunk)],
+          [row.type, row.title, row.message, row.priority, row.link, row.template, row.params, row.dedupe_key, sendId, row.actor_id, intArray(chunk)],
         ),
       );
       return Number(r?.n ?? 0);
@@ -218,6 +219,15 @@ export function createNotificationsService(deps: NotificationsDeps) {
     return { delivered: Number(s?.delivered_count ?? 0) };
   }
 
+  /** Accounts' rule in the inbox's statement: nothing from members blocked either way or muted with their notifications. */
+  function visibleTo(q: Knex.QueryBuilder, userId: number): Knex.QueryBuilder {
+    const acc = deps.accounts();
+    if (!acc) return q;
+    const nb = acc.sql.notBlocked(userId, 'notifications.actor_id');
+    const nm = acc.sql.notMuted({ id: userId }, 'notifications.actor_id', { notifications: true });
+    return q.where((w) => w.whereNull('notifications.actor_id').orWhere((x) => x.whereRaw(nb).whereRaw(nm)));
+  }
+
   const api: NotificationsApi & {
     list(userId: number, opts: { cursor?: string; limit?: number; unread?: boolean }): Promise<{ items: NotificationItem[]; nextCursor: string | null }>;
     markRead(userId: number, id: number): Promise<NotificationItem | null>;
@@ -225,7 +235,12 @@ export function createNotificationsService(deps: NotificationsDeps) {
   } = {
     async notify(userIds, n) {
       const row = clean(n);
-      const recipients = await allowed(ids(userIds), row.type);
+      let recipients = await allowed(ids(userIds), row.type);
+      if (row.actor_id && recipients.length) {
+        // not to members blocked either way with the actor, nor to those who muted their notifications
+        const reach = await deps.accounts()!.reachable(row.actor_id, recipients, { notifications: true });
+        recipients = recipients.filter((id) => reach.has(id));
+      }
       if (!recipients.length) return 0;
       return insertFor(knex, recipients, row, null);
     },
@@ -283,13 +298,13 @@ export function createNotificationsService(deps: NotificationsDeps) {
     },
 
     async unreadCount(userId) {
-      const [{ n }] = await knex('notifications').where({ user_id: userId, read: false }).count({ n: '*' });
+      const [{ n }] = await visibleTo(knex('notifications').where({ user_id: userId, read: false }), userId).count({ n: '*' });
       return Number(n);
     },
 
     async list(userId, { cursor, limit = 20, unread = false }) {
       const size = Math.max(1, Math.min(100, limit));
-      const q = knex('notifications').where({ user_id: userId });
+      const q = visibleTo(knex('notifications').where({ user_id: userId }), userId);
       if (cursor && /^\d{1,19}$/.test(cursor)) q.where('id', '<', cursor);
       if (unread) q.where({ read: false });
       const rows = await q.orderBy('id', 'desc').limit(size + 1);

@@ -16,6 +16,8 @@ export function FollowListModal({ userId, kind, onClose }: { userId: number; kin
   const [state, setState] = useState<'loading' | 'ready' | 'error' | 'hidden'>('loading');
   const [more, setMore] = useState(false);
   const [loadingMore, setLoadingMore] = useState(false);
+  // follow requests sent from this list (private profiles), shown as Requested
+  const [requested, setRequested] = useState<Set<number>>(new Set());
 
   const load = async (offset: number) => {
     const page = await apiRequest<Item[]>('GET', `/api/user/${userId}/${kind}?limit=${PAGE}&offset=${offset}`);
@@ -68,8 +70,17 @@ export function FollowListModal({ userId, kind, onClose }: { userId: number; kin
                 <FollowButton
                   userId={u.id}
                   following={u.isFollowing}
+                  requested={requested.has(u.id)}
                   size="is-small"
-                  onChange={(following) => setItems((prev) => prev.map((x) => (x.id === u.id ? { ...x, isFollowing: following } : x)))}
+                  onChange={(following, _count, req) => {
+                    setItems((prev) => prev.map((x) => (x.id === u.id ? { ...x, isFollowing: following } : x)));
+                    setRequested((prev) => {
+                      const next = new Set(prev);
+                      if (req) next.add(u.id);
+                      else next.delete(u.id);
+                      return next;
+                    });
+                  }}
                 />
               )}
             </li>

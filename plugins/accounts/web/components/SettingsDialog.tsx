@@ -31,8 +31,9 @@ import {
   type Preferences,
   type Profile,
 } from '../lib.ts';
+import { BlockedMutedList } from './BlockedMutedList.tsx';
 
-export type SettingsTab = 'profile' | 'privacy' | 'notifications' | 'account';
+export type SettingsTab = 'profile' | 'privacy' | 'notifications' | 'safety' | 'account';
 
 /** Mutations retried (twice, 1 s doubling) only when a retry can help: network, 408, 5xx. */
 const SAFE_RETRY = {
@@ -487,6 +488,7 @@ export function SettingsDialog({ initialTab = 'profile', onClose }: { initialTab
           { id: 'profile', label: t('settings.profileTab') },
           { id: 'privacy', label: t('settings.privacyTab') },
           { id: 'notifications', label: t('settings.notificationsTab') },
+          { id: 'safety', label: t('settings.safetyTab') },
           { id: 'account', label: t('settings.accountTab') },
         ]}
       />
@@ -498,6 +500,9 @@ export function SettingsDialog({ initialTab = 'profile', onClose }: { initialTab
       </TabPanel>
       <TabPanel idPrefix="acc-settings" id="notifications" active={tab}>
         <PreferencesTab kind="notifications" />
+      </TabPanel>
+      <TabPanel idPrefix="acc-settings" id="safety" active={tab}>
+        {tab === 'safety' && <BlockedMutedList />}
       </TabPanel>
       <TabPanel idPrefix="acc-settings" id="account" active={tab}>
         <AccountTab onClose={onClose} />

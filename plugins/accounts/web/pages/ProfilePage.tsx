@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import {
   ApiError,
@@ -10,6 +10,7 @@ import {
   Spinner,
   TabPanel,
   Tabs,
+  apiRequest,
   toast,
   useApi,
   useAuth,
@@ -17,10 +18,13 @@ import {
   useDocumentTitle,
   useTranslation,
   formatDateTime,
+  withRetry,
 } from '../../../../web/src/index.ts';
 import { displayName, profileKey, type Profile } from '../lib.ts';
 import { FollowButton } from '../components/FollowButton.tsx';
 import { FollowListModal } from '../components/FollowListModal.tsx';
+import { FollowRequestsModal } from '../components/FollowRequestsModal.tsx';
+import { MuteDialog } from '../components/MuteDialog.tsx';
 import { BadgeStripFallback, BadgesTabFallback } from '../components/ProfileBadges.tsx';
 import { SettingsDialog, type SettingsTab } from '../components/SettingsDialog.tsx';
 import '../accounts.css';
@@ -51,17 +55,42 @@ function Count({ value, label, onClick }: { value: number | null | undefined; la
   );
 }
 
-function MoreMenu({ profile, onList }: { profile: Profile; onList: (k: 'followers' | 'following') => void }) {
+function MoreMenu({ profile, onList, onSafety }: { profile: Profile; onList: (k: 'followers' | 'following') => void; onSafety: (action: SafetyAction) => void }) {
   const { t } = useTranslation('accounts');
+  const { user } = useAuth();
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
+  const triggerRef = useRef<HTMLButtonElement>(null);
+  const menuRef = useRef<HTMLDivElement>(null);
+  // keyboard: the first item takes focus on opening; arrows move between items; Escape closes and returns focus
+  useEffect(() => {
+    if (open) menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+  }, [open]);
+  const onMenuKey = (e: ReactKeyboardEvent) => {
+    const items = [...(menuRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+    const i = items.indexOf(document.activeElement as HTMLElement);
+    if (e.key === 'ArrowDown') (items[(i + 1) % items.length] ?? items[0])?.focus();
+    else if (e.key === 'ArrowUp') (items[(i - 1 + items.length) % items.length] ?? items[0])?.focus();
+    else if (e.key === 'Home') items[0]?.focus();
+    else if (e.key === 'End') items[items.length - 1]?.focus();
+    else return;
+    e.preventDefault();
+  };
+  const act = (a: SafetyAction) => {
+    setOpen(false);
+    triggerRef.current?.focus();
+    onSafety(a);
+  };
   useEffect(() => {
     if (!open) return;
     const onDoc = (e: MouseEvent) => {
       if (!ref.current?.contains(e.target as Node)) setOpen(false);
     };
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setOpen(false);
+      if (e.key === 'Escape') {
+        setOpen(false);
+        triggerRef.current?.focus();
+      }
     };
     document.addEventListener('mousedown', onDoc);
     document.addEventListener('keydown', onKey);
@@ -83,12 +112,12 @@ function MoreMenu({ profile, onList }: { profile: Profile; onList: (k: 'follower
   return (
     <div ref={ref} className={`dropdown is-right${open ? ' is-active' : ''}`}>
       <div className="dropdown-trigger">
-        <button type="button" className="button is-light" aria-haspopup="menu" aria-expanded={open} aria-label={t('profile.more')} onClick={() => setOpen((o) => !o)}>
+        <button ref={triggerRef} type="button" className="button is-light" aria-haspopup="menu" aria-expanded={open} aria-label={t('profile.more')} onClick={() => setOpen((o) => !o)}>
           <Icon name="menu" size={18} />
         </button>
       </div>
       {open && (
-        <div className="dropdown-menu" role="menu">
+        <div className="dropdown-menu" role="menu" aria-label={t('profile.more')} ref={menuRef} onKeyDown={onMenuKey}>
           <div className="dropdown-content">
             <button type="button" role="menuitem" className="dropdown-item" onClick={copy}>
               {t('profile.copyLink')}
@@ -103,12 +132,30 @@ function MoreMenu({ profile, onList }: { profile: Profile; onList: (k: 'follower
                 {t('profile.viewFollowing')}
               </button>
             )}
+            {user && user.id !== profile.id && (
+              <>
+                <hr className="dropdown-divider" />
+                {profile.followsYou && (
+                  <button type="button" role="menuitem" className="dropdown-item" onClick={() => act('removeFollower')}>
+                    {t('safety.removeFollower')}
+                  </button>
+                )}
+                <button type="button" role="menuitem" className="dropdown-item" onClick={() => act(profile.isMuted ? 'unmute' : 'mute')}>
+                  {profile.isMuted ? t('safety.unmute') : t('safety.mute')}
+                </button>
+                <button type="button" role="menuitem" className="dropdown-item" onClick={() => act(profile.isBlocked ? 'unblock' : 'block')}>
+                  {profile.isBlocked ? t('safety.unblock') : t('safety.block')}
+                </button>
+              </>
+            )}
           </div>
         </div>
       )}
     </div>
   );
 }
+
+type SafetyAction = 'block' | 'unblock' | 'mute' | 'unmute' | 'removeFollower';
 
 /** /profile (own) and /profile/{id, slug or username} (spec part 1 §2 Profile). */
 export default function ProfilePage() {
@@ -128,6 +175,8 @@ export default function ProfilePage() {
 
   const [settings, setSettings] = useState<SettingsTab | null>(search.get('settings') ? (search.get('settings') as SettingsTab) : null);
   const [list, setList] = useState<'followers' | 'following' | null>(null);
+  const [requestsOpen, setRequestsOpen] = useState(false);
+  const [muting, setMuting] = useState(false);
   const tabParam = (search.get('tab') ?? '').toLowerCase();
   const tab: ProfileTab = (TABS as readonly string[]).includes(tabParam) ? (tabParam as ProfileTab) : 'insights';
   const setTab = (next: string) => {
@@ -177,8 +226,24 @@ export default function ProfilePage() {
   }
 
   const isOwn = profile.isOwn || (!!user && user.id === profile.id);
-  const onFollow = (following: boolean, followersCount: number) => {
-    void mutate({ ...profile, isFollowing: following, followersCount: profile.followersCount === null ? null : followersCount }, { revalidate: profile.limited || following !== profile.isFollowing });
+  const onFollow = (following: boolean, followersCount: number, requested: boolean) => {
+    void mutate(
+      { ...profile, isFollowing: following, requested, followersCount: profile.followersCount === null || profile.followersCount === undefined ? profile.followersCount : followersCount },
+      { revalidate: profile.limited || following !== profile.isFollowing },
+    );
+  };
+  const onSafety = async (action: SafetyAction) => {
+    if (action === 'mute') return setMuting(true); // for how long, and the notifications too?
+    if (action === 'block' && !window.confirm(t('safety.blockConfirm', { name }))) return;
+    try {
+      const path = `/api/user/${profile.id}/${action === 'removeFollower' ? 'remove-follower' : action.replace(/^un/, '')}`;
+      const method = action === 'unblock' || action === 'unmute' ? 'DELETE' : 'POST';
+      await withRetry(() => apiRequest(method, path), { retries: 0 });
+      toast({ title: t(`safety.done.${action}`, { name }), variant: 'success' });
+      await mutate();
+    } catch (e) {
+      toast({ title: t('safety.failed'), description: (e as Error).message, variant: 'destructive' });
+    }
   };
   const slotProps = { userId: profile.id, user: profile, profile, isOwn, onShowAll: () => setTab('badges') };
   const lng = i18n.resolvedLanguage || 'en';
@@ -203,10 +268,21 @@ export default function ProfilePage() {
                     <button type="button" className="button is-light" aria-label={t('profile.settings')} title={t('profile.settings')} onClick={() => setSettings('privacy')}>
                       <Icon name="settings" size={18} />
                     </button>
+                    {(profile.profileVisibility === 'private' || (profile.followRequestsCount ?? 0) > 0) && (
+                      <button type="button" className="button is-light" onClick={() => setRequestsOpen(true)}>
+                        {t('requests.entry', { count: profile.followRequestsCount ?? 0 })}
+                      </button>
+                    )}
                   </>
                 ) : (
                   <>
-                    <FollowButton userId={profile.id} following={profile.isFollowing} onChange={onFollow} />
+                    {profile.isBlocked ? (
+                      <button type="button" className="button is-danger is-light" onClick={() => void onSafety('unblock')}>
+                        {t('safety.unblock')}
+                      </button>
+                    ) : (
+                      <FollowButton userId={profile.id} following={profile.isFollowing} requested={profile.requested ?? false} onChange={onFollow} />
+                    )}
                     <Slot name="profile.actions" targetType="user" targetId={profile.id} ownerId={profile.id} />
                     <button type="button" className="button is-light" disabled title={t('profile.messageUnavailable')} aria-describedby="acc-message-note">
                       <Icon name="message" size={16} />
@@ -215,7 +291,7 @@ export default function ProfilePage() {
                     <span id="acc-message-note" className="is-sr-only">
                       {t('profile.messageUnavailable')}
                     </span>
-                    <MoreMenu profile={profile} onList={setList} />
+                    <MoreMenu profile={profile} onList={setList} onSafety={(a) => void onSafety(a)} />
                   </>
                 )}
               </div>
@@ -243,8 +319,10 @@ export default function ProfilePage() {
           </div>
         </header>
 
-        {profile.limited ? (
-          <EmptyState icon="shield" title={t('profile.privateTitle')} description={t('profile.privateText', { name })} />
+        {profile.isBlocked ? (
+          <EmptyState icon="shield" title={t('safety.blockedTitleProfile')} description={t('safety.blockedText', { name })} />
+        ) : profile.limited ? (
+          <EmptyState icon="shield" title={t('profile.privateTitle')} description={profile.requested ? t('profile.requestedText', { name }) : t('profile.privateText', { name })} />
         ) : (
           <div className="acc-profile__tabs">
             <Tabs
@@ -293,6 +371,8 @@ export default function ProfilePage() {
         )}
       </div>
       {list && <FollowListModal userId={profile.id} kind={list} onClose={() => setList(null)} />}
+      {!isOwn && muting && <MuteDialog userId={profile.id} name={name} onClose={() => setMuting(false)} onDone={() => void mutate()} />}
+      {isOwn && requestsOpen && <FollowRequestsModal onClose={() => setRequestsOpen(false)} onChange={() => void mutate()} />}
       {isOwn && settings && (
         <SettingsDialog
           initialTab={settings}

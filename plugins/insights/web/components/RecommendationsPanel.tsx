@@ -11,7 +11,7 @@ type Person = RecommendedUser | ActiveUser;
 function FollowButton({ userId, size = 'is-small' }: { userId: number; size?: string }) {
   const { t } = useTranslation('insights');
   const { user } = useAuth();
-  const [state, setState] = useState<'idle' | 'pending' | 'following'>('idle');
+  const [state, setState] = useState<'idle' | 'pending' | 'following' | 'requested'>('idle');
   const follow = async () => {
     if (!user) {
       toast({ title: t('recs.signInRequired'), description: t('recs.signInFollow'), variant: 'warning' });
@@ -19,7 +19,9 @@ function FollowButton({ userId, size = 'is-small' }: { userId: number; size?: st
     }
     setState('pending');
     try {
-      const r = await apiRequest<{ following: boolean }>('POST', `/api/user/${userId}/follow`);
+      const r = await apiRequest<{ following: boolean; requested?: boolean }>('POST', `/api/user/${userId}/follow`);
+      // a private profile: a request now waits for its owner (asking again would withdraw it)
+      if (r?.requested) return setState('requested');
       if (r?.following === false) await apiRequest('POST', `/api/user/${userId}/follow`); // it was a toggle back: follow again
       setState('following');
     } catch (e) {
@@ -28,8 +30,8 @@ function FollowButton({ userId, size = 'is-small' }: { userId: number; size?: st
     }
   };
   return (
-    <button type="button" className={`button ${size} ${state === 'following' ? 'is-light' : 'is-link'}`} onClick={follow} disabled={state !== 'idle'}>
-      {state === 'following' ? t('recs.following') : t('recs.follow')}
+    <button type="button" className={`button ${size} ${state === 'following' || state === 'requested' ? 'is-light' : 'is-link'}`} onClick={follow} disabled={state !== 'idle'}>
+      {state === 'following' ? t('recs.following') : state === 'requested' ? t('recs.requested') : t('recs.follow')}
     </button>
   );
 }

@@ -3,13 +3,68 @@
 
 import { apiRequest } from '../../lib/api.ts';
 import { qs } from '../qs.ts';
-import type { IdParams, Ok } from './shared.ts';
+import type { IdParams, Ok, UserSummary } from './shared.ts';
 
+export interface BlockedUser {
+user: UserSummary
+createdAt: string
+}
+/**
+ * The members you blocked, newest first.
+ */
+export interface BlockPage {
+items: BlockedUser[]
+/**
+ * null at the end
+ */
+nextCursor: (string | null)
+}
+export interface BlockState {
+userId: number
+blocked: boolean
+}
+/**
+ * A member asking to follow your private profile.
+ */
+export interface FollowRequest {
+/**
+ * the request's id (authorize / reject it by this id)
+ */
+id: number
+user: UserSummary
+createdAt: string
+}
+export interface FollowRequestDecision {
+id: number
+/**
+ * the requester
+ */
+userId: number
+status: ("authorized" | "rejected")
+/**
+ * your follower count after the decision
+ */
+followersCount: number
+}
+/**
+ * Pending follow requests, newest first.
+ */
+export interface FollowRequestPage {
+items: FollowRequest[]
+/**
+ * null at the end
+ */
+nextCursor: (string | null)
+}
 export interface FollowResult {
 /**
  * the viewer now follows the user
  */
 following: boolean
+/**
+ * a follow request waits for the owner of this private profile
+ */
+requested: boolean
 /**
  * the user's follower count after the change
  */
@@ -43,6 +98,35 @@ export interface LogoutAllResult {
  */
 deletedCount: number
 message?: string
+}
+export interface MuteBody {
+/**
+ * when the mute ends by itself; absent or null: until you undo it
+ */
+expiresAt?: (string | null)
+notifications?: boolean
+}
+export interface MutedUser {
+user: UserSummary
+createdAt: string
+expiresAt: (string | null)
+notifications: boolean
+}
+/**
+ * The members you muted (active mutes), newest first.
+ */
+export interface MutePage {
+items: MutedUser[]
+/**
+ * null at the end
+ */
+nextCursor: (string | null)
+}
+export interface MuteState {
+userId: number
+muted: boolean
+notifications: boolean
+expiresAt: (string | null)
 }
 export interface PasswordChangeBody {
 currentPassword: string
@@ -98,7 +182,7 @@ lastName: string
 profileImageUrl: (string | null)
 role: string
 /**
- * the owner's, an Admin's view, or when the owner chose showEmail
+ * the owner's, an Admin's view, or when the owner chose showEmail (and only to people allowed to see the profile)
  */
 email?: string
 bio?: string
@@ -121,6 +205,22 @@ isFollowing: boolean
  * this member follows the viewer
  */
 followsYou: boolean
+/**
+ * the viewer asked to follow this private profile and waits for approval
+ */
+requested?: boolean
+/**
+ * the viewer blocked this member
+ */
+isBlocked?: boolean
+/**
+ * the viewer muted this member (an active mute)
+ */
+isMuted?: boolean
+/**
+ * only on one's own profile: follow requests waiting for a decision
+ */
+followRequestsCount?: number
 limited: boolean
 /**
  * only on one's own profile
@@ -158,6 +258,13 @@ firstName: string
 lastName: string
 username: string
 rememberMe?: boolean
+}
+export interface RemoveFollowerResult {
+/**
+ * false when they did not follow you
+ */
+removed: boolean
+followersCount: number
 }
 /**
  * One of the signed-in user's active sessions. sessionId is a public handle, not the secret cookie value.
@@ -216,7 +323,32 @@ limit?: number
 offset?: number
 }
 export type GetUserFollowingResponse = FollowUser[]
+export interface ListBlockedUsersQuery {
+/**
+ * nextCursor of the previous page
+ */
+cursor?: string
+limit?: number
+}
+export interface ListFollowRequestsQuery {
+/**
+ * nextCursor of the previous page
+ */
+cursor?: string
+limit?: number
+}
+export interface ListMutedUsersQuery {
+/**
+ * nextCursor of the previous page
+ */
+cursor?: string
+limit?: number
+}
 
+export type AuthorizeFollowRequestParams = IdParams;
+export type AuthorizeFollowRequestResponse = FollowRequestDecision;
+export type BlockUserParams = IdParams;
+export type BlockUserResponse = BlockState;
 export type ChangePasswordBody = PasswordChangeBody;
 export type ChangePasswordResponse = Ok;
 export type DeleteAccountResponse = Ok;
@@ -231,18 +363,48 @@ export type GetUserFollowingParams = IdParams;
 export type GetUserProfileParams = IdParams;
 export type GetUserProfileResponse = Profile;
 export type GetUserStatsResponse = UserStats;
+export type ListBlockedUsersResponse = BlockPage;
+export type ListFollowRequestsResponse = FollowRequestPage;
+export type ListMutedUsersResponse = MutePage;
 export type LoginResponse = User;
 export type LogoutResponse = Ok;
 export type LogoutAllSessionsResponse = LogoutAllResult;
+export type MuteUserParams = IdParams;
+export type MuteUserBody = MuteBody;
+export type MuteUserResponse = MuteState;
 export type RegisterResponse = User;
+export type RejectFollowRequestParams = IdParams;
+export type RejectFollowRequestResponse = FollowRequestDecision;
+export type RemoveFollowerParams = IdParams;
+export type RemoveFollowerResponse = RemoveFollowerResult;
 export type ToggleFollowUserParams = IdParams;
 export type ToggleFollowUserResponse = FollowResult;
+export type UnblockUserParams = IdParams;
+export type UnblockUserResponse = BlockState;
+export type UnmuteUserParams = IdParams;
+export type UnmuteUserResponse = MuteState;
 export type UpdatePreferencesBody = PreferencesUpdateBody;
 export type UpdatePreferencesResponse = Preferences;
 export type UpdateProfileBody = ProfileUpdateBody;
 export type UpdateProfileResponse = User;
 export type UploadProfileImageResponse = User;
 
+/** POST /api/follow-requests/:id/authorize — Approve a follow request: the requester follows you and is told (sign-in required) */
+export function authorizeFollowRequestUrl(params: AuthorizeFollowRequestParams): string {
+  return `/api/follow-requests/${encodeURIComponent(String(params.id))}/authorize`;
+}
+/** POST /api/follow-requests/:id/authorize — Approve a follow request: the requester follows you and is told (sign-in required) */
+export function authorizeFollowRequest(args: { params: AuthorizeFollowRequestParams }): Promise<AuthorizeFollowRequestResponse> {
+  return apiRequest('POST', authorizeFollowRequestUrl(args.params));
+}
+/** POST /api/user/:id/block — Block a member: follows both ways and pending requests end; neither sees nor reaches the other (sign-in required) */
+export function blockUserUrl(params: BlockUserParams): string {
+  return `/api/user/${encodeURIComponent(String(params.id))}/block`;
+}
+/** POST /api/user/:id/block — Block a member: follows both ways and pending requests end; neither sees nor reaches the other (sign-in required) */
+export function blockUser(args: { params: BlockUserParams }): Promise<BlockUserResponse> {
+  return apiRequest('POST', blockUserUrl(args.params));
+}
 /** PUT /api/user/password — Change the password (the current one is required); every other session ends (sign-in required) */
 export function changePasswordUrl(): string {
   return `/api/user/password`;
@@ -339,6 +501,30 @@ export function getUserStatsUrl(): string {
 export function getUserStats(): Promise<GetUserStatsResponse> {
   return apiRequest('GET', getUserStatsUrl());
 }
+/** GET /api/user/blocks — The members you blocked, newest first (cursor-paged) (sign-in required) */
+export function listBlockedUsersUrl(query?: ListBlockedUsersQuery): string {
+  return `/api/user/blocks` + qs(query);
+}
+/** GET /api/user/blocks — The members you blocked, newest first (cursor-paged) (sign-in required) */
+export function listBlockedUsers(args: { query?: ListBlockedUsersQuery }): Promise<ListBlockedUsersResponse> {
+  return apiRequest('GET', listBlockedUsersUrl(args.query));
+}
+/** GET /api/follow-requests — Follow requests waiting for your decision (private profile), newest first (cursor-paged) (sign-in required) */
+export function listFollowRequestsUrl(query?: ListFollowRequestsQuery): string {
+  return `/api/follow-requests` + qs(query);
+}
+/** GET /api/follow-requests — Follow requests waiting for your decision (private profile), newest first (cursor-paged) (sign-in required) */
+export function listFollowRequests(args: { query?: ListFollowRequestsQuery }): Promise<ListFollowRequestsResponse> {
+  return apiRequest('GET', listFollowRequestsUrl(args.query));
+}
+/** GET /api/user/mutes — The members you muted (active mutes only: expired ones have ended), newest first (cursor-paged) (sign-in required) */
+export function listMutedUsersUrl(query?: ListMutedUsersQuery): string {
+  return `/api/user/mutes` + qs(query);
+}
+/** GET /api/user/mutes — The members you muted (active mutes only: expired ones have ended), newest first (cursor-paged) (sign-in required) */
+export function listMutedUsers(args: { query?: ListMutedUsersQuery }): Promise<ListMutedUsersResponse> {
+  return apiRequest('GET', listMutedUsersUrl(args.query));
+}
 /** POST /api/auth/login — Sign in with email and password (failures are throttled: 429 with Retry-After) */
 export function loginUrl(): string {
   return `/api/auth/login`;
@@ -363,6 +549,14 @@ export function logoutAllSessionsUrl(): string {
 export function logoutAllSessions(): Promise<LogoutAllSessionsResponse> {
   return apiRequest('POST', logoutAllSessionsUrl());
 }
+/** POST /api/user/:id/mute — Mute a member: their insights, comments and (optionally) notifications are hidden from you; they are not told. Again: changes the mute's end and options (sign-in required) */
+export function muteUserUrl(params: MuteUserParams): string {
+  return `/api/user/${encodeURIComponent(String(params.id))}/mute`;
+}
+/** POST /api/user/:id/mute — Mute a member: their insights, comments and (optionally) notifications are hidden from you; they are not told. Again: changes the mute's end and options (sign-in required) */
+export function muteUser(args: { params: MuteUserParams; body: MuteUserBody }): Promise<MuteUserResponse> {
+  return apiRequest('POST', muteUserUrl(args.params), args.body);
+}
 /** POST /api/auth/register — Create an account and sign in */
 export function registerUrl(): string {
   return `/api/auth/register`;
@@ -371,6 +565,22 @@ export function registerUrl(): string {
 export function register(args: { body: RegisterBody }): Promise<RegisterResponse> {
   return apiRequest('POST', registerUrl(), args.body);
 }
+/** POST /api/follow-requests/:id/reject — Refuse a follow request (the requester is not told) (sign-in required) */
+export function rejectFollowRequestUrl(params: RejectFollowRequestParams): string {
+  return `/api/follow-requests/${encodeURIComponent(String(params.id))}/reject`;
+}
+/** POST /api/follow-requests/:id/reject — Refuse a follow request (the requester is not told) (sign-in required) */
+export function rejectFollowRequest(args: { params: RejectFollowRequestParams }): Promise<RejectFollowRequestResponse> {
+  return apiRequest('POST', rejectFollowRequestUrl(args.params));
+}
+/** POST /api/user/:id/remove-follower — Remove a member from your followers (without blocking them; they may ask again) (sign-in required) */
+export function removeFollowerUrl(params: RemoveFollowerParams): string {
+  return `/api/user/${encodeURIComponent(String(params.id))}/remove-follower`;
+}
+/** POST /api/user/:id/remove-follower — Remove a member from your followers (without blocking them; they may ask again) (sign-in required) */
+export function removeFollower(args: { params: RemoveFollowerParams }): Promise<RemoveFollowerResponse> {
+  return apiRequest('POST', removeFollowerUrl(args.params));
+}
 /** POST /api/user/:id/follow — Follow or unfollow a member (toggle); answers the new state (sign-in required) */
 export function toggleFollowUserUrl(params: ToggleFollowUserParams): string {
   return `/api/user/${encodeURIComponent(String(params.id))}/follow`;
@@ -378,6 +588,22 @@ export function toggleFollowUserUrl(params: ToggleFollowUserParams): string {
 /** POST /api/user/:id/follow — Follow or unfollow a member (toggle); answers the new state (sign-in required) */
 export function toggleFollowUser(args: { params: ToggleFollowUserParams }): Promise<ToggleFollowUserResponse> {
   return apiRequest('POST', toggleFollowUserUrl(args.params));
+}
+/** DELETE /api/user/:id/block — Undo a block (follows that ended stay ended) (sign-in required) */
+export function unblockUserUrl(params: UnblockUserParams): string {
+  return `/api/user/${encodeURIComponent(String(params.id))}/block`;
+}
+/** DELETE /api/user/:id/block — Undo a block (follows that ended stay ended) (sign-in required) */
+export function unblockUser(args: { params: UnblockUserParams }): Promise<UnblockUserResponse> {
+  return apiRequest('DELETE', unblockUserUrl(args.params));
+}
+/** DELETE /api/user/:id/mute — Undo a mute (sign-in required) */
+export function unmuteUserUrl(params: UnmuteUserParams): string {
+  return `/api/user/${encodeURIComponent(String(params.id))}/mute`;
+}
+/** DELETE /api/user/:id/mute — Undo a mute (sign-in required) */
+export function unmuteUser(args: { params: UnmuteUserParams }): Promise<UnmuteUserResponse> {
+  return apiRequest('DELETE', unmuteUserUrl(args.params));
 }
 /** PUT /api/user/preferences — Change any of the privacy and notification preferences; answers all of them (sign-in required) */
 export function updatePreferencesUrl(): string {

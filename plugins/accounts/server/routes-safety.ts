@@ -1,0 +1,224 @@
+/**
+ * Locked profiles and safety (issue 15): follow requests of private profiles, removing a follower,
+ * blocks and mutes. Who may see whom is decided by the one rule in service.ts (accountsSql,
+ * canViewProfile), which reads the tables these routes write.
+ */
+import type { Knex } from 'knex';
+import { HttpError } from '../../../core/errors.ts';
+import { acceptAllRequests, block, decideRequest, removeFollower } from './follows.ts';
+import { iso, SUMMARY_COLUMNS, toSummary } from './service.ts';
+import { USER_NOT_FOUND, type RouteDeps } from './deps.ts';
+
+const idParams = { $ref: 'shared/IdParams' };
+const pageQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    cursor: { type: 'string', pattern: '^[0-9]{1,16}\\.[0-9]{1,10}$', description: 'nextCursor of the previous page' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+  },
+};
+
+export const REQUEST_NOT_FOUND = 'Follow request not found';
+export const CANNOT_BLOCK_SELF = 'You cannot block yourself';
+export const CANNOT_MUTE_SELF = 'You cannot mute yourself';
+export const MUTE_END_PAST = 'The end of a mute must be in the future';
+
+type Page = { cursor?: string; limit: number };
+
+/** Keyset pages newest first on (created_at, user id): the cursor is "<ms>.<id>" of the last row. */
+function keysetPage(q: Knex.QueryBuilder, timeCol: string, idCol: string, page: Page) {
+  if (page.cursor) {
+    const [ms, id] = page.cursor.split('.').map(Number);
+    q.whereRaw(`(date_trunc('milliseconds', ${timeCol}), ${idCol}) < (to_timestamp(?::double precision / 1000), ?)`, [ms, id]);
+  }
+  return q
+    .orderByRaw(`date_trunc('milliseconds', ${timeCol}) desc, ${idCol} desc`)
+    .limit(page.limit + 1);
+}
+
+function pageOut<T extends { created_at: Date; cursor_id: number }>(rows: T[], limit: number) {
+  const more = rows.length > limit;
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  return { items, nextCursor: more && last ? `${new Date(last.created_at).getTime()}.${last.cursor_id}` : null };
+}
+
+const userCols = Object.fromEntries(Object.entries(SUMMARY_COLUMNS).map(([k, v]) => [k, v.replace(/^users\./, 'u.')]));
+
+export function addSafetyRoutes({ ctx, knex }: RouteDeps): void {
+  const exists = async (id: number) => Boolean(await knex('users').where({ id }).first('id'));
+
+  // ---------- follow requests ----------
+  ctx.routes.add<unknown, Page>({
+    method: 'GET',
+    path: '/api/follow-requests',
+    operationId: 'listFollowRequests',
+    summary: 'Follow requests waiting for your decision (private profile), newest first (cursor-paged)',
+    auth: 'required',
+    schema: { query: pageQuery, response: { $ref: 'accounts/FollowRequestPage' } },
+    async handler(c) {
+      const q = knex('user_follow_requests as r')
+        .join('users as u', 'u.id', 'r.requester_id')
+        .where('r.target_id', c.user!.id)
+        .select({ ...userCols, requestId: 'r.id', created_at: 'r.created_at', cursor_id: 'r.id' });
+      const rows = await keysetPage(q, 'r.created_at', 'r.id', c.input.query);
+      const page = pageOut(rows as any[], c.input.query.limit);
+      return { items: page.items.map((r: any) => ({ id: r.requestId, user: toSummary(r), createdAt: iso(r.created_at) })), nextCursor: page.nextCursor };
+    },
+  });
+
+  for (const decision of ['authorize', 'reject'] as const) {
+    ctx.routes.add<{ id: number }>({
+      method: 'POST',
+      path: `/api/follow-requests/:id/${decision}`,
+      operationId: decision === 'authorize' ? 'authorizeFollowRequest' : 'rejectFollowRequest',
+      summary: decision === 'authorize' ? 'Approve a follow request: the requester follows you and is told' : 'Refuse a follow request (the requester is not told)',
+      auth: 'required',
+      schema: { params: idParams, response: { $ref: 'accounts/FollowRequestDecision' } },
+      async handler(c) {
+        const r = await decideRequest(knex, c.user!.id, c.input.params.id, decision === 'authorize');
+        if (!r) throw new HttpError(404, REQUEST_NOT_FOUND);
+        if (r.followed) await ctx.events.emit('accounts.follow.approved', { requesterId: r.requesterId, ownerId: c.user!.id });
+        const row = await knex('users').where({ id: c.user!.id }).first('followers_count');
+        return { id: c.input.params.id, userId: r.requesterId, status: decision === 'authorize' ? 'authorized' : 'rejected', followersCount: row.followers_count };
+      },
+    });
+  }
+
+  ctx.routes.add<{ id: number }>({
+    method: 'POST',
+    path: '/api/user/:id/remove-follower',
+    operationId: 'removeFollower',
+    summary: 'Remove a member from your followers (without blocking them; they may ask again)',
+    auth: 'required',
+    schema: { params: idParams, response: { $ref: 'accounts/RemoveFollowerResult' } },
+    async handler(c) {
+      const id = c.input.params.id;
+      if (id === c.user!.id) throw new HttpError(400, 'You cannot remove yourself');
+      const removed = await removeFollower(knex, c.user!.id, id);
+      if (removed === null) throw new HttpError(404, USER_NOT_FOUND);
+      const row = await knex('users').where({ id: c.user!.id }).first('followers_count');
+      return { removed, followersCount: row.followers_count };
+    },
+  });
+
+  // ---------- blocks ----------
+  ctx.routes.add<{ id: number }>({
+    method: 'POST',
+    path: '/api/user/:id/block',
+    operationId: 'blockUser',
+    summary: 'Block a member: follows both ways and pending requests end; neither sees nor reaches the other',
+    auth: 'required',
+    schema: { params: idParams, response: { $ref: 'accounts/BlockState' } },
+    async handler(c) {
+      const id = c.input.params.id;
+      if (id === c.user!.id) throw new HttpError(400, CANNOT_BLOCK_SELF);
+      const done = await block(knex, c.user!.id, id);
+      if (!done) throw new HttpError(404, USER_NOT_FOUND);
+      return { userId: id, blocked: true };
+    },
+  });
+
+  ctx.routes.add<{ id: number }>({
+    method: 'DELETE',
+    path: '/api/user/:id/block',
+    operationId: 'unblockUser',
+    summary: 'Undo a block (follows that ended stay ended)',
+    auth: 'required',
+    schema: { params: idParams, response: { $ref: 'accounts/BlockState' } },
+    async handler(c) {
+      const id = c.input.params.id;
+      if (!(await exists(id))) throw new HttpError(404, USER_NOT_FOUND);
+      await knex('user_blocks').where({ blocker_id: c.user!.id, blocked_id: id }).del();
+      return { userId: id, blocked: false };
+    },
+  });
+
+  ctx.routes.add<unknown, Page>({
+    method: 'GET',
+    path: '/api/user/blocks',
+    operationId: 'listBlockedUsers',
+    summary: 'The members you blocked, newest first (cursor-paged)',
+    auth: 'required',
+    schema: { query: pageQuery, response: { $ref: 'accounts/BlockPage' } },
+    async handler(c) {
+      const q = knex('user_blocks as b').join('users as u', 'u.id', 'b.blocked_id').where('b.blocker_id', c.user!.id).select({ ...userCols, created_at: 'b.created_at', cursor_id: 'u.id' });
+      const page = pageOut((await keysetPage(q, 'b.created_at', 'u.id', c.input.query)) as any[], c.input.query.limit);
+      return { items: page.items.map((r: any) => ({ user: toSummary(r), createdAt: iso(r.created_at) })), nextCursor: page.nextCursor };
+    },
+  });
+
+  // ---------- mutes ----------
+  ctx.routes.add<{ id: number }, unknown, { expiresAt?: string | null; notifications?: boolean }>({
+    method: 'POST',
+    path: '/api/user/:id/mute',
+    operationId: 'muteUser',
+    summary: "Mute a member: their insights, comments and (optionally) notifications are hidden from you; they are not told. Again: changes the mute's end and options",
+    auth: 'required',
+    schema: { params: idParams, body: { $ref: 'accounts/MuteBody' }, response: { $ref: 'accounts/MuteState' } },
+    async handler(c) {
+      const id = c.input.params.id;
+      if (id === c.user!.id) throw new HttpError(400, CANNOT_MUTE_SELF);
+      const b = c.input.body ?? {};
+      const expiresAt = b.expiresAt ? new Date(b.expiresAt) : null;
+      if (expiresAt && (Number.isNaN(expiresAt.getTime()) || expiresAt.getTime() <= Date.now())) {
+        throw new HttpError(400, MUTE_END_PAST, { errors: [{ path: '/body/expiresAt', message: MUTE_END_PAST }] });
+      }
+      if (!(await exists(id))) throw new HttpError(404, USER_NOT_FOUND);
+      const notifications = b.notifications ?? true;
+      try {
+        await knex('user_mutes')
+          .insert({ muter_id: c.user!.id, muted_id: id, notifications, expires_at: expiresAt, created_at: knex.fn.now() })
+          .onConflict(['muter_id', 'muted_id'])
+          .merge(['notifications', 'expires_at', 'created_at']);
+      } catch (e) {
+        if ((e as any)?.code === '23503') throw new HttpError(404, USER_NOT_FOUND); // deleted meanwhile
+        throw e;
+      }
+      return { userId: id, muted: true, notifications, expiresAt: expiresAt ? expiresAt.toISOString() : null };
+    },
+  });
+
+  ctx.routes.add<{ id: number }>({
+    method: 'DELETE',
+    path: '/api/user/:id/mute',
+    operationId: 'unmuteUser',
+    summary: 'Undo a mute',
+    auth: 'required',
+    schema: { params: idParams, response: { $ref: 'accounts/MuteState' } },
+    async handler(c) {
+      const id = c.input.params.id;
+      if (!(await exists(id))) throw new HttpError(404, USER_NOT_FOUND);
+      await knex('user_mutes').where({ muter_id: c.user!.id, muted_id: id }).del();
+      return { userId: id, muted: false, notifications: false, expiresAt: null };
+    },
+  });
+
+  ctx.routes.add<unknown, Page>({
+    method: 'GET',
+    path: '/api/user/mutes',
+    operationId: 'listMutedUsers',
+    summary: 'The members you muted (active mutes only: expired ones have ended), newest first (cursor-paged)',
+    auth: 'required',
+    schema: { query: pageQuery, response: { $ref: 'accounts/MutePage' } },
+    async handler(c) {
+      const q = knex('user_mutes as m')
+        .join('users as u', 'u.id', 'm.muted_id')
+        .where('m.muter_id', c.user!.id)
+        .whereRaw('(m.expires_at is null or m.expires_at > now())')
+        .select({ ...userCols, created_at: 'm.created_at', cursor_id: 'u.id', expires_at: 'm.expires_at', notifications: 'm.notifications' });
+      const page = pageOut((await keysetPage(q, 'm.created_at', 'u.id', c.input.query)) as any[], c.input.query.limit);
+      return {
+        items: page.items.map((r: any) => ({ user: toSummary(r), createdAt: iso(r.created_at), expiresAt: r.expires_at ? iso(r.expires_at) : null, notifications: Boolean(r.notifications) })),
+        nextCursor: page.nextCursor,
+      };
+    },
+  });
+}
+
+/** After a profile became public: every pending request is accepted (and each requester told). */
+export async function onProfilePublic(deps: Pick<RouteDeps, 'ctx' | 'knex'>, ownerId: number): Promise<void> {
+  const followed = await acceptAllRequests(deps.knex, ownerId);
+  for (const requesterId of followed) await deps.ctx.events.emit('accounts.follow.approved', { requesterId, ownerId });
+}
