@@ -21,6 +21,8 @@ export interface CurioConfig {
   validateResponses: boolean;
   serveWeb: boolean;
   metricsToken: string | null;
+  /** live updates; defaults in core/stream.ts STREAM_DEFAULTS */
+  stream?: Partial<import('./stream.ts').StreamConfig>;
   plugins: { disabled: string[]; config: Record<string, Record<string, unknown>> };
 }
 

@@ -9,5 +9,6 @@ import { rows as museums } from './museums.ts';
 import { rows as notifications } from './notifications.ts';
 import { rows as badges } from './badges.ts';
 import { rows as admin } from './admin.ts';
+import { rows as core } from './core.ts';
 
-export const AUTHZ_TABLE: Record<string, AuthzRow[]> = { accounts, communities, groups, events, insights, museums, notifications, badges, admin };
+export const AUTHZ_TABLE: Record<string, AuthzRow[]> = { core, accounts, communities, groups, events, insights, museums, notifications, badges, admin };
