@@ -85,6 +85,12 @@ export interface AccountsApi {
    * private → the owner's followers. The owner and Admins always may.
    */
   canViewProfile(viewer: { id: number; role: string } | undefined | null, ownerId: number): Promise<boolean>;
+  /**
+   * May `fromId` write to `toId` (start a conversation, add them to one, send in a direct one)?
+   * The one decision the messages plugin asks; a block rule extends it here (reason 'blocked').
+   * allowMessages true → any signed-in member; false → only members `toId` follows.
+   */
+  mayContact(fromId: number, toId: number): Promise<ContactDecision>;
 
   // ---- administration (used by the admin plugin) ----
   /** Canonical role or null for an unknown spelling ('museum_manager' → 'Museum Manager'). */
@@ -132,6 +138,11 @@ export interface AccountsSql {
   /** A subquery of every follow: columns follower_id, following_id (filter it; it is indexed both ways). */
   followEdges(): Knex.QueryBuilder;
 }
+
+/** AccountsApi.mayContact's answer; `recipientFollows`: whether `toId` follows `fromId` (message requests). */
+export type ContactDecision =
+  | { allowed: true; reason: null; recipientFollows: boolean }
+  | { allowed: false; reason: 'not_found' | 'followers_only'; recipientFollows: boolean };
 
 export interface UserListQuery {
   q?: string;

@@ -27,7 +27,8 @@ export type NotificationType =
   | 'museum_update' // museumUpdates (suggestion approved/rejected, followed museum news)
   | 'event_reminder' // eventReminders (meetup reminders and changes)
   | 'community' // warnings, join-request decisions
-  | 'moderation'; // admin warnings: always delivered
+  | 'moderation' // admin warnings: always delivered
+  | 'message'; // a direct message (messages plugin): always delivered unless the conversation is muted
 
 export interface NewNotification {
   type: NotificationType;
