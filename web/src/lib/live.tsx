@@ -1,0 +1,106 @@
+/**
+ * Live updates in the browser: one EventSource per tab on GET /api/stream (core/stream.ts) while
+ * signed in. Every event is a hint: the SWR keys that plugins map to its type (WebPlugin.live) are
+ * revalidated, and components may listen with useLiveEvent. When the stream fails it reconnects
+ * with backoff (1 s doubling to 60 s), resuming from the last event id; the pages' own SWR
+ * revalidation (focus, intervals) keeps working meanwhile, and everything mapped is revalidated
+ * once the stream is back.
+ */
+import { useEffect, useRef } from 'react';
+import { mutate } from 'swr';
+import { usePluginRegistry } from './plugins.tsx';
+
+export const LIVE_EVENT = 'curio:live';
+
+export interface LiveEventDetail {
+  type: string;
+  data: any;
+}
+
+function keyMatches(key: unknown, prefixes: string[]): boolean {
+  const k = typeof key === 'string' ? key : Array.isArray(key) && typeof key[0] === 'string' ? key[0] : '';
+  return prefixes.some((p) => k.startsWith(p));
+}
+
+/** Calls `fn` for live events of these types (while mounted). */
+export function useLiveEvent(types: string | string[], fn: (data: any, type: string) => void): void {
+  const ref = useRef(fn);
+  ref.current = fn;
+  const list = Array.isArray(types) ? types.join('|') : types;
+  useEffect(() => {
+    const wanted = new Set(list.split('|'));
+    const on = (e: Event) => {
+      const d = (e as CustomEvent<LiveEventDetail>).detail;
+      if (d && wanted.has(d.type)) ref.current(d.data, d.type);
+    };
+    window.addEventListener(LIVE_EVENT, on);
+    return () => window.removeEventListener(LIVE_EVENT, on);
+  }, [list]);
+}
+
+/** Mounted once by the layout for a signed-in member. */
+export function LiveStream({ userId }: { userId: number }) {
+  const registry = usePluginRegistry();
+  const mapRef = useRef<Record<string, string[]>>({});
+  const map: Record<string, string[]> = {};
+  for (const p of registry.plugins) for (const [type, prefixes] of Object.entries(p.live ?? {})) map[type] = [...(map[type] ?? []), ...prefixes];
+  mapRef.current = map;
+
+  useEffect(() => {
+    if (typeof EventSource === 'undefined') return;
+    let es: EventSource | null = null;
+    let lastId = '';
+    let delay = 1000;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    let stopped = false;
+    let wasDown = false;
+    const types = () => Object.keys(mapRef.current);
+
+    const revalidate = (prefixes: string[]) => {
+      if (prefixes.length) void mutate((key) => keyMatches(key, prefixes));
+    };
+    const onEvent = (e: MessageEvent) => {
+      if (e.lastEventId) lastId = e.lastEventId;
+      let data: any = null;
+      try {
+        data = JSON.parse(e.data);
+      } catch {
+        /* text */
+      }
+      revalidate(mapRef.current[e.type] ?? []);
+      window.dispatchEvent(new CustomEvent<LiveEventDetail>(LIVE_EVENT, { detail: { type: e.type, data } }));
+    };
+    const known = ['message.created', 'message.deleted', 'conversation.read', 'conversation.updated', 'notification.created', 'post.commented', 'feed.new'];
+    const connect = () => {
+      if (stopped) return;
+      const url = `/api/stream${lastId ? `?lastEventId=${encodeURIComponent(lastId)}` : ''}`;
+      es = new EventSource(url, { withCredentials: true });
+      for (const t of new Set([...known, ...types()])) es.addEventListener(t, onEvent as EventListener);
+      es.onopen = () => {
+        delay = 1000;
+        if (wasDown) {
+          wasDown = false;
+          // whatever the resume window could not cover
+          revalidate(Object.values(mapRef.current).flat());
+        }
+      };
+      es.onerror = () => {
+        wasDown = true;
+        // the browser retries by itself unless the answer was an error (then the source is closed)
+        if (es && es.readyState === EventSource.CLOSED) {
+          es.close();
+          es = null;
+          timer = setTimeout(connect, delay + Math.random() * 500);
+          delay = Math.min(60_000, delay * 2);
+        }
+      };
+    };
+    connect();
+    return () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      es?.close();
+    };
+  }, [userId]);
+  return null;
+}
