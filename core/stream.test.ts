@@ -47,6 +47,9 @@ describe('core: live updates (GET /api/stream)', function () {
     const bob = await app.user();
     const s = await sse(ann, '/api/stream', { 'accept-encoding': 'gzip, br' });
     expect(s.status).to.equal(200);
+    expect(s.headers.get('content-type')).to.match(/^text\/event-stream/);
+    expect(s.headers.get('content-encoding'), 'never compressed (koa-compress would buffer it)').to.equal(null);
+    expect(s.headers.get('cache-control')).to.match(/no-cache/);
     await waitFor(async () => s.comments.includes('ping'), { timeout: 3000 });
     expect((await bob.post(`/api/user/${ann.me.id}/follow`)).status).to.be.oneOf([200, 201]);
     const e = await s.next((x) => x.event === 'notification.created');
@@ -163,6 +166,23 @@ describe('core: live updates across two processes on one PostgreSQL', function (
     await Promise.all([a?.kill('SIGTERM'), b?.kill('SIGTERM')]);
     await db?.drop();
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  it('a direct message sent through process A arrives on the recipient’s stream on process B within 2 s', async () => {
+    const ann = await signUp(a!, 'ma');
+    const bob = await signUp(a!, 'mb');
+    const s = await openSse(sameSessionOn(b!, bob));
+    try {
+      expect(s.status).to.equal(200);
+      const t0 = performance.now();
+      const c = await ann.post('/api/conversations', { participantIds: [bob.me.id], message: { text: 'across processes' } });
+      expect(c.status, c.text).to.equal(201);
+      const e = await s.next((x) => x.event === 'message.created', 2000);
+      expect(e.at - t0).to.be.below(2000);
+      expect(e.data).to.deep.equal({ conversationId: c.body.id, messageId: c.body.lastMessage.id, senderId: ann.me.id });
+    } finally {
+      s.close();
+    }
   });
 
   it('an event published through process A reaches a stream on process B within 2 s, and resumes there', async () => {

@@ -69,6 +69,8 @@ interface Conn {
   res: http.ServerResponse;
   /** events that arrived while the replay of Last-Event-ID ran; null once live */
   pending: LiveEvent[] | null;
+  /** ids the replay wrote: their notifications may still arrive afterwards (skipped, for a while) */
+  replayed: Set<number> | null;
   closed: boolean;
 }
 
@@ -130,6 +132,7 @@ export function createStreamHub(opts: {
     if (!list) return;
     for (const c of [...list]) {
       if (c.pending) c.pending.push(ev);
+      else if (c.replayed?.has(ev.id)) continue;
       else {
         write(c, frame(ev));
         sent.inc();
@@ -265,7 +268,7 @@ export function createStreamHub(opts: {
       Connection: 'keep-alive',
       'X-Accel-Buffering': 'no',
     });
-    const c: Conn = { seq: ++seq, userId, res, pending: lastId !== null ? [] : null, closed: false };
+    const c: Conn = { seq: ++seq, userId, res, pending: lastId !== null ? [] : null, replayed: null, closed: false };
     open++;
     const list = byUser.get(userId) ?? [];
     list.push(c);
@@ -292,6 +295,10 @@ export function createStreamHub(opts: {
       }
       const pending = c.pending ?? [];
       c.pending = null;
+      if (seen.size) {
+        c.replayed = seen;
+        setTimeout(() => (c.replayed = null), 30_000).unref();
+      }
       for (const ev of pending) {
         if (seen.has(ev.id)) continue;
         write(c, frame(ev));

@@ -11,6 +11,7 @@ export interface SseEvent {
 
 export interface SseStream {
   status: number;
+  headers: Headers;
   events: SseEvent[];
   /** resolves with the first event (already received or to come) matching, or rejects after timeoutMs */
   next(match: (e: SseEvent) => boolean, timeoutMs?: number): Promise<SseEvent>;
@@ -94,6 +95,7 @@ export async function openSse(client: TestClient, path = '/api/stream', headers:
     });
   return {
     status: res.status,
+    headers: res.headers,
     events,
     comments,
     async next(match, timeoutMs = 5000) {

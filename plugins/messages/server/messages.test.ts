@@ -252,6 +252,20 @@ describe('messages: direct and group conversations', function () {
     expect(m2.body.nextCursor).to.equal(null);
   });
 
+  it('a content restriction (admin moderation) stops sending, starting and uploading; reading goes on', async () => {
+    const [ann, bob] = await users(2);
+    const admin = await app.user({ role: 'Admin' });
+    const id = (await start(ann, [bob])).body.id;
+    const mod = await admin.post('/api/admin/moderate-user', { userId: ann.me.id, type: 'content_restriction', reason: 'Spam messages' });
+    expect(mod.status, mod.text).to.be.oneOf([200, 201]);
+    const sent = await ann.post(`/api/conversations/${id}/messages`, { text: 'more spam' });
+    expect(sent.status).to.equal(403);
+    expect(sent.body.message).to.equal('Your account is restricted from sending messages');
+    expect((await start(ann, [bob])).status).to.equal(403);
+    expect((await ann.upload('/api/messages/images', [{ field: 'files', name: 'a.png', type: 'image/png', data: await pngBytes(10, 10) }])).status).to.equal(403);
+    expect((await ann.get(`/api/conversations/${id}/messages`)).status).to.equal(200);
+  });
+
   it('a deleted account takes its messages and its empty conversations with it', async () => {
     const [ann, bob] = await users(2);
     const id = (await start(ann, [bob])).body.id;

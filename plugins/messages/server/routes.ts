@@ -12,6 +12,12 @@ export const IMAGE_TEXT = {
   notImage: 'Only image files (PNG, JPG, GIF) can be uploaded',
 };
 
+export const RESTRICTED = 'Your account is restricted from sending messages';
+/** A content restriction (admin moderation) stops sending, as it stops posting and commenting. */
+function assertMaySend(user: { restricted?: boolean } | undefined): void {
+  if (user?.restricted) throw new HttpError(403, RESTRICTED);
+}
+
 const idParams = { $ref: 'shared/IdParams' };
 const ok = { $ref: 'shared/Ok' };
 const conversation = { $ref: 'messages/Conversation' };
@@ -53,7 +59,10 @@ export function registerRoutes(ctx: PluginContext, store: MessagesStore): void {
     auth: 'required',
     status: 201,
     schema: { body: { $ref: 'messages/CreateConversationBody' }, response: { 201: conversation } },
-    handler: (c) => store.create(c.user!.id, c.input.body),
+    handler: (c) => {
+      assertMaySend(c.user);
+      return store.create(c.user!.id, c.input.body);
+    },
   });
 
   routes.add({
@@ -121,7 +130,10 @@ export function registerRoutes(ctx: PluginContext, store: MessagesStore): void {
     auth: 'required',
     status: 201,
     schema: { params: idParams, body: { $ref: 'messages/SendMessageBody' }, response: { 201: { $ref: 'messages/Message' } } },
-    handler: (c) => store.send(c.user!.id, c.input.params.id, c.input.body),
+    handler: (c) => {
+      assertMaySend(c.user);
+      return store.send(c.user!.id, c.input.params.id, c.input.body);
+    },
   });
 
   routes.add<{ id: number }, unknown, { messageId?: number }>({
@@ -229,6 +241,8 @@ export function registerRoutes(ctx: PluginContext, store: MessagesStore): void {
     schema: { response: { 201: { type: 'array', items: { $ref: 'messages/MessageImage' } } } },
     async handler(c) {
       const user = c.user!;
+      // refused before reading the upload: a restricted member's files are never stored
+      assertMaySend(user);
       const parsed = await ctx.uploads.parse(c as any, { maxFileSize: MAX_IMAGE_BYTES, maxFiles: MAX_IMAGES, fileFields: ['files'], tooLargeMessage: IMAGE_TEXT.tooLarge });
       const stored: ProcessedImage[] = [];
       try {

@@ -92,6 +92,40 @@ describe('messages in the browser: two members talk live', function () {
     await page.close();
   });
 
+  it('starts a group from New message by picking people; the creator adds one more later', async function () {
+    const tag = Math.random().toString(36).slice(2, 7);
+    const ann = await app.user();
+    const [p1, p2, p3] = await Promise.all(['Gwen', 'Hugo', 'Iris'].map((n) => app.user({ firstName: `${n}${tag}`, lastName: 'Group' })));
+    const page = await open(browserA, ann, '/messages');
+    await page.click('[data-testid="new-message"]');
+    await page.waitForSelector('#msg-picker-q');
+    for (const name of [`Gwen${tag}`, `Hugo${tag}`]) {
+      await page.click('#msg-picker-q', { count: 3 });
+      await page.keyboard.press('Backspace');
+      await page.type('#msg-picker-q', name);
+      await page.waitForFunction((n) => [...document.querySelectorAll<HTMLElement>('.msg-picker__person')].some((e) => e.innerText.includes(n)), { timeout: 10000 }, name);
+      await page.evaluate((n) => [...document.querySelectorAll<HTMLElement>('.msg-picker__person')].find((e) => e.innerText.includes(n))!.click(), name);
+    }
+    expect(await page.$$eval('.msg-picker__chosen li', (els) => els.length)).to.equal(2);
+    await page.type('#msg-composer-text', 'Group visit on Sunday?');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => /^\/messages\/\d+$/.test(location.pathname), { timeout: 10000 });
+    const id = Number((await page.evaluate(() => location.pathname)).split('/').pop());
+    const conv = await p1.get(`/api/conversations/${id}`);
+    expect(conv.body.kind).to.equal('group');
+    expect(conv.body.participants.map((x: any) => x.id).sort()).to.deep.equal([ann.me.id, p2.me.id].sort());
+    // Add people (the creator's menu)
+    await page.click('[aria-label="Conversation options"]');
+    await page.evaluate(() => [...document.querySelectorAll<HTMLElement>('[role="menuitem"]')].find((e) => e.innerText.trim() === 'Add people')!.click());
+    await page.waitForSelector('.modal #msg-picker-q, [role="dialog"] #msg-picker-q');
+    await page.type('[role="dialog"] #msg-picker-q', `Iris${tag}`);
+    await page.waitForSelector('[role="dialog"] .msg-picker__person');
+    await page.click('[role="dialog"] .msg-picker__person');
+    await page.evaluate(() => [...document.querySelectorAll<HTMLElement>('[role="dialog"] button')].find((e) => e.innerText.trim() === 'Add')!.click());
+    await waitFor(async () => (await p3.get(`/api/conversations/${id}`)).status === 200, { timeout: 10000 });
+    await page.close();
+  });
+
   it('on a phone: the list, then the thread with a back button', async function () {
     const ann = await app.user();
     const dan = await app.user({ firstName: 'Dan', lastName: 'Dune' });

@@ -4,6 +4,7 @@ import {
   Avatar,
   EmptyState,
   Icon,
+  Modal,
   RelativeTime,
   Spinner,
   apiRequest,
@@ -16,6 +17,7 @@ import {
 } from '../../../../web/src/index.ts';
 import { UNREAD_KEY, conversationTitle, personName, type Conversation, type Message } from '../shared.ts';
 import { Composer } from './Composer.tsx';
+import { PeoplePicker, type Person } from './PeoplePicker.tsx';
 
 const refreshLists = () => mutate((key) => typeof key === 'string' && key.startsWith('/api/conversations'));
 
@@ -26,6 +28,8 @@ export function Thread({ id }: { id: number }) {
   const { data: conv, error, mutate: reloadConv } = useApi<Conversation>(`/api/conversations/${id}`);
   const msgs = useInfiniteApi<Message>(`/api/conversations/${id}/messages`, { limit: 30 });
   const [menu, setMenu] = useState(false);
+  const [adding, setAdding] = useState(false);
+  const [toAdd, setToAdd] = useState<Person[]>([]);
   const bottom = useRef<HTMLDivElement>(null);
   const lastRead = useRef(0);
 
@@ -103,6 +107,20 @@ export function Thread({ id }: { id: number }) {
                 <button type="button" role="menuitem" className="dropdown-item button is-white is-fullwidth" onClick={() => void act(() => apiRequest('POST', `/api/conversations/${id}/mute`, { muted: !conv.muted }), () => setMenu(false))}>
                   {conv.muted ? t('thread.unmute') : t('thread.mute')}
                 </button>
+                {conv.kind === 'group' && conv.isCreator && (
+                  <button
+                    type="button"
+                    role="menuitem"
+                    className="dropdown-item button is-white is-fullwidth"
+                    onClick={() => {
+                      setMenu(false);
+                      setToAdd([]);
+                      setAdding(true);
+                    }}
+                  >
+                    {t('thread.addPeople')}
+                  </button>
+                )}
                 <button
                   type="button"
                   role="menuitem"
@@ -185,6 +203,28 @@ export function Thread({ id }: { id: number }) {
         <div ref={bottom} />
       </div>
       <Composer onSend={send} />
+      <Modal
+        open={adding}
+        onClose={() => setAdding(false)}
+        title={t('thread.addPeople')}
+        footer={
+          <>
+            <button type="button" className="button" onClick={() => setAdding(false)}>
+              {t('thread.cancel')}
+            </button>
+            <button
+              type="button"
+              className="button is-primary"
+              disabled={!toAdd.length}
+              onClick={() => void act(() => apiRequest('POST', `/api/conversations/${id}/participants`, { userIds: toAdd.map((p) => p.id) }), () => setAdding(false))}
+            >
+              {t('thread.add')}
+            </button>
+          </>
+        }
+      >
+        <PeoplePicker value={toAdd} onChange={setToAdd} max={Math.max(0, 9 - conv.participants.length)} exclude={conv.participants.map((p) => p.id)} />
+      </Modal>
     </div>
   );
 }

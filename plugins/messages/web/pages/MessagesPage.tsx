@@ -1,4 +1,4 @@
-import { useParams, useSearchParams } from 'react-router-dom';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { EmptyState, Page, useTranslation } from '../../../../web/src/index.ts';
 import { ConversationList } from '../components/ConversationList.tsx';
 import { Thread } from '../components/Thread.tsx';
@@ -15,7 +15,16 @@ export default function MessagesPage() {
   const to = search.get('to');
   const selected = isNew || num !== null;
   return (
-    <Page title={t('title')} width="wide" className="msg-page">
+    <Page
+      title={t('title')}
+      width="wide"
+      className="msg-page"
+      actions={
+        <Link to="/messages/new" className="button is-primary is-small" data-testid="new-message">
+          {t('new.title')}
+        </Link>
+      }
+    >
       <div className={`msg-layout${selected ? ' has-selection' : ''}`}>
         <aside className="msg-list" aria-label={t('list.label')}>
           <ConversationList selectedId={num} />
