@@ -6,7 +6,7 @@
  * revalidation (focus, intervals) keeps working meanwhile, and everything mapped is revalidated
  * once the stream is back.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { mutate } from 'swr';
 import { usePluginRegistry } from './plugins.tsx';
 
@@ -20,6 +20,27 @@ export interface LiveEventDetail {
 function keyMatches(key: unknown, prefixes: string[]): boolean {
   const k = typeof key === 'string' ? key : Array.isArray(key) && typeof key[0] === 'string' ? key[0] : '';
   return prefixes.some((p) => k.startsWith(p));
+}
+
+// whether this tab's stream is open: pages poll (SWR refreshInterval) only while it is not
+let connected = false;
+const statusListeners = new Set<() => void>();
+function setConnected(v: boolean) {
+  if (connected === v) return;
+  connected = v;
+  for (const l of statusListeners) l();
+}
+
+/** True while the live stream is open; use it to poll only when it is down (`refreshInterval: live ? 0 : 15000`). */
+export function useLiveConnected(): boolean {
+  return useSyncExternalStore(
+    (fn) => {
+      statusListeners.add(fn);
+      return () => statusListeners.delete(fn);
+    },
+    () => connected,
+    () => false,
+  );
 }
 
 /** Calls `fn` for live events of these types (while mounted). */
@@ -78,6 +99,7 @@ export function LiveStream({ userId }: { userId: number }) {
       for (const t of new Set([...known, ...types()])) es.addEventListener(t, onEvent as EventListener);
       es.onopen = () => {
         delay = 1000;
+        setConnected(true);
         if (wasDown) {
           wasDown = false;
           // whatever the resume window could not cover
@@ -86,6 +108,7 @@ export function LiveStream({ userId }: { userId: number }) {
       };
       es.onerror = () => {
         wasDown = true;
+        setConnected(false);
         // the browser retries by itself unless the answer was an error (then the source is closed)
         if (es && es.readyState === EventSource.CLOSED) {
           es.close();
@@ -100,6 +123,7 @@ export function LiveStream({ userId }: { userId: number }) {
       stopped = true;
       if (timer) clearTimeout(timer);
       es?.close();
+      setConnected(false);
     };
   }, [userId]);
   return null;

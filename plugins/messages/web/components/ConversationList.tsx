@@ -1,13 +1,15 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Avatar, EmptyState, InfiniteList, RelativeTime, useApi, useInfiniteApi, useLiveEvent, useTranslation } from '../../../../web/src/index.ts';
+import { Avatar, EmptyState, InfiniteList, RelativeTime, useApi, useInfiniteApi, useLiveConnected, useLiveEvent, useTranslation } from '../../../../web/src/index.ts';
 import { UNREAD_KEY, conversationTitle, type Conversation } from '../shared.ts';
 
 /** Inbox and Requests, latest activity first; refreshed by live events. */
 export function ConversationList({ selectedId }: { selectedId: number | null }) {
   const { t } = useTranslation('messages');
   const [folder, setFolder] = useState<'inbox' | 'requests'>('inbox');
-  const list = useInfiniteApi<Conversation>(`/api/conversations?folder=${folder}`, { limit: 20 });
+  // while the live stream is down, the list polls
+  const live = useLiveConnected();
+  const list = useInfiniteApi<Conversation>(`/api/conversations?folder=${folder}`, { limit: 20, config: { refreshInterval: live ? 0 : 30_000 } });
   const { data: unread } = useApi<{ count: number; requests: number }>(UNREAD_KEY);
   useLiveEvent(['message.created', 'message.deleted', 'conversation.read', 'conversation.updated'], () => void list.mutate());
 

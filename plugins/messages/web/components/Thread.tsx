@@ -13,6 +13,7 @@ import {
   useApi,
   useInfiniteApi,
   useLiveEvent,
+  useLiveConnected,
   useTranslation,
 } from '../../../../web/src/index.ts';
 import { UNREAD_KEY, conversationTitle, personName, type Conversation, type Message } from '../shared.ts';
@@ -26,7 +27,9 @@ export function Thread({ id }: { id: number }) {
   const { t } = useTranslation('messages');
   const navigate = useNavigate();
   const { data: conv, error, mutate: reloadConv } = useApi<Conversation>(`/api/conversations/${id}`);
-  const msgs = useInfiniteApi<Message>(`/api/conversations/${id}/messages`, { limit: 30 });
+  // while the live stream is down, the thread polls
+  const live = useLiveConnected();
+  const msgs = useInfiniteApi<Message>(`/api/conversations/${id}/messages`, { limit: 30, config: { refreshInterval: live ? 0 : 15_000 } });
   const [menu, setMenu] = useState(false);
   const [adding, setAdding] = useState(false);
   const [toAdd, setToAdd] = useState<Person[]>([]);
