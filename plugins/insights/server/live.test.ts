@@ -46,8 +46,11 @@ describe('insights: live updates (feed.new, post.commented) and the new-insights
     await textPost(author, 'private author about the museum', { museumId: museum.id });
     const count = await viewer.get(`/api/feed/new-count?since=${encodeURIComponent(before.createdAt)}&sinceId=${before.id}`);
     expect(count.body.count).to.equal(0);
-    // a public author about the museum is counted
-    await textPost(await app.user(), 'public author about the museum', { museumId: museum.id });
+    // a public author about the museum: feed.new reaches the museum's follower, and it is counted
+    const s = await openSse(viewer);
+    streams.push(s);
+    const pub = await textPost(await app.user(), 'public author about the museum', { museumId: museum.id });
+    await s.next((x) => x.event === 'feed.new' && x.data.postId === pub.id);
     expect((await viewer.get(`/api/feed/new-count?since=${encodeURIComponent(before.createdAt)}&sinceId=${before.id}`)).body.count).to.equal(1);
   });
 

@@ -35,8 +35,8 @@ export function registerLive(
 
   ctx.events.on('insights.post.created', async ({ postId, userId, museumId }) => {
     const m = deps.museums();
-    const people = deps.accounts().sql.followEdges().where('following_id', userId).select(knex.raw('follower_id as id'));
-    const q = m && museumId ? knex.union([people, m.sql.followEdges().where('museum_id', museumId).select(knex.raw('user_id as id'))]) : people;
+    const people = deps.accounts().sql.followEdges().where('following_id', userId).clearSelect().select(knex.raw('follower_id as id'));
+    const q = m && museumId ? knex.union([people, m.sql.followEdges().where('museum_id', museumId).clearSelect().select(knex.raw('user_id as id'))]) : people;
     const rows = (await knex.select('id').from(q.as('audience'))) as Array<{ id: number }>;
     const ids = rows.map((r) => Number(r.id)).filter((id) => id !== userId);
     for (let i = 0; i < ids.length; i += 5000) await ctx.live.publishTo(ids.slice(i, i + 5000), 'feed.new', { postId });
