@@ -44,7 +44,7 @@ describe('messages in the browser: two members talk live', function () {
     await waitForText(bobPage, 'No conversations yet');
     expect(await text(bobPage, '.curio-bell__count')).to.equal(null);
     // the stream is open (the layout connects while signed in)
-    await waitFor(async () => app.stream.openCount() >= 1, { timeout: 10000 });
+    await waitFor(async () => app.stream.openCount() >= 1, { timeout: 20000 });
 
     const annPage = await open(browserA, ann, `/profile/${bob.me.slug}`);
     await annPage.waitForSelector('[data-testid="profile-message"]');
@@ -52,13 +52,13 @@ describe('messages in the browser: two members talk live', function () {
     await annPage.waitForSelector('#msg-composer-text');
     await annPage.type('#msg-composer-text', 'Hello Bob, seen the new wing?');
     await annPage.keyboard.press('Enter');
-    await annPage.waitForFunction(() => /^\/messages\/\d+$/.test(location.pathname), { timeout: 10000 });
+    await annPage.waitForFunction(() => /^\/messages\/\d+$/.test(location.pathname), { timeout: 20000 });
     await waitForText(annPage, 'Hello Bob, seen the new wing?');
 
     // live on Bob's side: the conversation, the envelope count, the bell count — no reload
-    await waitForText(bobPage, 'Hello Bob, seen the new wing?', 10000);
-    await bobPage.waitForFunction(() => document.querySelector('[data-testid="message-count"]')?.textContent === '1', { timeout: 10000 });
-    await bobPage.waitForFunction(() => Number(document.querySelector('.curio-bell__count')?.textContent ?? 0) >= 1, { timeout: 10000 });
+    await waitForText(bobPage, 'Hello Bob, seen the new wing?', 20000);
+    await bobPage.waitForFunction(() => document.querySelector('[data-testid="message-count"]')?.textContent === '1', { timeout: 20000 });
+    await bobPage.waitForFunction(() => Number(document.querySelector('.curio-bell__count')?.textContent ?? 0) >= 1, { timeout: 20000 });
 
     // Bob opens it and replies: Shift+Enter makes a new line, Enter sends
     await bobPage.click('.msg-row__link');
@@ -71,9 +71,9 @@ describe('messages in the browser: two members talk live', function () {
     expect(await bobPage.$eval('#msg-composer-text', (e) => (e as HTMLTextAreaElement).value)).to.equal('Yes!\nTomorrow?');
     await bobPage.keyboard.press('Enter');
     // reading the thread clears Bob's envelope
-    await bobPage.waitForFunction(() => !document.querySelector('[data-testid="message-count"]'), { timeout: 10000 });
+    await bobPage.waitForFunction(() => !document.querySelector('[data-testid="message-count"]'), { timeout: 20000 });
 
-    await annPage.waitForFunction(() => [...document.querySelectorAll('[data-testid="message"]')].some((m) => (m as HTMLElement).innerText.includes('Yes!\nTomorrow?')), { timeout: 10000 });
+    await annPage.waitForFunction(() => [...document.querySelectorAll('[data-testid="message"]')].some((m) => (m as HTMLElement).innerText.includes('Yes!\nTomorrow?')), { timeout: 20000 });
     const bubbles = await annPage.$$eval('[data-testid="message"]', (els) => els.length);
     expect(bubbles).to.equal(2);
     await annPage.close();
@@ -109,7 +109,7 @@ describe('messages in the browser: two members talk live', function () {
     expect(await page.$$eval('.msg-picker__chosen li', (els) => els.length)).to.equal(2);
     await page.type('#msg-composer-text', 'Group visit on Sunday?');
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => /^\/messages\/\d+$/.test(location.pathname), { timeout: 10000 });
+    await page.waitForFunction(() => /^\/messages\/\d+$/.test(location.pathname), { timeout: 20000 });
     const id = Number((await page.evaluate(() => location.pathname)).split('/').pop());
     const conv = await p1.get(`/api/conversations/${id}`);
     expect(conv.body.kind).to.equal('group');
@@ -122,7 +122,7 @@ describe('messages in the browser: two members talk live', function () {
     await page.waitForSelector('[role="dialog"] .msg-picker__person');
     await page.click('[role="dialog"] .msg-picker__person');
     await page.evaluate(() => [...document.querySelectorAll<HTMLElement>('[role="dialog"] button')].find((e) => e.innerText.trim() === 'Add')!.click());
-    await waitFor(async () => (await p3.get(`/api/conversations/${id}`)).status === 200, { timeout: 10000 });
+    await waitFor(async () => (await p3.get(`/api/conversations/${id}`)).status === 200, { timeout: 20000 });
     await page.close();
   });
 
@@ -131,17 +131,18 @@ describe('messages in the browser: two members talk live', function () {
     const dan = await app.user({ firstName: 'Dan', lastName: 'Dune' });
     const c = await ann.post('/api/conversations', { participantIds: [dan.me.id], message: { text: 'Small screens too' } });
     expect(c.status).to.equal(201);
-    const page = await open(browserA, ann, '/messages', 360);
+    const page = await open(browserA, ann, '/messages', 320);
     await page.waitForSelector('.msg-row__link');
     expect(await page.$eval('.msg-thread', (e) => getComputedStyle(e).display)).to.equal('none');
     await page.click('.msg-row__link');
     await waitForText(page, 'Small screens too');
     expect(await page.$eval('.msg-list', (e) => getComputedStyle(e).display)).to.equal('none');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow, 'no horizontal scrolling at 360 px').to.be.at.most(0);
+    expect(overflow, 'no horizontal scrolling at 320 px').to.be.at.most(0);
     await page.click('.msg-back');
     await page.waitForFunction(() => location.pathname === '/messages');
     await page.waitForSelector('.msg-row__link', { visible: true });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 'the list at 320 px (top bar with the envelope)').to.be.at.most(0);
     await page.close();
   });
 });

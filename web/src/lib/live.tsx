@@ -4,11 +4,14 @@
  * revalidated, and components may listen with useLiveEvent. When the stream fails it reconnects
  * with backoff (1 s doubling to 60 s), resuming from the last event id; the pages' own SWR
  * revalidation (focus, intervals) keeps working meanwhile, and everything mapped is revalidated
- * once the stream is back.
+ * once the stream is back. The first connection waits until the page has loaded and its requests
+ * have been quiet for a second (at most 15 s): the stream never competes with what the page needs
+ * first, and tools that wait for an idle network (puppeteer's networkidle0) still see one.
  */
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { mutate } from 'swr';
 import { usePluginRegistry } from './plugins.tsx';
+import { apiActivity } from './api.ts';
 
 export const LIVE_EVENT = 'curio:live';
 
@@ -41,6 +44,31 @@ export function useLiveConnected(): boolean {
     () => connected,
     () => false,
   );
+}
+
+/** The latest moment (performance.now()) a request of the page ended: API calls, scripts, styles, images. */
+function lastActivity(): number {
+  let last = apiActivity().lastEnd;
+  for (const e of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
+    if (!e.name.includes('/api/stream')) last = Math.max(last, e.responseEnd || e.startTime);
+  }
+  return last;
+}
+
+/** Calls back once the page is loaded and quiet for `quietMs` (or after `maxMs`); answers a cancel function. */
+function whenQuiet(fn: () => void, quietMs = 1000, maxMs = 15_000): () => void {
+  const start = performance.now();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const tick = () => {
+    const now = performance.now();
+    const quiet = document.readyState === 'complete' && apiActivity().inFlight === 0 && now - lastActivity() >= quietMs;
+    if (quiet || now - start >= maxMs) fn();
+    else timer = setTimeout(tick, 200);
+  };
+  timer = setTimeout(tick, 200);
+  return () => {
+    if (timer) clearTimeout(timer);
+  };
 }
 
 /** Calls `fn` for live events of these types (while mounted). */
@@ -118,8 +146,9 @@ export function LiveStream({ userId }: { userId: number }) {
         }
       };
     };
-    connect();
+    const cancelWait = whenQuiet(connect);
     return () => {
+      cancelWait();
       stopped = true;
       if (timer) clearTimeout(timer);
       es?.close();
