@@ -66,6 +66,7 @@ const PAGES: PageDef[] = [
   },
   { name: 'sessions', owner: 'accounts', audience: 'signedIn', path: () => '/sessions' },
   { name: 'notifications inbox', owner: 'notifications', audience: 'signedIn', path: () => '/notifications' },
+  { name: 'messages', owner: 'messages', audience: 'signedIn', path: () => '/messages' },
   { name: 'admin dashboard', owner: 'admin', audience: 'signedIn', roles: ['Admin'], path: () => '/admin' },
   { name: 'create museum', owner: 'museums', audience: 'signedIn', path: () => '/create-museum' },
   { name: 'Page Not Found', owner: 'shell', audience: 'all', path: () => '/this-page-does-not-exist' },
@@ -86,6 +87,7 @@ const OWNER_PREFIXES: Array<[string, string]> = [
   ['mz-', 'museums'],
   ['curio-badge', 'badges'],
   ['curio-notif', 'notifications'],
+  ['msg-', 'messages'],
   ['curio-', 'shell'],
   ['modal', 'shell'],
 ];
