@@ -28,6 +28,7 @@ import { runSeeds, type SeedTarget } from './seed.ts';
 import { buildOpenApi } from './openapi.ts';
 import { formatAjvErrors, summarize } from './shared/validation-messages.ts';
 import { createMetrics } from './metrics.ts';
+import { createStreamHub, STREAM_DEFAULTS, type LiveApi, type StreamHub } from './stream.ts';
 import type { PluginContext, PluginServer, RegisteredRoute } from './plugin-api.ts';
 
 export const APP_NAME = 'Curio';
@@ -78,6 +79,9 @@ export interface CurioApp {
   services: ServiceRegistry;
   permissions: PermissionRegistry;
   jobs: Jobs;
+  /** live updates: publish to members' open streams (GET /api/stream) */
+  live: LiveApi;
+  stream: StreamHub;
   contexts: Map<string, PluginContext>;
   servers: Map<string, PluginServer>;
   seed(opts?: { onlyFirstTime?: boolean; bar?: boolean }): Promise<string[]>;
@@ -201,6 +205,28 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
   const pluginMiddleware: Koa.Middleware[] = [];
   const contexts = new Map<string, PluginContext>();
   const servers = new Map<string, PluginServer>();
+  const metrics = createMetrics(knex, { token: config.metricsToken, open: config.metricsPublic });
+  const stream = createStreamHub({
+    knex,
+    kind: db.kind,
+    databaseUrl: config.databaseUrl,
+    log: log.child({ module: 'stream' }),
+    config: { ...STREAM_DEFAULTS, ...(config.stream ?? {}) },
+    registry: metrics.registry,
+  });
+  routeRegistry.add('core', {
+    method: 'GET',
+    path: '/api/stream',
+    operationId: 'openStream',
+    summary:
+      'Server-sent events for the signed-in member (one per tab): message.created, conversation.read, notification.created, post.commented, feed.new. ' +
+      'A comment line every 25 s; Last-Event-ID (or ?lastEventId=) resumes the events of the last 5 minutes.',
+    auth: 'required',
+    raw: true,
+    rawContentType: 'text/event-stream',
+    schema: { query: { type: 'object', additionalProperties: false, properties: { lastEventId: { type: 'string', pattern: '^[0-9]{1,18}$' } } } },
+    handler: (c) => stream.handle(c as any, c.user!.id),
+  });
 
   for (const p of plugins) {
     const id = p.manifest.id;
@@ -227,6 +253,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
       storage,
       uploads,
       jobs,
+      live: stream.api,
       app: koa,
       enabled,
     };
@@ -242,7 +269,6 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
   const openapiDoc = () => buildOpenApi(schemas, routes, enabled);
 
   // ---- middleware ----
-  const metrics = createMetrics(knex, { token: config.metricsToken, open: config.metricsPublic });
   koa.use(async (ctx, next) => {
     const requestId = (ctx.get('x-request-id') || '').slice(0, 64).replace(/[^\w-]/g, '') || crypto.randomUUID();
     ctx.state.requestId = requestId;
@@ -379,7 +405,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
     };
   }
   koa.use(core);
-  const router = buildRouter(schemas, routes, { enabled, permissions, validateResponses: config.validateResponses });
+  const router = buildRouter(schemas, routes, { enabled: new Set([...enabled, 'core']), permissions, validateResponses: config.validateResponses });
   koa.use(router.routes());
   koa.use(router.allowedMethods({ throw: false }));
 
@@ -408,6 +434,8 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
     services,
     permissions,
     jobs,
+    live: stream.api,
+    stream,
     contexts,
     servers,
     openapi: openapiDoc,
@@ -430,10 +458,12 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
       const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
       url = `http://${host}:${addr.port}`;
       if (opts.startJobs !== false) jobs.start();
+      await stream.start();
       return url;
     },
     async close() {
       await jobs.stop();
+      await stream.stop();
       if (server) {
         const s = server;
         await new Promise<void>((r) => {

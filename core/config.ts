@@ -24,6 +24,8 @@ export interface CurioConfig {
   metricsToken: string | null;
   /** /metrics open to every client (development, test); otherwise only loopback or the metrics token */
   metricsPublic: boolean;
+  /** live updates; defaults in core/stream.ts STREAM_DEFAULTS */
+  stream?: Partial<import('./stream.ts').StreamConfig>;
   plugins: { disabled: string[]; config: Record<string, Record<string, unknown>> };
 }
 

@@ -66,6 +66,7 @@ const PAGES: PageDef[] = [
   },
   { name: 'sessions', owner: 'accounts', audience: 'signedIn', path: () => '/sessions' },
   { name: 'notifications inbox', owner: 'notifications', audience: 'signedIn', path: () => '/notifications' },
+  { name: 'messages', owner: 'messages', audience: 'signedIn', path: () => '/messages' },
   { name: 'admin dashboard', owner: 'admin', audience: 'signedIn', roles: ['Admin'], path: () => '/admin' },
   { name: 'admin reports queue', owner: 'reports', audience: 'signedIn', roles: ['Admin'], path: () => '/admin?tab=reports' },
   { name: 'my reports', owner: 'reports', audience: 'signedIn', path: () => '/reports/mine' },
@@ -89,6 +90,7 @@ const OWNER_PREFIXES: Array<[string, string]> = [
   ['mz-', 'museums'],
   ['curio-badge', 'badges'],
   ['curio-notif', 'notifications'],
+  ['msg-', 'messages'],
   ['curio-', 'shell'],
   ['modal', 'shell'],
 ];

@@ -88,11 +88,12 @@ describe('quality: files nothing references', function () {
     const fileOf = (url: string) => path.join(uploadsRoot, url.replace(/^\/uploads\//, ''));
     const age = (url: string) => fs.utimesSync(fileOf(url), TWO_HOURS_AGO(), TWO_HOURS_AGO());
 
-    // referenced, through the real routes of four plugins
+    // referenced, through the real routes of five plugins
     const avatar = must(await w.c.traveler.upload('/api/user/profile-image', [{ field: 'image', name: 'me.jpg', type: 'image/jpeg', data: await noisyJpeg() }]), 'avatar');
     const cover = must(await w.c.creator.upload(`/api/communities/${w.community.id}/image`, [{ field: 'image', name: 'c.jpg', type: 'image/jpeg', data: await noisyJpeg() }]), 'community image');
     const photos = must<any[]>(await w.c.member.upload(`/api/meetups/${w.meetup.id}/photos`, [{ field: 'files', name: 'p.jpg', type: 'image/jpeg', data: await noisyJpeg() }]), 'meetup photo');
-    const referenced: string[] = [avatar.profileImageUrl, cover.imageUrl, photos[0].url, photos[0].thumbnailUrl];
+    const images = must<any[]>(await w.c.member.upload('/api/messages/images', [{ field: 'files', name: 'm.jpg', type: 'image/jpeg', data: await noisyJpeg() }]), 'message image');
+    const referenced: string[] = [avatar.profileImageUrl, cover.imageUrl, photos[0].url, photos[0].thumbnailUrl, images[0].url, images[0].thumbnailUrl];
     if (haveFfmpeg()) {
       const video = must(await w.c.traveler.upload('/api/posts/video', [{ field: 'video', name: 'v.mp4', type: 'video/mp4', data: await mp4WithLocation() }]), 'video');
       referenced.push(video.videoUrl, video.posterUrl);
@@ -119,6 +120,7 @@ describe('quality: files nothing references', function () {
       write(`events/${w.meetup.id}/${hex()}_thumb.jpg`, true),
       write(`insights/videos/${hex()}.mp4`, true),
       write(`insights/videos/${hex()}_poster.jpg`, true),
+      write(`messages/${w.c.member.me.id}/${hex()}.jpg`, true),
     ];
     const recentOrphan = write(`avatars/${hex()}.jpg`, false);
     const unclaimed = write(`elsewhere/${hex()}.jpg`, true);

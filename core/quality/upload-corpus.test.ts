@@ -47,6 +47,10 @@ const TARGETS: Record<string, Target> = {
     kind: 'image', field: 'files', maxBytes: 10 * 1024 * 1024, maxFiles: 10, tooLarge: 413,
     client: (w) => w.c.member, path: (w) => `/api/museum-events/${w.museumEvent.id}/photos`, urls: (b) => b.flatMap((p: any) => [p.url, p.thumbnailUrl].filter(Boolean)),
   },
+  'POST /api/messages/images': {
+    kind: 'image', field: 'files', maxBytes: 10 * 1024 * 1024, maxFiles: 4, tooLarge: 413,
+    client: (w) => w.c.member, path: () => '/api/messages/images', urls: (b) => b.flatMap((p: any) => [p.url, p.thumbnailUrl].filter(Boolean)),
+  },
   'POST /api/posts/video': {
     kind: 'video', field: 'video', maxBytes: 100 * 1024 * 1024, maxFiles: 1, tooLarge: 413,
     client: (w) => w.c.traveler, path: () => '/api/posts/video', urls: (b) => [b.videoUrl, b.posterUrl].filter(Boolean),

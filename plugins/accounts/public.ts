@@ -97,6 +97,12 @@ export interface AccountsApi {
    * notifications, mentions.
    */
   reachable(actorId: number, recipientIds: number[], opts?: { notifications?: boolean }): Promise<Set<number>>;
+  /**
+   * May `fromId` write to `toId` (start a conversation, add them to one, send in a direct one)?
+   * The one decision the messages plugin asks; a block rule extends it here (reason 'blocked').
+   * allowMessages true → any signed-in member; false → only members `toId` follows.
+   */
+  mayContact(fromId: number, toId: number): Promise<ContactDecision>;
 
   // ---- administration (used by the admin plugin) ----
   /** Canonical role or null for an unknown spelling ('museum_manager' → 'Museum Manager'). */
@@ -167,6 +173,11 @@ export interface AccountsSql {
    */
   notBlockedOrMuted(viewer: { id: number; role: string } | undefined | null, userIdColumn: string): Knex.Raw;
 }
+
+/** AccountsApi.mayContact's answer; `recipientFollows`: whether `toId` follows `fromId` (message requests). */
+export type ContactDecision =
+  | { allowed: true; reason: null; recipientFollows: boolean }
+  | { allowed: false; reason: 'not_found' | 'followers_only' | 'blocked'; recipientFollows: boolean };
 
 export interface UserListQuery {
   q?: string;

@@ -31,7 +31,8 @@ export type NotificationType =
   | 'community' // warnings, join-request decisions
   | 'moderation' // admin warnings: always delivered
   | 'report' // a member's report was resolved (reports): always delivered
-  | 'mention'; // @username in an insight or comment: the mentioned member's allowTagging decides before it is sent
+  | 'mention' // @username in an insight or comment: the mentioned member's allowTagging decides before it is sent
+  | 'message'; // a direct message (messages plugin): always delivered unless the conversation is muted
 
 export interface NewNotification {
   type: NotificationType;

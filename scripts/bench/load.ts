@@ -20,7 +20,12 @@
  *     rotating: personalised feed, museum page (museum + its insights), like/unlike, new insight,
  *     search. Prints requests/s, p50/p95/p99 (client side), errors (must be 0), and per route the
  *     server-side p50/p95/p99 and statements per request.
- *  6. Operations (--check-ops runs only this part, on a fresh database): GET /metrics shows request
+ *  6. Live updates soak (--sse-only runs only this part, on a fresh database): N members keep 10
+ *     GET /api/stream connections each (default 1,000 streams), another member sends them direct
+ *     messages at a steady rate (default 100/s); prints the delivery latency (POST start → event on
+ *     every stream of the recipient: p50/p95/p99), deliveries missing, and the app process's resident
+ *     memory per open stream. PASS/FAIL: every message reaches every stream; p95 ≤ 2 s.
+ *  7. Operations (--check-ops runs only this part, on a fresh database): GET /metrics shows request
  *     counts per route, latency histograms, the database pool and the job queue; GET /api/health and
  *     /healthz answer ok; the real `core/bin/start.ts` receives SIGTERM while a request is in flight
  *     (its body trickles in) → it stops accepting connections, still answers that request (201, the
@@ -29,6 +34,7 @@
  * Flags (or BENCH_<NAME> env): --duration 30 --connections 50 --micro-duration 10 --users 5000
  *   --follows 100000 --museum-follows 20000 --posts 100000 --likes 300000 --comments 30000
  *   --viewers 100 --quick (small data, 5 s runs) --check-ops (operations only) --skip-ops --keep
+ *   --sse-only (the live-updates soak only) --sse-streams 1000 --sse-rate 100 --sse-duration 20 --skip-sse
  *   --without search,post (leave parts of the mix out: feed, museum, museum insights, like, search, post)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -198,6 +204,11 @@ const opts = {
   comments: num('comments', 30_000, 3_000),
   viewers: Math.max(2, num('viewers', 100, 30)),
   checkOpsOnly: flag('check-ops') === 'true',
+  sseOnly: flag('sse-only') === 'true',
+  skipSse: flag('skip-sse') === 'true',
+  sseStreams: Math.max(10, num('sse-streams', 1_000, 200)),
+  sseRate: Math.max(1, num('sse-rate', 100, 50)),
+  sseDuration: Math.max(1, num('sse-duration', 20, 5)),
   skipOps: flag('skip-ops') === 'true',
   keep: flag('keep') === 'true',
 };
@@ -293,6 +304,8 @@ function appEnv(dbUrl: string, port: number, dataDir: string, extra: Record<stri
     SEED_ON_START: 'false',
     LOG_LEVEL: 'warn',
     SESSION_KEYS: 'bench-load-session-key-0123456789abcdef',
+    // the live-updates soak signs up its members from one address
+    CURIO__plugins__config__accounts__signupThrottle__perIpPerHour: '1000000',
     ...extra,
   };
 }
@@ -731,6 +744,121 @@ async function metricsAndHealth(url: string, feedRequests: number | null) {
   check(/process_cpu_user_seconds_total|nodejs_eventloop_lag/.test(text), 'process metrics (CPU, event loop lag, heap)');
 }
 
+/** The app child's resident memory (prom-client's process metrics). */
+async function residentBytes(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return Number(/^process_resident_memory_bytes (\d+(?:\.\d+)?(?:e\+\d+)?)/m.exec(text)?.[1] ?? NaN);
+}
+
+/**
+ * Live updates soak: recipients × 10 open streams, one sender writing to them in turn at a steady
+ * rate; latency from the POST's start to the event on each of the recipient's streams.
+ */
+async function sseSoak(url: string, appLog?: () => string) {
+  section(`Live updates: ${fmt(opts.sseStreams)} open streams, ${opts.sseRate} messages/s for ${opts.sseDuration} s`);
+  const { TestClient } = await import('../../core/testing/index.ts');
+  const { openSse } = await import('../../core/testing/sse.ts');
+  const perMember = 10;
+  const members = Math.ceil(opts.sseStreams / perMember);
+  const tag = `${process.pid.toString(36)}${Date.now().toString(36).slice(-4)}`;
+  const sender = await register(url, `ssesend${tag}`);
+  const recipients: Array<{ id: number; cookie: string; conversationId: number }> = [];
+  await timed(`${members} recipients signed up, a conversation with each`, async () => {
+    for (let i = 0; i < members; i++) {
+      const r = await register(url, `sserecv${tag}${i}`);
+      const c = await fetch(`${url}/api/conversations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: url, cookie: sender.cookie },
+        body: JSON.stringify({ participantIds: [r.id], message: { text: 'soak' } }),
+      });
+      if (c.status !== 201) throw new Error(`conversation: ${c.status} ${await c.text()}`);
+      recipients.push({ ...r, conversationId: (await c.json()).id });
+    }
+  });
+  const before = await residentBytes(url);
+  const streams: Array<{ recipient: number; s: Awaited<ReturnType<typeof openSse>> }> = [];
+  await timed(`${fmt(opts.sseStreams)} streams opened`, async () => {
+    // in batches of 20 at once
+    for (let i = 0; i < opts.sseStreams; i += 20) {
+      const batch = Array.from({ length: Math.min(20, opts.sseStreams - i) }, async (_, k) => {
+        const r = recipients[(i + k) % members];
+        const c = new TestClient(url);
+        for (const pair of r.cookie.split('; ')) {
+          const j = pair.indexOf('=');
+          c.cookies.set(pair.slice(0, j), pair.slice(j + 1));
+        }
+        const s = await openSse(c);
+        if (s.status !== 200) throw new Error(`stream ${i + k}: ${s.status}`);
+        return { recipient: (i + k) % members, s };
+      });
+      streams.push(...(await Promise.all(batch)));
+    }
+  });
+  await sleep(1000);
+  const after = await residentBytes(url);
+  const sentAt = new Map<number, { at: number; answered: number; recipient: number }>();
+  const total = opts.sseRate * opts.sseDuration;
+  let failures = 0;
+  const posts: Promise<void>[] = [];
+  const t0 = performance.now();
+  for (let i = 0; i < total; i++) {
+    const due = t0 + (i * 1000) / opts.sseRate;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    const rIdx = i % members;
+    const started = performance.now();
+    posts.push(
+      fetch(`${url}/api/conversations/${recipients[rIdx].conversationId}/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: url, cookie: sender.cookie },
+        body: JSON.stringify({ text: `soak ${i}` }),
+      }).then(async (res) => {
+        if (res.status !== 201) {
+          failures++;
+          return;
+        }
+        const body = await res.json();
+        sentAt.set(body.id, { at: started, answered: performance.now(), recipient: rIdx });
+      }, (err) => {
+        failures++;
+        if (failures <= 3) console.log(`  send ${i} failed: ${err?.cause?.code ?? err?.message}`);
+      }),
+    );
+  }
+  await Promise.all(posts);
+  const sendSeconds = (performance.now() - t0) / 1000;
+  await sleep(3000);
+  const lat: number[] = [];
+  // from the send's answer (its transaction committed) to the event: the fan-out alone (≤ 0: the event came first)
+  const fan: number[] = [];
+  let missing = 0;
+  for (const { recipient, s } of streams) {
+    const arrived = new Map<number, number>();
+    for (const e of s.events) if (e.event === 'message.created') arrived.set(Number(e.data.messageId), e.at);
+    for (const [id, m] of sentAt) {
+      if (m.recipient !== recipient) continue;
+      const at = arrived.get(id);
+      if (at === undefined) missing++;
+      else {
+        lat.push(at - m.at);
+        fan.push(at - m.answered);
+      }
+    }
+  }
+  const open = streams.filter((x) => !x.s.ended()).length;
+  for (const { s } of streams) s.close();
+  const expected = lat.length + missing;
+  const perStream = (after - before) / opts.sseStreams;
+  console.log(`  ${fmt(sentAt.size)} messages sent in ${sendSeconds.toFixed(1)} s (${(sentAt.size / sendSeconds).toFixed(0)}/s), ${failures} failed; ${fmt(expected)} deliveries expected, ${fmt(lat.length)} arrived, ${fmt(missing)} missing; ${fmt(open)} streams still open`);
+  console.log(`  delivery latency (POST start → event on the stream): p50 ${ms(percentile(lat, 50))} ms, p95 ${ms(percentile(lat, 95))} ms, p99 ${ms(percentile(lat, 99))} ms, max ${ms(Math.max(...lat))} ms`);
+  console.log(`  fan-out alone (send answered → event; negative: the event came first): p50 ${ms(percentile(fan, 50))} ms, p95 ${ms(percentile(fan, 95))} ms, p99 ${ms(percentile(fan, 99))} ms`);
+  console.log(`  app resident memory: ${(before / 1048576).toFixed(0)} MB before the streams, ${(after / 1048576).toFixed(0)} MB with them → ${(perStream / 1024).toFixed(1)} KB per open stream`);
+  if ((failures || missing) && appLog) console.log(`  the app's last output:\n${appLog().slice(-2000)}`);
+  check(failures === 0, `the app took every send at ${opts.sseRate}/s`, `${fmt(failures)} of ${fmt(total)} failed`);
+  check(missing === 0, 'every message sent reached every open stream of its recipient', `${fmt(lat.length)}/${fmt(expected)}`);
+  check(percentile(lat, 95) <= 2000, 'live delivery p95 ≤ 2 s', `${ms(percentile(lat, 95))} ms`);
+}
+
 /** SIGTERM to the real core/bin/start.ts while a request's body is still arriving. */
 async function gracefulShutdown(dbUrl: string) {
   section('Operations: graceful shutdown of core/bin/start.ts (SIGTERM during a slow request)');
@@ -807,7 +935,13 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'curio-bench-load-'));
   let app: Child | null = null;
   try {
-    if (opts.checkOpsOnly) {
+    if (opts.sseOnly) {
+      const port = await freePort();
+      app = await startChild('app', appEnv(dbUrl, port, dataDir));
+      await sseSoak(app.info.url as string, app.log);
+      await app.stop();
+      app = null;
+    } else if (opts.checkOpsOnly) {
       const port = await freePort();
       app = await startChild('app', appEnv(dbUrl, port, dataDir));
       const url = app.info.url as string;
@@ -853,6 +987,7 @@ async function main() {
       const slugs = (await knex('museums').select('id', 'slug')).map((m: any) => ({ id: Number(m.id), slug: m.slug }));
       const r = await mixedWorkload(url, cookies, await visiblePostIds(knex, 5000), slugs);
       const feedOk = r.perRoute.get('feed');
+      if (!opts.skipSse) await sseSoak(url, app.log);
       if (!opts.skipOps) await metricsAndHealth(url, feedOk ? feedOk.n - feedOk.non2xx : null);
       await app.stop();
       app = null;

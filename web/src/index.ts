@@ -45,6 +45,8 @@ export type { CreateDialogState } from './lib/create-dialog.tsx';
 export { useAppConfig, usePluginEnabled } from './lib/app-config.tsx';
 export type { AppConfig } from './lib/app-config.tsx';
 export { useOnline } from './lib/online.ts';
+export { useLiveEvent, useLiveConnected, LIVE_EVENT } from './lib/live.tsx';
+export type { LiveEventDetail } from './lib/live.tsx';
 
 // i18n
 export { useTranslation, Trans } from 'react-i18next';

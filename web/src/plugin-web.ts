@@ -55,6 +55,8 @@ export interface WebPlugin {
   nav?: NavItem[];
   /** named slots other pages declare with <Slot name="…" />, e.g. museum.insights */
   slots?: Record<string, SlotContribution[]>;
+  /** live-update event type (GET /api/stream) → SWR key prefixes to revalidate when it arrives */
+  live?: Record<string, string[]>;
 }
 
 export function defineWebPlugin(p: WebPlugin): WebPlugin {

@@ -10,5 +10,7 @@ import { rows as notifications } from './notifications.ts';
 import { rows as badges } from './badges.ts';
 import { rows as admin } from './admin.ts';
 import { rows as reports } from './reports.ts';
+import { rows as core } from './core.ts';
+import { rows as messages } from './messages.ts';
 
-export const AUTHZ_TABLE: Record<string, AuthzRow[]> = { accounts, communities, groups, events, insights, museums, notifications, badges, admin, reports };
+export const AUTHZ_TABLE: Record<string, AuthzRow[]> = { core, accounts, communities, groups, events, insights, museums, notifications, badges, admin, reports, messages };

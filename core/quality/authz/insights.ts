@@ -18,6 +18,7 @@ export const rows: AuthzRow[] = [
   },
   { route: 'GET /api/posts', expect: everyone() },
   { route: 'GET /api/feed/personalized', expect: member() },
+  { route: 'GET /api/feed/new-count', note: 'counts within the caller’s own feed only', req: () => ({ query: { since: '2026-01-01T00:00:00.000Z', sinceId: 1 } }), expect: member() },
   { route: 'GET /api/posts/museum/:museumId', req: (p) => ({ params: { museumId: p.w.museumA.id } }), expect: everyone() },
   { route: 'GET /api/user/:id/posts', objects: both, req: (p) => ({ params: { id: p.obj === 'own' && p.as !== 'anon' ? p.w.u[p.as as 'member'].id : p.w.other.me.id } }), expect: everyone() },
   { route: 'GET /api/posts/:id', req: (p) => ({ params: { id: p.w.post.id } }), expect: everyone() },

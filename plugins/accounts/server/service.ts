@@ -307,6 +307,21 @@ export function createAccountsApi(knex: Knex, deps: AccountsApiDeps): AccountsAp
   return {
     summaryColumns: SUMMARY_COLUMNS,
     sql: accountsSql(knex),
+    async mayContact(fromId, toId) {
+      const row = await knex('users as u')
+        .leftJoin('user_preferences as p', 'p.user_id', 'u.id')
+        .where('u.id', toId)
+        .first(
+          'p.allow_messages',
+          knex.raw('exists (select 1 from user_follows f where f.follower_id = u.id and f.following_id = ?) as follows', [fromId]),
+          knex.raw('exists (select 1 from user_blocks b where (b.blocker_id = u.id and b.blocked_id = ?) or (b.blocker_id = ? and b.blocked_id = u.id)) as blocked', [fromId, fromId]),
+        );
+      if (!row || fromId === toId) return { allowed: false, reason: 'not_found', recipientFollows: false };
+      const recipientFollows = Boolean(row.follows);
+      if (row.blocked) return { allowed: false, reason: 'blocked', recipientFollows };
+      if (row.allow_messages === false && !recipientFollows) return { allowed: false, reason: 'followers_only', recipientFollows };
+      return { allowed: true, reason: null, recipientFollows };
+    },
     async getUserSummaries(ids) {
       const unique = [...new Set(ids.filter((i) => Number.isInteger(i)))];
       const map = new Map<number, UserSummary>();

@@ -13,7 +13,6 @@ import {
   createHydrator,
   decodeCursor,
   museumPostsSource,
-  personalSource,
   readPage,
   userPostsSource,
   byTime,
@@ -25,6 +24,7 @@ import {
 } from './posts.ts';
 import { createRecommendations } from './recommendations.ts';
 import { resolveMentions, type Mention } from './mentions.ts';
+import { personalFeedSource, registerLive } from './live.ts';
 import { probeVideo, remux, makePoster, VideoRejected, VideoBusy } from './video.ts';
 
 export const MAX_VIDEO_BYTES = 100 * 1024 * 1024;
@@ -139,6 +139,8 @@ export default definePluginServer({
 
     /** Pages read for this viewer answer authors, privacy and likes in their own statement. */
     const scope = (viewer: Viewer): ReadScope => ({ viewer, accounts: accounts(), museums: museums() });
+    // live updates: feed.new, post.commented, and the count behind the "N new insights" pill
+    registerLive(ctx, { knex, accounts, museums, scope });
 
     /** The post, if the viewer may see its author's posts (accounts' rule read in the same statement). */
     async function loadVisiblePost(id: number, viewer: Viewer, trx: Knex = knex): Promise<PostRow> {
@@ -366,18 +368,7 @@ export default definePluginServer({
       async handler(c) {
         const viewer = c.user!.id;
         const q = c.input.query;
-        // whom and what the viewer follows, in one statement (accounts' and museums' SQL fragments)
-        const m = museums();
-        const graph = (
-          await knex.raw('select array(?) as users, array(?) as museums', [
-            accounts().sql.followingIds(viewer),
-            m ? m.sql.followedMuseumIds(viewer) : knex.raw('select null::int where false'),
-          ])
-        ).rows[0] as { users: number[]; museums: number[] };
-        const following = graph.users.map(Number);
-        const museumIds = graph.museums.map(Number);
-        // the people one follows may always be read (private: followers; friends: either way)
-        const source = personalSource(knex, [viewer, ...following], museumIds, { scope: scope(c.user) });
+        const source = await personalFeedSource(knex, accounts(), museums(), viewer, scope(c.user));
         const page = await readPage(source, { limit: q.limit, cursor: decodeCursor(q.cursor), visible: readableRows });
         return { items: await hydrate.posts(page.rows, viewer), nextCursor: page.nextCursor };
       },

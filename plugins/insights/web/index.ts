@@ -17,4 +17,7 @@ export default defineWebPlugin({
     // the full recommendations variant (People You May Know, Museums For You), e.g. on Discover
     'discover.recommendations': [{ component: lazy(() => import('./components/RecommendationsPanel.tsx')) }],
   },
+  // a comment on the member's insight: the insight's page and comments revalidate (the home feed's
+  // "N new insights" listens to feed.new itself)
+  live: { 'post.commented': ['/api/posts/'] },
 });

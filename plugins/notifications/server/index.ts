@@ -38,6 +38,7 @@ export default definePluginServer({
       enqueue: (name, payload, opts) => ctx.jobs.enqueue(name, payload, opts),
       batchSize: Number(ctx.config.batchSize ?? 1000),
       syncLimit: Number(ctx.config.syncLimit ?? 1000),
+      live: ctx.live,
     });
     ctx.services.provide(NotificationsService, svc.api);
 

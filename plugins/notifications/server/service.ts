@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { AccountsApi } from '../../accounts/public.ts';
+import type { LiveApi } from '../../../core/stream.ts';
 import {
   PREFERENCE_OF_TYPE,
   type NewNotification,
@@ -103,6 +104,8 @@ export interface NotificationsDeps {
   batchSize: number;
   /** audiences up to this size are written during the request; larger ones by a background job */
   syncLimit: number;
+  /** live updates (core/stream.ts): `notification.created` with the new unread count to each recipient */
+  live?: LiveApi;
 }
 
 /**
@@ -139,19 +142,18 @@ export function createNotificationsService(deps: NotificationsDeps) {
    * the foreign key refuse the chunk, naming them: it is written again without them (each chunk
    * inside a transaction runs under a savepoint, so the refusal does not abort the transaction).
    */
-  async function insertFor(trx: Knex | Knex.Transaction, list: number[], row: ReturnType<typeof clean>, sendId: number | null): Promise<number> {
+  async function insertFor(trx: Knex | Knex.Transaction, list: number[], row: ReturnType<typeof clean>, sendId: number | null, storedIds?: number[]): Promise<number> {
     const write = async (db: Knex | Knex.Transaction, chunk: number[]) => {
-      const [r] = rowsOf(
+      const rows = rowsOf(
         await db.raw(
-          `with ins as (
-             insert into notifications (user_id, type, title, message, priority, link, template, params, dedupe_key, send_id, actor_id)
-             select u.id, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?::int from unnest(?::int[]) as u(id)
-             on conflict do nothing returning 1
-           ) select count(*)::int as n from ins`,
+          `insert into notifications (user_id, type, title, message, priority, link, template, params, dedupe_key, send_id, actor_id)
+           select u.id, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?::int from unnest(?::int[]) as u(id)
+           on conflict do nothing returning user_id`,
           [row.type, row.title, row.message, row.priority, row.link, row.template, row.params, row.dedupe_key, sendId, row.actor_id, intArray(chunk)],
         ),
       );
-      return Number(r?.n ?? 0);
+      if (storedIds) for (const r of rows) storedIds.push(Number(r.user_id));
+      return rows.length;
     };
     const inTrx = (trx as Knex.Transaction).isTransaction === true;
     let stored = 0;
@@ -173,6 +175,22 @@ export function createNotificationsService(deps: NotificationsDeps) {
     return stored;
   }
 
+  /** After the rows are committed: each recipient's open tabs hear of it, with their new unread count. */
+  async function announce(userIds: number[]): Promise<void> {
+    if (!deps.live || !userIds.length) return;
+    try {
+      const counts = new Map<number, number>();
+      for (let i = 0; i < userIds.length; i += deps.batchSize) {
+        const chunk = userIds.slice(i, i + deps.batchSize);
+        const rows = await knex('notifications').whereIn('user_id', chunk).where({ read: false }).select('user_id').count({ n: '*' }).groupBy('user_id');
+        for (const r of rows as any[]) counts.set(Number(r.user_id), Number(r.n));
+      }
+      await deps.live.publish(userIds.map((id) => ({ userId: id, type: 'notification.created', data: { unreadCount: counts.get(id) ?? 0 } })));
+    } catch (err) {
+      deps.log.warn({ err }, 'notifications: live update failed');
+    }
+  }
+
   function ids(list: number[]): number[] {
     return [...new Set(list.map(Number).filter((i) => Number.isInteger(i) && i > 0 && i < 2147483648))];
   }
@@ -192,7 +210,8 @@ export function createNotificationsService(deps: NotificationsDeps) {
       ...clean({ type: s.type, title: s.title, message: s.message, priority: s.priority, link: s.link, template: s.template ?? undefined }),
       params: s.params ? (typeof s.params === 'string' ? s.params : JSON.stringify(s.params)) : null,
     };
-    return knex.transaction(async (trx) => {
+    const storedIds: number[] = [];
+    const more = await knex.transaction(async (trx) => {
       const locked = await trx('notification_sends').where({ id: sendId }).forUpdate().first('cursor', 'status');
       if (!locked || locked.status === 'done') return false;
       if (Number(locked.cursor) !== Number(s.cursor)) return true; // another process did this batch
@@ -200,12 +219,14 @@ export function createNotificationsService(deps: NotificationsDeps) {
         await trx('notification_sends').where({ id: sendId }).update({ status: 'done', finished_at: trx.fn.now() });
         return false;
       }
-      const n = await insertFor(trx, recipients, row, sendId);
+      const n = await insertFor(trx, recipients, row, sendId, storedIds);
       await trx('notification_sends')
         .where({ id: sendId })
         .update({ cursor: batch[batch.length - 1], delivered_count: trx.raw('delivered_count + ?', [n]) });
       return true;
     });
+    await announce(storedIds);
+    return more;
   }
 
   async function runFanout(sendId: number, progress?: (done: number, total: number) => Promise<void>) {
@@ -242,7 +263,10 @@ export function createNotificationsService(deps: NotificationsDeps) {
         recipients = recipients.filter((id) => reach.has(id));
       }
       if (!recipients.length) return 0;
-      return insertFor(knex, recipients, row, null);
+      const storedIds: number[] = [];
+      const stored = await insertFor(knex, recipients, row, null, storedIds);
+      await announce(storedIds);
+      return stored;
     },
 
     async notifyAll(n, opts = {}) {
@@ -254,15 +278,18 @@ export function createNotificationsService(deps: NotificationsDeps) {
       const sentBy = opts.sentBy ?? null;
       if (opts.userIds != null) {
         const list = await allowed(ids(opts.userIds), row.type);
-        return knex.transaction(async (trx) => {
+        const storedIds: number[] = [];
+        const total = await knex.transaction(async (trx) => {
           const [s] = await trx('notification_sends')
             .insert({ type: row.type, title: row.title, message: row.message, priority: row.priority, link: row.link, template: row.template, params: row.params, audience: 'users', status: 'sending', sent_by: sentBy })
             .returning('id');
           const sendId = Number(s.id ?? s);
-          const stored = list.length ? await insertFor(trx, list, row, sendId) : 0;
+          const stored = list.length ? await insertFor(trx, list, row, sendId, storedIds) : 0;
           await trx('notification_sends').where({ id: sendId }).update({ recipient_count: stored, delivered_count: stored, status: 'done', finished_at: trx.fn.now() });
           return stored;
         });
+        await announce(storedIds);
+        return total;
       }
       const acc = deps.accounts();
       if (!acc) throw new Error('Notifications need the accounts plugin');

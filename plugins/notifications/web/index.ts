@@ -9,4 +9,6 @@ export default defineWebPlugin({
     'shell.topbarEnd': [{ order: 10, component: lazy(() => import('./components/NotificationBell.tsx')) }],
     'shell.userMenu': [{ order: 20, component: lazy(() => import('./components/UserMenuLink.tsx')) }],
   },
+  // the bell count and the inbox revalidate when a notification arrives on the live stream
+  live: { 'notification.created': ['/api/notifications'] },
 });

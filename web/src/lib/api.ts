@@ -107,6 +107,14 @@ async function parseBody(res: Response): Promise<unknown> {
   }
 }
 
+// API requests in flight and when the last one ended (the live stream opens once they are quiet)
+let inFlight = 0;
+let lastEnd = 0;
+/** How many API requests are under way, and when (performance.now()) the last one ended. */
+export function apiActivity(): { inFlight: number; lastEnd: number } {
+  return { inFlight, lastEnd };
+}
+
 /**
  * One call to the API. Credentials are always sent; a JSON body with a JSON content type only
  * when `body` is given. Throws ApiError { status, message, body } on a failed answer.
@@ -120,18 +128,24 @@ export async function apiRequest<T>(method: string, url: string, body?: unknown)
       init.body = JSON.stringify(body);
     }
   }
-  let res: Response;
+  inFlight++;
   try {
-    res = await fetch(url, init);
-  } catch (e) {
-    throw networkError(e);
+    let res: Response;
+    try {
+      res = await fetch(url, init);
+    } catch (e) {
+      throw networkError(e);
+    }
+    if (!res.ok) {
+      const text = await res.text().catch(() => '');
+      const { message, body: errBody } = extractErrorMessage(text, res.statusText);
+      throw new ApiError(res.status, message, errBody);
+    }
+    return (await parseBody(res)) as T;
+  } finally {
+    inFlight--;
+    lastEnd = performance.now();
   }
-  if (!res.ok) {
-    const text = await res.text().catch(() => '');
-    const { message, body: errBody } = extractErrorMessage(text, res.statusText);
-    throw new ApiError(res.status, message, errBody);
-  }
-  return (await parseBody(res)) as T;
 }
 
 /** Upload with progress (photos, videos): multipart via XMLHttpRequest, progress 0–100. */

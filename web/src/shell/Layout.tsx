@@ -9,6 +9,7 @@ import { AppRoutes, resolveRoute, showsNav } from './routing.tsx';
 import { TopBar, BottomBar } from './nav.tsx';
 import { AuthBanner } from './AuthBanner.tsx';
 import { Footer } from './Footer.tsx';
+import { LiveStream } from '../lib/live.tsx';
 
 export function Layout() {
   const { t } = useTranslation('core');
@@ -43,6 +44,7 @@ export function Layout() {
       </main>
       {!isLoading && <Footer />}
       {nav && <BottomBar />}
+      {user && <LiveStream userId={user.id} />}
       <Toaster />
     </div>
   );

@@ -17,6 +17,7 @@ import {
   useCreateDialog,
   useDocumentTitle,
   useTranslation,
+  usePluginEnabled,
   formatDateTime,
   withRetry,
 } from '../../../../web/src/index.ts';
@@ -160,6 +161,7 @@ type SafetyAction = 'block' | 'unblock' | 'mute' | 'unmute' | 'removeFollower';
 /** /profile (own) and /profile/{id, slug or username} (spec part 1 §2 Profile). */
 export default function ProfilePage() {
   const { t, i18n } = useTranslation('accounts');
+  const messagesEnabled = usePluginEnabled('messages');
   const { id: param } = useParams();
   const { user } = useAuth();
   const [search, setSearch] = useSearchParams();
@@ -284,13 +286,13 @@ export default function ProfilePage() {
                       <FollowButton userId={profile.id} following={profile.isFollowing} requested={profile.requested ?? false} onChange={onFollow} />
                     )}
                     <Slot name="profile.actions" targetType="user" targetId={profile.id} ownerId={profile.id} />
-                    <button type="button" className="button is-light" disabled title={t('profile.messageUnavailable')} aria-describedby="acc-message-note">
-                      <Icon name="message" size={16} />
-                      <span>{t('profile.message')}</span>
-                    </button>
-                    <span id="acc-message-note" className="is-sr-only">
-                      {t('profile.messageUnavailable')}
-                    </span>
+                    {messagesEnabled && (
+                      // the messages page opens the conversation, or says why this member cannot be messaged
+                      <Link to={`/messages/new?to=${profile.id}`} className="button is-light" data-testid="profile-message">
+                        <Icon name="message" size={16} />
+                        <span>{t('profile.message')}</span>
+                      </Link>
+                    )}
                     <MoreMenu profile={profile} onList={setList} onSafety={(a) => void onSafety(a)} />
                   </>
                 )}

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { Avatar, EmptyState, Icon, RelativeTime, Spinner, useApi, useMutation, useTranslation } from '../../../../web/src/index.ts';
+import { Avatar, EmptyState, Icon, RelativeTime, Spinner, useApi, useMutation, usePluginEnabled, useTranslation } from '../../../../web/src/index.ts';
 import {
   banCommunityMember,
   deleteCommunityMemberContent,
@@ -111,6 +111,7 @@ export function useMemberActions(community: Community, onChanged: () => void) {
 export function MembersTab({ community, onChanged }: { community: Community; onChanged: () => void }) {
   const { t } = useTranslation('communities');
   const navigate = useNavigate();
+  const messagesEnabled = usePluginEnabled('messages');
   const key = `/api/communities/${community.id}/members`;
   const { data, isLoading, error, mutate } = useApi<Member[]>(key);
   const [filter, setFilter] = useState('');
@@ -137,7 +138,8 @@ export function MembersTab({ community, onChanged }: { community: Community; onC
     const items: MenuItem[] = [];
     items.push({ key: 'view', label: t('members.actions.viewPosts'), onSelect: () => setDialog({ kind: 'viewPosts', m }) });
     if (community.permissions.canModerate) items.push({ key: 'comments', label: t('members.actions.reviewComments'), onSelect: () => setDialog({ kind: 'comments', m }) });
-    items.push({ key: 'message', label: t('members.actions.message'), onSelect: () => navigate(profilePath(m.user)) });
+    // the messages page opens the conversation, or says why this member cannot be messaged
+    if (messagesEnabled) items.push({ key: 'message', label: t('members.actions.message'), onSelect: () => navigate(`/messages/new?to=${m.user.id}`) });
     const lower = memberRank(m) < me;
     if (community.permissions.canChangeRoles && !m.isCreator) {
       if (m.role !== 'admin') items.push({ key: 'admin', divider: true, label: t('members.actions.makeAdmin'), onSelect: () => void actions.setRole(m, 'admin') });

@@ -1,4 +1,4 @@
-import { Fragment } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import {
   useTranslation,
@@ -13,6 +13,8 @@ import {
   EmptyState,
   InfiniteList,
   useDocumentTitle,
+  useLiveEvent,
+  apiRequest,
 } from '../../../../web/src/index.ts';
 import { getPersonalizedFeedUrl, listPostsUrl } from '../../../../web/src/api/generated/insights.ts';
 import { getFeaturedMuseumsUrl, type Museum } from '../../../../web/src/api/generated/museums.ts';
@@ -103,8 +105,30 @@ function Feed() {
   const feed = useGeneral ? general : personal;
   const onDeleted = () => void feed.mutate();
   useOnPosted(() => void feed.mutate());
+  // "N new insights": the live stream says something may be new; the server counts what this viewer may see
+  const newest = useGeneral ? null : personal.items[0];
+  const [fresh, setFresh] = useState(0);
+  useEffect(() => setFresh(0), [newest?.id]);
+  useLiveEvent('feed.new', () => {
+    if (!newest) return void personal.mutate();
+    apiRequest<{ count: number }>('GET', `/api/feed/new-count?since=${encodeURIComponent(newest.createdAt)}&sinceId=${newest.id}`)
+      .then((r) => setFresh(r.count))
+      .catch(() => undefined);
+  });
+  const showNew = () => {
+    setFresh(0);
+    window.scrollTo({ top: 0, behavior: 'smooth' });
+    void personal.mutate();
+  };
   return (
     <>
+      {fresh > 0 && (
+        <div className="curio-new-pill">
+          <button type="button" className="button is-link is-rounded is-small" onClick={showNew} data-testid="feed-new-pill">
+            {t('home.newInsights', { count: fresh })}
+          </button>
+        </div>
+      )}
       <section aria-label={t('home.feedLabel')}>
         <InfiniteList<Post>
           items={feed.items}

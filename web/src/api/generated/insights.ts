@@ -218,6 +218,13 @@ mutualFollowersCount: number
 commonMuseumsCount: number
 }
 export type ActiveUsersResponse = ActiveUser[]
+export interface GetFeedNewCountQuery {
+since: string
+sinceId: number
+}
+export interface GetFeedNewCountResponse {
+count: number
+}
 export interface ListMuseumPostsParams {
 museumId: Id
 }
@@ -294,6 +301,14 @@ export function deletePostUrl(params: DeletePostParams): string {
 /** DELETE /api/posts/:id — Delete one of your insights (admins may delete any) (sign-in required) */
 export function deletePost(args: { params: DeletePostParams }): Promise<DeletePostResponse> {
   return apiRequest('DELETE', deletePostUrl(args.params));
+}
+/** GET /api/feed/new-count — How many insights of the personalized feed are newer than the one given (the newest the viewer has), at most 50; privacy applied as in the feed (sign-in required) */
+export function getFeedNewCountUrl(query?: GetFeedNewCountQuery): string {
+  return `/api/feed/new-count` + qs(query);
+}
+/** GET /api/feed/new-count — How many insights of the personalized feed are newer than the one given (the newest the viewer has), at most 50; privacy applied as in the feed (sign-in required) */
+export function getFeedNewCount(args: { query?: GetFeedNewCountQuery }): Promise<GetFeedNewCountResponse> {
+  return apiRequest('GET', getFeedNewCountUrl(args.query));
 }
 /** GET /api/feed/personalized — The viewer's own insights and those of followed people and museums, newest first (sign-in required) */
 export function getPersonalizedFeedUrl(query?: GetPersonalizedFeedQuery): string {

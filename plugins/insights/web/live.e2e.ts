@@ -1,0 +1,40 @@
+/** Live updates on the home feed, in Chromium: a followed member posts; the open feed shows "1 new insight"; clicking loads it. */
+import { expect } from 'chai';
+import type { Browser, Page } from 'puppeteer';
+import { launchBrowser, startE2EApp, signInPage, waitForText } from '../../../core/testing/browser.ts';
+import { waitFor, type TestApp } from '../../../core/testing/index.ts';
+
+describe('home feed: "N new insights" from the live stream', function () {
+  let app: TestApp;
+  let browser: Browser;
+  let page: Page;
+  before(async function () {
+    app = await startE2EApp();
+    browser = await launchBrowser();
+  });
+  after(async function () {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('shows the pill when a followed member posts, and loads the insight on click', async function () {
+    const viewer = await app.user();
+    const author = await app.user({ firstName: 'Olga', lastName: 'Oil' });
+    expect((await viewer.post(`/api/user/${author.me.id}/follow`)).status).to.be.oneOf([200, 201]);
+    expect((await author.post('/api/posts', { type: 'text', content: 'An older insight from Olga' })).status).to.equal(201);
+    page = await browser.newPage();
+    await page.setViewport({ width: 1280, height: 800 });
+    await signInPage(page, app, viewer);
+    await page.goto(app.url + '/', { waitUntil: 'networkidle2' });
+    await waitForText(page, 'An older insight from Olga');
+    await waitFor(async () => app.stream.openCount() >= 1, { timeout: 10000 });
+    expect((await author.post('/api/posts', { type: 'text', content: 'Fresh from the sculpture hall' })).status).to.equal(201);
+    await page.waitForSelector('[data-testid="feed-new-pill"]', { timeout: 10000 });
+    expect(await page.$eval('[data-testid="feed-new-pill"]', (e) => (e as HTMLElement).innerText.trim())).to.equal('1 new insight');
+    const before = await page.evaluate(() => document.body.innerText.includes('Fresh from the sculpture hall'));
+    expect(before, 'not shown before the pill is clicked').to.equal(false);
+    await page.click('[data-testid="feed-new-pill"]');
+    await waitForText(page, 'Fresh from the sculpture hall');
+    await page.waitForFunction(() => !document.querySelector('[data-testid="feed-new-pill"]'));
+  });
+});

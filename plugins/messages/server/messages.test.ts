@@ -1,0 +1,296 @@
+import { expect } from 'chai';
+import sharp from 'sharp';
+import { startTestApp, waitFor, type TestApp, type SignedInClient } from '../../../core/testing/index.ts';
+import { openSse } from '../../../core/testing/sse.ts';
+import { gpsJpeg, pngBytes } from '../../events/server/test-helpers.ts';
+
+const FOLLOWERS_ONLY = 'This member only receives messages from people they follow.';
+
+describe('messages: direct and group conversations', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  const users = (n: number) => Promise.all(Array.from({ length: n }, () => app.user()));
+  const follow = async (who: SignedInClient, whom: SignedInClient) => expect((await who.post(`/api/user/${whom.me.id}/follow`)).status).to.be.oneOf([200, 201]);
+  const start = (from: SignedInClient, to: SignedInClient[], text = 'Hello there') => from.post('/api/conversations', { participantIds: to.map((u) => u.me.id), message: { text } });
+  const inbox = async (u: SignedInClient, folder = 'inbox') => (await u.get(`/api/conversations?folder=${folder}`)).body.items as any[];
+
+  before(async () => {
+    app = await startTestApp();
+  });
+  after(async () => {
+    await app?.close();
+  });
+
+  it('allowMessages on: anyone may write; the first message from someone not followed lands in Requests until the recipient replies', async () => {
+    const [ann, bob] = await users(2);
+    const r = await start(ann, [bob]);
+    expect(r.status, r.text).to.equal(201);
+    expect(r.body).to.include({ kind: 'direct', status: 'active', isCreator: true });
+    expect(r.body.participants.map((p: any) => p.id)).to.deep.equal([bob.me.id]);
+    expect(r.body.lastMessage.text).to.equal('Hello there');
+    const id = r.body.id;
+    expect((await inbox(bob)).map((c) => c.id)).to.not.include(id);
+    const req = await inbox(bob, 'requests');
+    expect(req.map((c) => c.id)).to.deep.equal([id]);
+    expect(req[0]).to.include({ status: 'request', unreadCount: 1 });
+    expect((await bob.get('/api/conversations/unread-count')).body).to.deep.equal({ count: 0, requests: 1 });
+    // bob replies: the conversation moves to his inbox
+    const reply = await bob.post(`/api/conversations/${id}/messages`, { text: 'Hi Ann' });
+    expect(reply.status, reply.text).to.equal(201);
+    expect(reply.body).to.include({ text: 'Hi Ann', mine: true, deleted: false });
+    expect((await inbox(bob)).map((c) => c.id)).to.include(id);
+    expect(await inbox(bob, 'requests')).to.deep.equal([]);
+    // writing again to bob reuses the direct conversation
+    const again = await start(ann, [bob], 'Second');
+    expect(again.status).to.equal(201);
+    expect(again.body.id).to.equal(id);
+    const msgs = await ann.get(`/api/conversations/${id}/messages`);
+    expect(msgs.body.items.map((m: any) => m.text)).to.deep.equal(['Second', 'Hi Ann', 'Hello there']);
+  });
+
+  it('allowMessages off: only members the recipient follows may write (their message goes straight to the inbox)', async () => {
+    const [ann, bob, carl] = await users(3);
+    expect((await bob.put('/api/user/preferences', { allowMessages: false })).status).to.equal(200);
+    const refused = await start(ann, [bob]);
+    expect(refused.status).to.equal(403);
+    expect(refused.body.message).to.equal(FOLLOWERS_ONLY);
+    expect((await ann.get(`/api/conversations/with/${bob.me.id}`)).body).to.deep.equal({ canMessage: false, reason: 'followers_only', conversationId: null });
+    // ann following bob changes nothing; bob following ann does
+    await follow(ann, bob);
+    expect((await start(ann, [bob])).status).to.equal(403);
+    await follow(bob, ann);
+    const ok = await start(ann, [bob]);
+    expect(ok.status, ok.text).to.equal(201);
+    expect((await inbox(bob)).map((c) => c.id)).to.include(ok.body.id);
+    expect((await ann.get(`/api/conversations/with/${bob.me.id}`)).body).to.deep.equal({ canMessage: true, reason: null, conversationId: ok.body.id });
+    // a group including bob is refused for a member bob does not follow
+    expect((await start(carl, [ann, bob])).status).to.equal(403);
+    // unknown member, yourself
+    expect((await ann.post('/api/conversations', { participantIds: [2147483000], message: { text: 'x' } })).status).to.equal(404);
+    expect((await ann.post('/api/conversations', { participantIds: [ann.me.id], message: { text: 'x' } })).status).to.equal(400);
+  });
+
+  it('a block either way forbids messaging: starting a conversation and writing in an existing one', async () => {
+    const [ann, bob] = await users(2);
+    const convo = await start(ann, [bob]);
+    expect(convo.status, convo.text).to.equal(201);
+    expect((await bob.post(`/api/user/${ann.me.id}/block`)).status).to.be.oneOf([200, 201, 204]);
+    for (const [from, to] of [[ann, bob], [bob, ann]] as const) {
+      const r = await start(from, [to]);
+      expect(r.status, r.text).to.equal(403);
+      expect(r.body.message).to.equal('You cannot message this member.');
+    }
+    const write = await ann.post(`/api/conversations/${convo.body.id}/messages`, { text: 'still there?' });
+    expect(write.status, write.text).to.equal(403);
+    expect(write.body.message).to.equal('You cannot message this member.');
+    // unblocking restores it
+    expect((await bob.del(`/api/user/${ann.me.id}/block`)).status).to.be.oneOf([200, 204]);
+    expect((await ann.post(`/api/conversations/${convo.body.id}/messages`, { text: 'hello again' })).status).to.equal(201);
+  });
+
+  it('accepting a request moves it to the inbox; declining deletes it', async () => {
+    const [ann, bob, carl] = await users(3);
+    const a = (await start(ann, [bob])).body.id;
+    const c = (await start(carl, [bob])).body.id;
+    const acc = await bob.post(`/api/conversations/${a}/accept`);
+    expect(acc.status, acc.text).to.equal(200);
+    expect(acc.body.status).to.equal('active');
+    expect((await bob.post(`/api/conversations/${a}/accept`)).status).to.equal(409);
+    expect((await bob.post(`/api/conversations/${c}/decline`)).status).to.equal(200);
+    expect((await carl.get(`/api/conversations/${c}`)).status).to.equal(404);
+    expect(await app.knex('messages_messages').where({ conversation_id: c }).count({ n: '*' }).first()).to.deep.equal({ n: 0 });
+    expect((await inbox(bob, 'requests')).length).to.equal(0);
+    // carl may write again: a new request
+    const c2 = await start(carl, [bob]);
+    expect(c2.status).to.equal(201);
+    expect(c2.body.id).to.not.equal(c);
+  });
+
+  it('group conversations: up to 10 members, the creator adds people, members leave, outsiders see nothing', async () => {
+    const people = await users(11);
+    const [creator, ...rest] = people;
+    const tooMany = await start(creator, rest);
+    expect(tooMany.status).to.equal(400);
+    expect(tooMany.body.message).to.equal('A group conversation has at most 10 members');
+    const g = await start(creator, rest.slice(0, 3), 'Museum trip?');
+    expect(g.status, g.text).to.equal(201);
+    expect(g.body.kind).to.equal('group');
+    const id = g.body.id;
+    const [m1, m2, m3] = rest;
+    const outsider = rest[9];
+    // outsiders: 404 everywhere
+    expect((await outsider.get(`/api/conversations/${id}`)).status).to.equal(404);
+    expect((await outsider.get(`/api/conversations/${id}/messages`)).status).to.equal(404);
+    expect((await outsider.post(`/api/conversations/${id}/messages`, { text: 'sneaky' })).status).to.equal(404);
+    expect((await outsider.post(`/api/conversations/${id}/read`, {})).status).to.equal(404);
+    // only the creator adds
+    expect((await m1.post(`/api/conversations/${id}/participants`, { userIds: [rest[4].me.id] })).status).to.equal(403);
+    const added = await creator.post(`/api/conversations/${id}/participants`, { userIds: rest.slice(3, 9).map((u) => u.me.id) });
+    expect(added.status, added.text).to.equal(200);
+    expect(added.body.participants).to.have.length(9);
+    expect((await creator.post(`/api/conversations/${id}/participants`, { userIds: [outsider.me.id] })).status).to.equal(400);
+    expect((await rest[5].get(`/api/conversations/${id}/messages`)).status).to.equal(200);
+    // leaving: no more reading or writing; the others no longer list them
+    expect((await m2.post(`/api/conversations/${id}/leave`)).status).to.equal(200);
+    expect((await m2.get(`/api/conversations/${id}/messages`)).status).to.equal(404);
+    expect((await m2.post(`/api/conversations/${id}/messages`, { text: 'back?' })).status).to.equal(404);
+    const seen = await m3.get(`/api/conversations/${id}`);
+    expect(seen.body.participants.map((p: any) => p.id)).to.not.include(m2.me.id);
+    // now there is room again for one
+    expect((await creator.post(`/api/conversations/${id}/participants`, { userIds: [outsider.me.id] })).status).to.equal(200);
+    // direct conversations take no additions
+    const d = (await start(m1, [m3])).body.id;
+    expect((await m1.post(`/api/conversations/${d}/participants`, { userIds: [creator.me.id] })).status).to.equal(400);
+  });
+
+  it('deleting: only your own messages, shown as deleted; others 403; outsiders 404', async () => {
+    const [ann, bob, eve] = await users(3);
+    const id = (await start(ann, [bob], 'oops')).body.id;
+    const mine = (await ann.get(`/api/conversations/${id}/messages`)).body.items[0];
+    const hers = await bob.post(`/api/conversations/${id}/messages`, { text: 'bob here' });
+    expect((await ann.del(`/api/messages/${hers.body.id}`)).status).to.equal(403);
+    expect((await eve.del(`/api/messages/${mine.id}`)).status).to.equal(404);
+    expect((await ann.del(`/api/messages/${mine.id}`)).status).to.equal(200);
+    const list = (await bob.get(`/api/conversations/${id}/messages`)).body.items;
+    const gone = list.find((m: any) => m.id === mine.id);
+    expect(gone).to.include({ deleted: true, text: '' });
+    expect((await ann.del('/api/messages/999999999')).status).to.equal(404);
+  });
+
+  it('validates text: empty, too long, unknown fields', async () => {
+    const [ann, bob] = await users(2);
+    const id = (await start(ann, [bob])).body.id;
+    const empty = await ann.post(`/api/conversations/${id}/messages`, { text: '   ' });
+    expect(empty.status).to.equal(400);
+    expect(empty.body.message).to.equal('Write a message or add an image');
+    expect((await ann.post(`/api/conversations/${id}/messages`, { text: 'x'.repeat(2001) })).status).to.equal(400);
+    expect((await ann.post(`/api/conversations/${id}/messages`, { text: 'x'.repeat(2000) })).status).to.equal(201);
+    expect((await ann.post(`/api/conversations/${id}/messages`, { text: 'x', senderId: bob.me.id })).status).to.equal(400);
+    expect((await ann.get('/api/conversations?cursor=garbage')).status).to.equal(200);
+    expect((await ann.get(`/api/conversations/${id}/messages?cursor=abc`)).status).to.equal(400);
+  });
+
+  it('unread counts are exact under concurrent sends, and reading up to a message leaves the rest unread', async () => {
+    const [ann, bob, carl] = await users(3);
+    await follow(carl, ann);
+    await follow(carl, bob);
+    const id = (await start(ann, [bob, carl], 'start')).body.id;
+    await bob.post(`/api/conversations/${id}/messages`, { text: 'joined' }); // bob accepts by replying
+    await carl.post(`/api/conversations/${id}/read`, {});
+    const sends = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => (i % 2 ? ann : bob).post(`/api/conversations/${id}/messages`, { text: `m${i}` })),
+    );
+    expect(sends.every((s) => s.status === 201)).to.equal(true);
+    expect((await carl.get('/api/conversations/unread-count')).body.count).to.equal(30);
+    const ids = sends.map((s) => s.body.id).sort((a, b) => a - b);
+    const r = await carl.post(`/api/conversations/${id}/read`, { messageId: ids[9] });
+    expect(r.status, r.text).to.equal(200);
+    expect(r.body).to.include({ conversationUnreadCount: 20, count: 20 });
+    // reading never goes backwards
+    await carl.post(`/api/conversations/${id}/read`, { messageId: ids[0] });
+    expect((await carl.get('/api/conversations/unread-count')).body.count).to.equal(20);
+    expect((await carl.post(`/api/conversations/${id}/read`, { messageId: 999999999 })).status).to.equal(404);
+    await carl.post(`/api/conversations/${id}/read`, {});
+    expect((await carl.get('/api/conversations/unread-count')).body.count).to.equal(0);
+    // ann's own messages are never unread for her, and writing reads what came before
+    const annLast = Math.max(...sends.filter((_, i) => i % 2).map((s) => s.body.id));
+    const bobAfter = sends.filter((s, i) => i % 2 === 0 && s.body.id > annLast).length;
+    expect((await ann.get(`/api/conversations/${id}`)).body.unreadCount).to.equal(bobAfter);
+  });
+
+  it('a new message notifies the recipient (unless muted) and arrives on their stream', async () => {
+    const [ann, bob] = await users(2);
+    await follow(bob, ann);
+    const id = (await start(ann, [bob], 'first')).body.id;
+    const notes = async () => (await bob.get('/api/notifications')).body.items.filter((n: any) => n.type === 'message');
+    await waitFor(async () => (await notes()).length === 1);
+    expect((await notes())[0]).to.include({ link: `/messages/${id}` });
+    const s = await openSse(bob);
+    try {
+      const sent = await ann.post(`/api/conversations/${id}/messages`, { text: 'live?' });
+      const e = await s.next((x) => x.event === 'message.created' && x.data.messageId === sent.body.id);
+      expect(e.data).to.deep.equal({ conversationId: id, messageId: sent.body.id, senderId: ann.me.id });
+      await s.next((x) => x.event === 'notification.created');
+      const muted = await bob.post(`/api/conversations/${id}/mute`, { muted: true });
+      expect(muted.body.muted).to.equal(true);
+      const before = (await notes()).length;
+      const quiet = await ann.post(`/api/conversations/${id}/messages`, { text: 'muted now' });
+      await s.next((x) => x.event === 'message.created' && x.data.messageId === quiet.body.id);
+      expect((await notes()).length).to.equal(before);
+      await bob.post(`/api/conversations/${id}/read`, {});
+      await s.next((x) => x.event === 'conversation.read');
+    } finally {
+      s.close();
+    }
+  });
+
+  it('images: re-encoded without metadata, at most 4, only your own uploads can be sent', async () => {
+    const [ann, bob] = await users(2);
+    const id = (await start(ann, [bob])).body.id;
+    const file = (data: Buffer, name = 'a.png', type = 'image/png') => ({ field: 'files', name, type, data });
+    const up = await ann.upload('/api/messages/images', [file(await gpsJpeg(), 'trip.jpg', 'image/jpeg'), file(await pngBytes(40, 30))]);
+    expect(up.status, up.text).to.equal(201);
+    expect(up.body).to.have.length(2);
+    const stored = Buffer.from(await (await app.client().raw('GET', up.body[0].url)).arrayBuffer());
+    expect((await sharp(stored).metadata()).exif).to.equal(undefined);
+    expect(stored.includes(Buffer.from('GPS'))).to.equal(false);
+    const five = await ann.upload('/api/messages/images', Array.from({ length: 5 }, () => file(Buffer.from('x'))));
+    expect(five.status).to.equal(413);
+    const notImage = await ann.upload('/api/messages/images', [file(Buffer.from('<html></html>'), 'x.png')]);
+    expect(notImage.status).to.equal(400);
+    // bob cannot send ann's uploads
+    expect((await bob.post(`/api/conversations/${id}/messages`, { imageIds: [up.body[0].id] })).status).to.equal(400);
+    const sent = await ann.post(`/api/conversations/${id}/messages`, { imageIds: up.body.map((i: any) => i.id) });
+    expect(sent.status, sent.text).to.equal(201);
+    expect(sent.body.images.map((i: any) => i.id)).to.deep.equal(up.body.map((i: any) => i.id));
+    // once sent, not again
+    expect((await ann.post(`/api/conversations/${id}/messages`, { imageIds: [up.body[0].id] })).status).to.equal(400);
+    expect((await ann.post(`/api/conversations/${id}/messages`, { imageIds: [1, 2, 3, 4, 5] })).status).to.equal(400);
+    // deleting the message removes its files
+    expect((await ann.del(`/api/messages/${sent.body.id}`)).status).to.equal(200);
+    expect((await app.client().raw('GET', up.body[0].url)).status).to.equal(404);
+  });
+
+  it('lists are cursor-paged', async () => {
+    const [ann, ...others] = await users(4);
+    for (const o of others) expect((await start(ann, [o])).status).to.equal(201);
+    const p1 = await ann.get('/api/conversations?limit=2');
+    expect(p1.body.items).to.have.length(2);
+    expect(p1.body.nextCursor).to.be.a('string');
+    const p2 = await ann.get(`/api/conversations?limit=2&cursor=${encodeURIComponent(p1.body.nextCursor)}`);
+    expect(p2.body.items).to.have.length(1);
+    expect(p2.body.nextCursor).to.equal(null);
+    const all = [...p1.body.items, ...p2.body.items].map((c: any) => c.participants[0].id);
+    expect(all).to.deep.equal(others.map((o) => o.me.id).reverse());
+    const id = p1.body.items[0].id;
+    for (let i = 0; i < 4; i++) await ann.post(`/api/conversations/${id}/messages`, { text: `n${i}` });
+    const m1 = await ann.get(`/api/conversations/${id}/messages?limit=3`);
+    const m2 = await ann.get(`/api/conversations/${id}/messages?limit=3&cursor=${m1.body.nextCursor}`);
+    expect([...m1.body.items, ...m2.body.items].map((m: any) => m.text)).to.deep.equal(['n3', 'n2', 'n1', 'n0', 'Hello there']);
+    expect(m2.body.nextCursor).to.equal(null);
+  });
+
+  it('a content restriction (admin moderation) stops sending, starting and uploading; reading goes on', async () => {
+    const [ann, bob] = await users(2);
+    const admin = await app.user({ role: 'Admin' });
+    const id = (await start(ann, [bob])).body.id;
+    const mod = await admin.post('/api/admin/moderate-user', { userId: ann.me.id, type: 'content_restriction', reason: 'Spam messages' });
+    expect(mod.status, mod.text).to.be.oneOf([200, 201]);
+    const sent = await ann.post(`/api/conversations/${id}/messages`, { text: 'more spam' });
+    expect(sent.status).to.equal(403);
+    expect(sent.body.message).to.equal('Your account is restricted from sending messages');
+    expect((await start(ann, [bob])).status).to.equal(403);
+    expect((await ann.upload('/api/messages/images', [{ field: 'files', name: 'a.png', type: 'image/png', data: await pngBytes(10, 10) }])).status).to.equal(403);
+    expect((await ann.get(`/api/conversations/${id}/messages`)).status).to.equal(200);
+  });
+
+  it('a deleted account takes its messages and its empty conversations with it', async () => {
+    const [ann, bob] = await users(2);
+    const id = (await start(ann, [bob])).body.id;
+    await bob.post(`/api/conversations/${id}/messages`, { text: 'bye' });
+    const del = await bob.del('/api/user/account', { password: bob.me.password });
+    expect(del.status, del.text).to.be.oneOf([200, 204]);
+    const msgs = (await ann.get(`/api/conversations/${id}/messages`)).body.items;
+    expect(msgs.map((m: any) => m.text)).to.deep.equal(['Hello there']);
+  });
+});

@@ -1,0 +1,22 @@
+import { lazy } from 'react';
+import { defineWebPlugin } from '../../../web/src/index.ts';
+
+const Messages = lazy(() => import('./pages/MessagesPage.tsx'));
+
+/** The Messages page (list, then thread), the envelope with the unread count in the top bar. */
+export default defineWebPlugin({
+  id: 'messages',
+  pages: [
+    { path: '/messages', audience: 'signedIn', component: Messages },
+    { path: '/messages/:id', audience: 'signedIn', component: Messages },
+  ],
+  slots: {
+    'shell.topbarEnd': [{ order: 5, component: lazy(() => import('./components/MessagesLink.tsx')) }],
+  },
+  live: {
+    'message.created': ['/api/conversations'],
+    'message.deleted': ['/api/conversations'],
+    'conversation.read': ['/api/conversations'],
+    'conversation.updated': ['/api/conversations'],
+  },
+});
