@@ -23,6 +23,7 @@ import { PermissionRegistry } from './permissions.ts';
 import { LocalDiskStorage } from './storage.ts';
 import { Uploads } from './uploads.ts';
 import { Jobs } from './jobs.ts';
+import { Mailer } from './mail.ts';
 import { HttpError, isHttpError, pgErrorToHttp } from './errors.ts';
 import { runSeeds, type SeedTarget } from './seed.ts';
 import { buildOpenApi } from './openapi.ts';
@@ -76,6 +77,7 @@ export interface CurioApp {
   services: ServiceRegistry;
   permissions: PermissionRegistry;
   jobs: Jobs;
+  mail: Mailer;
   contexts: Map<string, PluginContext>;
   servers: Map<string, PluginServer>;
   seed(opts?: { onlyFirstTime?: boolean; bar?: boolean }): Promise<string[]>;
@@ -165,6 +167,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
   const storage = new LocalDiskStorage(path.join(config.dataDir, 'uploads'));
   const uploads = new Uploads(config.dataDir, storage);
   const jobs = new Jobs(knex, log, { pollMs: config.validateResponses ? 200 : 1000 });
+  const mail = new Mailer(config, knex, jobs, log.child({ service: 'mail' }));
   const pluginMiddleware: Koa.Middleware[] = [];
   const contexts = new Map<string, PluginContext>();
   const servers = new Map<string, PluginServer>();
@@ -194,6 +197,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
       storage,
       uploads,
       jobs,
+      mail,
       app: koa,
       enabled,
     };
@@ -375,6 +379,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
     services,
     permissions,
     jobs,
+    mail,
     contexts,
     servers,
     openapi: openapiDoc,
@@ -396,6 +401,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
       const addr = server.address() as { port: number };
       const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
       url = `http://${host}:${addr.port}`;
+      mail.setListenOrigin(url);
       if (opts.startJobs !== false) jobs.start();
       return url;
     },
@@ -417,6 +423,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
         });
       }
       for (const s of servers.values()) await s.stop?.();
+      mail.close();
       if (!opts.db) await db.close();
     },
   };

@@ -299,8 +299,8 @@ export class Jobs {
         await queueNext(trx);
       });
     } catch (err: any) {
-      log.error({ err }, 'job failed');
       const retry = claimed.attempts < claimed.max_attempts;
+      log[retry ? 'warn' : 'error']({ err }, retry ? 'job failed; will retry' : 'job failed');
       await this.knex.transaction(async (trx) => {
         await trx('core_jobs')
           .where({ id: claimed.id, locked_by: this.workerId })

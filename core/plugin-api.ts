@@ -8,6 +8,7 @@ import type { JSONSchema, SchemaRegistry } from './schemas.ts';
 import type { Storage } from './storage.ts';
 import type { Uploads } from './uploads.ts';
 import type { Jobs } from './jobs.ts';
+import type { Mailer } from './mail.ts';
 
 /** The manifest in plugins/<id>/index.ts: pure data, imports nothing from server/ or web/. */
 export interface PluginManifest {
@@ -120,6 +121,8 @@ export interface PluginContext {
   storage: Storage;
   uploads: Uploads;
   jobs: Jobs;
+  /** queues emails (sent by a job, once per key) */
+  mail: Mailer;
   app: Koa;
   enabled: ReadonlySet<string>;
 }
