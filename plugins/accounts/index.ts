@@ -31,6 +31,17 @@ export default definePlugin({
           perIpPerHour: { type: 'integer', minimum: 1, default: 30 },
         },
       },
+      recoveryThrottle: {
+        type: 'object',
+        description: 'Password reset requests and confirmation emails per hour (counted in PostgreSQL).',
+        additionalProperties: false,
+        default: {},
+        properties: {
+          resetPerIpPerHour: { type: 'integer', minimum: 1, default: 30 },
+          resetPerAddressPerHour: { type: 'integer', minimum: 1, default: 5 },
+          verifyPerUserPerHour: { type: 'integer', minimum: 1, default: 5 },
+        },
+      },
     },
   },
 });

@@ -1,6 +1,7 @@
 /** The one authorization table: every plugin's rows together. */
 import type { AuthzRow } from './types.ts';
-import { rows as accounts } from './accounts.ts';
+import { rows as accountsBase } from './accounts.ts';
+import { rows as accountsRecovery } from './accounts-recovery.ts';
 import { rows as communities } from './communities.ts';
 import { rows as groups } from './groups.ts';
 import { rows as events } from './events.ts';
@@ -9,5 +10,7 @@ import { rows as museums } from './museums.ts';
 import { rows as notifications } from './notifications.ts';
 import { rows as badges } from './badges.ts';
 import { rows as admin } from './admin.ts';
+
+const accounts = [...accountsBase, ...accountsRecovery];
 
 export const AUTHZ_TABLE: Record<string, AuthzRow[]> = { accounts, communities, groups, events, insights, museums, notifications, badges, admin };

@@ -8,6 +8,7 @@ import { LoginThrottle, SIGNUP_THROTTLE_DEFAULTS, SignupThrottle, THROTTLE_DEFAU
 import { addAuthRoutes } from './routes-auth.ts';
 import { addUserRoutes, userBadgesRoute } from './routes-users.ts';
 import { addSettingsRoutes } from './routes-settings.ts';
+import { addRecoveryRoutes, RECOVERY_LIMIT_DEFAULTS } from './routes-recovery.ts';
 import { usersSearchProvider } from './search.ts';
 import { SearchRegistry } from '../../museums/public.ts';
 import { seedUsers } from './seed.ts';
@@ -68,6 +69,7 @@ export default definePluginServer({
     addAuthRoutes(deps);
     addUserRoutes(deps);
     addSettingsRoutes(deps);
+    addRecoveryRoutes(deps, { ...RECOVERY_LIMIT_DEFAULTS, ...(ctx.config.recoveryThrottle ?? {}) });
   },
 
   bootstrap(ctx: PluginContext) {

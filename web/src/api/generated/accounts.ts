@@ -5,6 +5,13 @@ import { apiRequest } from '../../lib/api.ts';
 import { qs } from '../qs.ts';
 import type { IdParams, Ok } from './shared.ts';
 
+export interface EmailChangeBody {
+email: string
+currentPassword: string
+}
+export interface EmailTokenBody {
+token: string
+}
 export interface FollowResult {
 /**
  * the viewer now follows the user
@@ -47,6 +54,13 @@ message?: string
 export interface PasswordChangeBody {
 currentPassword: string
 newPassword: string
+}
+export interface PasswordResetConfirmBody {
+token: string
+newPassword: string
+}
+export interface PasswordResetRequestBody {
+email: string
 }
 /**
  * Privacy and notification preferences (spec part 1 §3), one flat object.
@@ -186,6 +200,10 @@ id: number
 slug: string
 username: string
 email: string
+/**
+ * Whether the member confirmed this address (creating communities and meetups needs it)
+ */
+emailVerified?: boolean
 firstName: string
 lastName: string
 bio?: string
@@ -217,8 +235,12 @@ offset?: number
 }
 export type GetUserFollowingResponse = FollowUser[]
 
+export type ChangeEmailBody = EmailChangeBody;
+export type ChangeEmailResponse = User;
 export type ChangePasswordBody = PasswordChangeBody;
 export type ChangePasswordResponse = Ok;
+export type ConfirmPasswordResetBody = PasswordResetConfirmBody;
+export type ConfirmPasswordResetResponse = User;
 export type DeleteAccountResponse = Ok;
 export type GetAuthUserResponse = User;
 export type GetMySessionsResponse = SessionList;
@@ -235,6 +257,9 @@ export type LoginResponse = User;
 export type LogoutResponse = Ok;
 export type LogoutAllSessionsResponse = LogoutAllResult;
 export type RegisterResponse = User;
+export type RequestPasswordResetBody = PasswordResetRequestBody;
+export type RequestPasswordResetResponse = Ok;
+export type ResendEmailVerificationResponse = Ok;
 export type ToggleFollowUserParams = IdParams;
 export type ToggleFollowUserResponse = FollowResult;
 export type UpdatePreferencesBody = PreferencesUpdateBody;
@@ -242,7 +267,17 @@ export type UpdatePreferencesResponse = Preferences;
 export type UpdateProfileBody = ProfileUpdateBody;
 export type UpdateProfileResponse = User;
 export type UploadProfileImageResponse = User;
+export type VerifyEmailBody = EmailTokenBody;
+export type VerifyEmailResponse = Ok;
 
+/** PUT /api/user/email — Change the email address (current password required); the new one must be confirmed, the old one is told (sign-in required) */
+export function changeEmailUrl(): string {
+  return `/api/user/email`;
+}
+/** PUT /api/user/email — Change the email address (current password required); the new one must be confirmed, the old one is told (sign-in required) */
+export function changeEmail(args: { body: ChangeEmailBody }): Promise<ChangeEmailResponse> {
+  return apiRequest('PUT', changeEmailUrl(), args.body);
+}
 /** PUT /api/user/password — Change the password (the current one is required); every other session ends (sign-in required) */
 export function changePasswordUrl(): string {
   return `/api/user/password`;
@@ -250,6 +285,14 @@ export function changePasswordUrl(): string {
 /** PUT /api/user/password — Change the password (the current one is required); every other session ends (sign-in required) */
 export function changePassword(args: { body: ChangePasswordBody }): Promise<ChangePasswordResponse> {
   return apiRequest('PUT', changePasswordUrl(), args.body);
+}
+/** POST /api/auth/password-reset/confirm — Set a new password with a reset link (once; sign-up password rules); ends every session and signs in */
+export function confirmPasswordResetUrl(): string {
+  return `/api/auth/password-reset/confirm`;
+}
+/** POST /api/auth/password-reset/confirm — Set a new password with a reset link (once; sign-up password rules); ends every session and signs in */
+export function confirmPasswordReset(args: { body: ConfirmPasswordResetBody }): Promise<ConfirmPasswordResetResponse> {
+  return apiRequest('POST', confirmPasswordResetUrl(), args.body);
 }
 /** DELETE /api/user/account — Delete one's own account, personal data and sessions (sign-in required) */
 export function deleteAccountUrl(): string {
@@ -371,6 +414,22 @@ export function registerUrl(): string {
 export function register(args: { body: RegisterBody }): Promise<RegisterResponse> {
   return apiRequest('POST', registerUrl(), args.body);
 }
+/** POST /api/auth/password-reset — Email a password reset link (valid 1 h) to this address if it has an account; the same answer either way; throttled per IP and per address */
+export function requestPasswordResetUrl(): string {
+  return `/api/auth/password-reset`;
+}
+/** POST /api/auth/password-reset — Email a password reset link (valid 1 h) to this address if it has an account; the same answer either way; throttled per IP and per address */
+export function requestPasswordReset(args: { body: RequestPasswordResetBody }): Promise<RequestPasswordResetResponse> {
+  return apiRequest('POST', requestPasswordResetUrl(), args.body);
+}
+/** POST /api/user/email/verification — Send a new confirmation link to the signed-in member’s address (earlier links stop working) (sign-in required) */
+export function resendEmailVerificationUrl(): string {
+  return `/api/user/email/verification`;
+}
+/** POST /api/user/email/verification — Send a new confirmation link to the signed-in member’s address (earlier links stop working) (sign-in required) */
+export function resendEmailVerification(): Promise<ResendEmailVerificationResponse> {
+  return apiRequest('POST', resendEmailVerificationUrl());
+}
 /** POST /api/user/:id/follow — Follow or unfollow a member (toggle); answers the new state (sign-in required) */
 export function toggleFollowUserUrl(params: ToggleFollowUserParams): string {
   return `/api/user/${encodeURIComponent(String(params.id))}/follow`;
@@ -398,4 +457,12 @@ export function updateProfile(args: { body: UpdateProfileBody }): Promise<Update
 /** POST /api/user/profile-image — Upload a profile photo (multipart field "image": JPG, PNG or GIF up to 5 MB), re-encoded to 400x400 (sign-in required) */
 export function uploadProfileImageUrl(): string {
   return `/api/user/profile-image`;
+}
+/** POST /api/auth/verify-email — Confirm the email address with the link sent to it (24 h, once); works signed in or out */
+export function verifyEmailUrl(): string {
+  return `/api/auth/verify-email`;
+}
+/** POST /api/auth/verify-email — Confirm the email address with the link sent to it (24 h, once); works signed in or out */
+export function verifyEmail(args: { body: VerifyEmailBody }): Promise<VerifyEmailResponse> {
+  return apiRequest('POST', verifyEmailUrl(), args.body);
 }
