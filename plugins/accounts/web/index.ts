@@ -19,10 +19,16 @@ export default defineWebPlugin({
   pages: [
     { path: '/', audience: 'signedOut', component: lazy(() => import('./pages/LandingPage.tsx')) },
     { path: '/auth', audience: 'signedOut', component: lazy(() => import('./pages/AuthPage.tsx')) },
+    { path: '/auth/forgot', audience: 'signedOut', component: lazy(() => import('./pages/ForgotPasswordPage.tsx')) },
+    { path: '/auth/reset', audience: 'all', component: lazy(() => import('./pages/ResetPasswordPage.tsx')) },
+    { path: '/auth/verify', audience: 'all', component: lazy(() => import('./pages/VerifyEmailPage.tsx')) },
     { path: '/profile', audience: 'signedIn', component: ProfilePage },
     { path: '/profile/:id', audience: 'signedIn', component: ProfilePage },
     { path: '/sessions', audience: 'signedIn', component: lazy(() => import('./pages/SessionsPage.tsx')) },
   ],
+  slots: {
+    'shell.banner': [{ component: lazy(() => import('./components/EmailVerifyBanner.tsx')) }],
+  },
   nav: [
     {
       key: 'profile',
