@@ -59,10 +59,10 @@ export async function startSmtpServer(): Promise<TestSmtp> {
           subject: parsed.subject ?? '',
           text: parsed.text ?? '',
           html: typeof parsed.html === 'string' ? parsed.html : '',
+          // the raw header (mailparser turns List-* headers into structures): unfolded, trimmed
           header: (name) => {
-            const v = parsed.headers.get(name.toLowerCase());
-            if (v === undefined) return undefined;
-            return typeof v === 'string' ? v : (v as any).text ?? (v as any).value ?? String(v);
+            const line = parsed.headerLines.find((h) => h.key === name.toLowerCase())?.line;
+            return line === undefined ? undefined : line.slice(line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim();
           },
           links: () => [...(parsed.text ?? '').matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0]),
         });
@@ -78,7 +78,7 @@ export async function startSmtpServer(): Promise<TestSmtp> {
     messages,
     failNext: (n) => void (failures = n),
     to: forAddress,
-    waitFor: (address, pred = () => true, timeout = 10_000) => waitFor(async () => forAddress(address).find(pred), { timeout, interval: 50 }),
+    waitFor: (address, pred = () => true, timeout = 30_000) => waitFor(async () => forAddress(address).find(pred), { timeout, interval: 50 }),
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }

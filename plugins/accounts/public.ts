@@ -170,7 +170,8 @@ export interface UserStatsProviderApi {
 export const UserStatsProvider = serviceRef<UserStatsProviderApi>('accounts.userStatsProvider');
 
 /**
- * Whether a member confirmed their email address (routes-recovery.ts). Creating communities and
+ * Members' email: whether they confirmed their address (routes-recovery.ts), their language and
+ * time zone, unsubscribe links (routes-unsubscribe.ts). Creating communities and
  * meetups requires it: those routes call `requireVerified(user.id)`, which throws a 403 with a
  * clear message for an unconfirmed address. Members who existed before confirmation are confirmed.
  */
@@ -180,6 +181,13 @@ export interface EmailVerificationApi {
   requireVerified(userId: number): Promise<void>;
   /** Member's email language and IANA time zone (null: unknown → en, UTC), for emails and schedules. */
   contactInfo(userIds: number[]): Promise<Map<number, { email: string; firstName: string; locale: string | null; timeZone: string | null; verified: boolean }>>;
+  /**
+   * RFC 8058 one-click unsubscribe for a non-transactional email: the signed link (turns `category`
+   * off without signing in) and the List-Unsubscribe / List-Unsubscribe-Post headers to put on it.
+   */
+  unsubscribe(userId: number, category: 'emailNotifications' | 'weeklyDigest' | 'eventReminders'): { url: string; headers: Record<string, string> };
+  /** Members with the weekly digest on, ascending ids after `afterId` (keyset batches), with their time zone. */
+  weeklyDigestRecipients(afterId: number, limit: number): Promise<Array<{ id: number; timeZone: string | null }>>;
 }
 export const EmailVerification = serviceRef<EmailVerificationApi>('accounts.emailVerification');
 

@@ -1,6 +1,7 @@
 /** Rows of accounts' recovery routes (plugins/accounts/server/routes-recovery.ts). */
 import crypto from 'node:crypto';
 import { waitFor } from '../../testing/index.ts';
+import { EmailVerification } from '../../../plugins/accounts/public.ts';
 import { freshClient, member, everyone, rnd, type AuthzRow, type ProbeCtx } from './types.ts';
 
 /** A token for the account a probe acts on, written as the email job would (only its hash is stored). */
@@ -22,7 +23,25 @@ async function tokenFor(p: ProbeCtx, purpose: 'reset' | 'verify'): Promise<{ tok
   return { token, client };
 }
 
+/** A signed unsubscribe token of another member (the link works for whoever holds it). */
+function unsubscribeToken(p: ProbeCtx): string {
+  const url = new URL(p.w.app.services.get(EmailVerification).unsubscribe(p.w.other.me.id, 'weeklyDigest').url);
+  return url.searchParams.get('token')!;
+}
+
 export const rows: AuthzRow[] = [
+  {
+    route: 'GET /api/unsubscribe',
+    note: 'the signed link is the credential; the page only asks (HTML)',
+    req: (p) => ({ query: { token: unsubscribeToken(p) } }),
+    expect: everyone(200),
+  },
+  {
+    route: 'POST /api/unsubscribe',
+    note: 'RFC 8058 one-click: the signed link turns its category off without signing in',
+    req: (p) => ({ query: { token: unsubscribeToken(p) } }),
+    expect: everyone(200),
+  },
   {
     route: 'POST /api/auth/password-reset',
     note: 'anyone may ask; the same answer whatever the address (probed with an unknown one)',

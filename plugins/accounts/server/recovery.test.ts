@@ -154,7 +154,7 @@ describe('accounts: password reset and email confirmation (real SMTP)', function
       expect(r.status).to.equal(200);
       expect(r.body.email).to.equal(newEmail);
       expect(r.body.emailVerified).to.equal(false);
-      const notice = await smtp.waitFor(u.me.email);
+      const notice = await smtp.waitFor(u.me.email, (m) => m.subject === 'Your Curio email address was changed');
       expect(notice.subject).to.equal('Your Curio email address was changed');
       expect(notice.text).to.not.contain(newEmail); // masked
       const token = tokenFrom(await smtp.waitFor(newEmail), '/auth/verify');

@@ -16,6 +16,7 @@ import { toOwnUser } from './service.ts';
 import { startSession } from './sessions.ts';
 import { LoginThrottle } from './throttle.ts';
 import { trustDevice, type RouteDeps } from './deps.ts';
+import { addUnsubscribeRoutes, unsubscribeSigner } from './routes-unsubscribe.ts';
 import { NOT_VERIFIED, RecoveryMail, VERIFY_JOB, consumeToken, findToken, hit, minutesText } from './recovery.ts';
 
 export const RESET_REQUESTED = 'If an account exists for this address, we have sent it a link to choose a new password. It works for one hour.';
@@ -38,8 +39,11 @@ function throttled(c: Koa.Context, retryAfterSec: number, what: string): HttpErr
   return new HttpError(429, `Too many ${what}. Please try again in ${minutesText(retryAfterSec)}.`, { headers: { 'Retry-After': String(retryAfterSec) } });
 }
 
-export function addRecoveryRoutes({ ctx, knex, api, throttle }: RouteDeps, limits: RecoveryLimits = RECOVERY_LIMIT_DEFAULTS): void {
+export function addRecoveryRoutes(deps: RouteDeps, limits: RecoveryLimits = RECOVERY_LIMIT_DEFAULTS): void {
+  const { ctx, knex, api, throttle } = deps;
   const mails = new RecoveryMail(ctx);
+  const signer = unsubscribeSigner(String((ctx.app.keys as string[] | undefined)?.[0] ?? 'curio'));
+  addUnsubscribeRoutes(deps, signer);
 
   const verification: EmailVerificationApi = {
     async isVerified(userId) {
@@ -54,6 +58,20 @@ export function addRecoveryRoutes({ ctx, knex, api, throttle }: RouteDeps, limit
       if (!ids.length) return new Map();
       const rows = await knex('users').whereIn('id', ids).select('id', 'email', 'first_name', 'locale', 'time_zone', 'email_verified_at');
       return new Map(rows.map((r) => [r.id, { email: r.email, firstName: r.first_name, locale: r.locale, timeZone: r.time_zone, verified: Boolean(r.email_verified_at) }]));
+    },
+    unsubscribe(userId, category) {
+      const url = ctx.mail.link(`/api/unsubscribe?token=${encodeURIComponent(signer.sign(userId, category))}`);
+      return { url, headers: { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } };
+    },
+    async weeklyDigestRecipients(afterId, limit) {
+      const rows = await knex('user_preferences as p')
+        .join('users as u', 'u.id', 'p.user_id')
+        .where('p.weekly_digest', true)
+        .where('p.user_id', '>', afterId)
+        .orderBy('p.user_id')
+        .limit(Math.min(Math.max(1, limit), 10_000))
+        .select('u.id', 'u.time_zone');
+      return rows.map((r) => ({ id: r.id, timeZone: r.time_zone }));
     },
   };
   ctx.services.provide(EmailVerification, verification);

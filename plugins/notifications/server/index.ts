@@ -5,7 +5,8 @@ import { definePluginServer, type PluginContext } from '../../../core/plugin-api
 import { HttpError } from '../../../core/errors.ts';
 import { AccountsService, type UserSummary } from '../../accounts/public.ts';
 import '../../insights/public.ts';
-import { NotificationsService, type NewNotification } from '../public.ts';
+import { DigestSections, NotificationsService, type NewNotification } from '../public.ts';
+import { registerNotificationEmails } from './emails.ts';
 import { createNotificationsService, FANOUT_JOB } from './service.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -40,6 +41,9 @@ export default definePluginServer({
       syncLimit: Number(ctx.config.syncLimit ?? 1000),
     });
     ctx.services.provide(NotificationsService, svc.api);
+
+    // notification emails (batched) and the weekly digest
+    ctx.services.provide(DigestSections, registerNotificationEmails(ctx));
 
     ctx.jobs.define(FANOUT_JOB, async (payload, h) => svc.runFanout(Number(payload.sendId), h.progress));
 

@@ -234,6 +234,12 @@ limit?: number
 offset?: number
 }
 export type GetUserFollowingResponse = FollowUser[]
+export interface UnsubscribeQuery {
+token: string
+}
+export interface UnsubscribePageQuery {
+token: string
+}
 
 export type ChangeEmailBody = EmailChangeBody;
 export type ChangeEmailResponse = User;
@@ -437,6 +443,14 @@ export function toggleFollowUserUrl(params: ToggleFollowUserParams): string {
 /** POST /api/user/:id/follow — Follow or unfollow a member (toggle); answers the new state (sign-in required) */
 export function toggleFollowUser(args: { params: ToggleFollowUserParams }): Promise<ToggleFollowUserResponse> {
   return apiRequest('POST', toggleFollowUserUrl(args.params));
+}
+/** POST /api/unsubscribe — One-click unsubscribe (RFC 8058): turns the link’s email category off without signing in */
+export function unsubscribeUrl(query?: UnsubscribeQuery): string {
+  return `/api/unsubscribe` + qs(query);
+}
+/** GET /api/unsubscribe — The confirmation page of an unsubscribe link (HTML; changes nothing) */
+export function unsubscribePageUrl(query?: UnsubscribePageQuery): string {
+  return `/api/unsubscribe` + qs(query);
 }
 /** PUT /api/user/preferences — Change any of the privacy and notification preferences; answers all of them (sign-in required) */
 export function updatePreferencesUrl(): string {
