@@ -166,7 +166,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
   const permissions = new PermissionRegistry();
   const storage = new LocalDiskStorage(path.join(config.dataDir, 'uploads'));
   const uploads = new Uploads(config.dataDir, storage);
-  const jobs = new Jobs(knex, log, { pollMs: config.validateResponses ? 200 : 1000 });
+  const jobs = new Jobs(knex, log, { pollMs: config.validateResponses ? 200 : 1000, schedules: config.scheduledJobs !== false });
   const mail = new Mailer(config, knex, jobs, log.child({ service: 'mail' }));
   const pluginMiddleware: Koa.Middleware[] = [];
   const contexts = new Map<string, PluginContext>();

@@ -27,6 +27,8 @@ export interface CurioConfig {
   vapidPublicKey: string | null;
   vapidPrivateKey: string | null;
   vapidSubject: string;
+  /** false: repeating jobs (digests, reminders, email batches) run only when runDue() is called (tests) */
+  scheduledJobs: boolean;
   plugins: { disabled: string[]; config: Record<string, Record<string, unknown>> };
 }
 

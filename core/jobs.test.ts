@@ -102,14 +102,15 @@ describe('core jobs: scheduled, de-duplicated, retried, exactly once', function 
     await jobs.ensureSchedules();
     await jobs.ensureSchedules();
     expect(await app.knex('core_jobs').where({ name: 'test.hourly', status: 'queued' }).count({ n: '*' }).first()).to.deep.equal({ n: 1 });
-    expect(await jobs.runDue()).to.equal(0); // 10:00 → first run 10:05
+    expect(await jobs.runDue()).to.equal(1); // the first occurrence at once (10:00), then on schedule: 10:05
+    expect(await jobs.runDue()).to.equal(0);
     jobs.setClock(new Date('2030-03-04T10:05:00Z'));
     expect(await jobs.runDue()).to.equal(1);
     jobs.setClock(new Date('2030-03-04T10:30:00Z'));
     expect(await jobs.runDue()).to.equal(0);
     jobs.setClock(new Date('2030-03-04T11:05:00Z'));
     expect(await jobs.runDue()).to.equal(1);
-    expect(seen).to.deep.equal(['2030-03-04T10:05:00.000Z', '2030-03-04T11:05:00.000Z']);
+    expect(seen).to.deep.equal(['2030-03-04T10:00:00.000Z', '2030-03-04T10:05:00.000Z', '2030-03-04T11:05:00.000Z']);
     const pending = await app.knex('core_jobs').where({ name: 'test.hourly', status: 'queued' }).select('run_at');
     expect(pending.map((r) => new Date(r.run_at).toISOString())).to.deep.equal(['2030-03-04T12:05:00.000Z']);
     expect(every(60_000).next(new Date('2030-03-04T10:00:30Z')).toISOString()).to.equal('2030-03-04T10:01:00.000Z');

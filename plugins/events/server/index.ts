@@ -7,6 +7,7 @@ import { registerMeetupRoutes } from './routes-meetups.ts';
 import { registerMuseumEventRoutes } from './routes-museum-events.ts';
 import { registerCommonRoutes } from './routes-common.ts';
 import { registerCalendarRoutes } from './routes-calendar.ts';
+import { registerReminders } from './reminders.ts';
 import type { EventRow } from './model.ts';
 import { seedEvents, seedMeetups } from './seed.ts';
 
@@ -27,6 +28,7 @@ export default definePluginServer({
     registerMuseumEventRoutes(s);
     registerCommonRoutes(s);
     registerCalendarRoutes(s);
+    registerReminders(s);
 
     // A deleted community takes its meetups along (attendees of coming ones are told).
     ctx.events.on('communities.community.deleting', async ({ communityId }) => {

@@ -3,6 +3,7 @@ import { startTestApp, type TestApp, type SignedInClient } from '../../../core/t
 import { startSmtpServer, type TestSmtp, type ReceivedMail } from '../../../core/testing/smtp.ts';
 import { NotificationsService, type NotificationsApi } from '../public.ts';
 import { localParts } from './emails.ts';
+import { makeCommunity, makeMeetup } from '../../events/server/test-helpers.ts';
 
 const MIN = 60_000;
 // (a confirmation email of the sign-up may also arrive: the test helper confirms the address right after)
@@ -101,6 +102,12 @@ describe('notifications by email: batched, digest, one-click unsubscribe (real S
     // the next Monday 08:00 in New York, at least a day ahead
     let t = Math.ceil((Date.now() + 24 * 3600_000) / 3600_000) * 3600_000;
     while (!(localParts(new Date(t), 'America/New_York').weekday === 1 && localParts(new Date(t), 'America/New_York').hour === 8)) t += 3600_000;
+    // a meetup the member attends in the coming week (the events plugin's section)
+    const organizer = await app.user({ role: 'Ambassador' });
+    const community = await makeCommunity(organizer, [withNews]);
+    const startDate = new Date(t + 2 * 24 * 3600_000).toISOString().slice(0, 10);
+    const meetup = await makeMeetup(organizer, community, { date: startDate, startTime: '19:00', timeZone: 'America/New_York', title: 'Digest night at the Met' });
+    expect((await withNews.post(`/api/meetups/${meetup.id}/join`, { status: 'attending' })).status).to.equal(200);
     // earned during that week
     await app.knex('notifications').where({ user_id: withNews.me.id, type: 'badge' }).update({ created_at: new Date(t - 24 * 3600_000) });
     // 07:00 there: nothing yet
@@ -112,6 +119,8 @@ describe('notifications by email: batched, digest, one-click unsubscribe (real S
     expect(digest.subject).to.equal('Your week on Curio');
     expect(digest.text).to.contain('New badges');
     expect(digest.text).to.contain('You earned the Explorer badge.');
+    expect(digest.text).to.contain('Coming up');
+    expect(digest.text).to.contain(meetup.title);
     expect(digest.header('list-unsubscribe-post')).to.equal('List-Unsubscribe=One-Click');
     await at(t + 30 * MIN);
     await new Promise((r) => setTimeout(r, 300));
