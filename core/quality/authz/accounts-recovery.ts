@@ -66,6 +66,7 @@ export const rows: AuthzRow[] = [
     },
     expect: everyone(200),
   },
+  { route: 'PUT /api/user/contact-settings', note: 'about the caller only', req: () => ({ body: { timeZone: 'Europe/Paris', locale: 'fr' } }), expect: member() },
   { route: 'POST /api/user/email/verification', note: 'about the caller only (already confirmed: says so)', expect: member() },
   {
     route: 'PUT /api/user/email',

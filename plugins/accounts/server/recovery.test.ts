@@ -107,6 +107,14 @@ describe('accounts: password reset and email confirmation (real SMTP)', function
     });
   });
 
+  it('stores the member’s time zone and email language from the browser', async () => {
+    const u = await app.user();
+    expect((await u.put('/api/user/contact-settings', { timeZone: 'Mars/Olympus' })).status).to.equal(400);
+    expect((await u.put('/api/user/contact-settings', { timeZone: 'Asia/Tokyo', locale: 'fr' })).status).to.equal(200);
+    expect(await app.knex('users').where({ id: u.me.id }).first('time_zone', 'locale')).to.deep.equal({ time_zone: 'Asia/Tokyo', locale: 'fr' });
+    expect((await app.client().put('/api/user/contact-settings', { locale: 'en' })).status).to.equal(401);
+  });
+
   describe('email confirmation', () => {
     it('sends a link at sign-up (in the browser’s language); the address is confirmed once', async () => {
       const c = app.client();

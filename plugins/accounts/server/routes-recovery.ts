@@ -223,6 +223,30 @@ export function addRecoveryRoutes(deps: RouteDeps, limits: RecoveryLimits = RECO
     },
   });
 
+  ctx.routes.add<unknown, unknown, { timeZone?: string; locale?: 'en' | 'fr' }>({
+    method: 'PUT',
+    path: '/api/user/contact-settings',
+    operationId: 'updateContactSettings',
+    summary: 'The member’s time zone (reminders, weekly digest) and email language, from their browser',
+    auth: 'required',
+    schema: { body: { $ref: 'accounts/ContactSettingsBody' }, response: { $ref: 'shared/Ok' } },
+    async handler(c) {
+      const { timeZone, locale } = c.input.body;
+      const changes: Record<string, string> = {};
+      if (timeZone !== undefined) {
+        try {
+          new Intl.DateTimeFormat('en-US', { timeZone });
+        } catch {
+          throw new HttpError(400, 'Unknown time zone', { errors: [{ path: '/timeZone', message: 'Unknown time zone' }] });
+        }
+        changes.time_zone = timeZone;
+      }
+      if (locale !== undefined) changes.locale = locale;
+      if (Object.keys(changes).length) await knex('users').where({ id: c.user!.id }).update(changes);
+      return { success: true };
+    },
+  });
+
   ctx.routes.add<unknown, unknown, { email: string; currentPassword: string }>({
     method: 'PUT',
     path: '/api/user/email',

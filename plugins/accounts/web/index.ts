@@ -27,7 +27,11 @@ export default defineWebPlugin({
     { path: '/sessions', audience: 'signedIn', component: lazy(() => import('./pages/SessionsPage.tsx')) },
   ],
   slots: {
-    'shell.banner': [{ component: lazy(() => import('./components/EmailVerifyBanner.tsx')) }],
+    'shell.banner': [
+      { component: lazy(() => import('./components/EmailVerifyBanner.tsx')) },
+      // time zone and language for reminders, digests and emails (renders nothing)
+      { component: lazy(() => import('./components/ContactSync.tsx')), order: 200 },
+    ],
   },
   nav: [
     {

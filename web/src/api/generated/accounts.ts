@@ -5,6 +5,13 @@ import { apiRequest } from '../../lib/api.ts';
 import { qs } from '../qs.ts';
 import type { IdParams, Ok } from './shared.ts';
 
+/**
+ * Where and how to reach the member: their IANA time zone (reminders, digest) and language (emails). Sent by the web app from the browser.
+ */
+export interface ContactSettingsBody {
+timeZone?: string
+locale?: ("en" | "fr")
+}
 export interface EmailChangeBody {
 email: string
 currentPassword: string
@@ -268,6 +275,8 @@ export type RequestPasswordResetResponse = Ok;
 export type ResendEmailVerificationResponse = Ok;
 export type ToggleFollowUserParams = IdParams;
 export type ToggleFollowUserResponse = FollowResult;
+export type UpdateContactSettingsBody = ContactSettingsBody;
+export type UpdateContactSettingsResponse = Ok;
 export type UpdatePreferencesBody = PreferencesUpdateBody;
 export type UpdatePreferencesResponse = Preferences;
 export type UpdateProfileBody = ProfileUpdateBody;
@@ -451,6 +460,14 @@ export function unsubscribeUrl(query?: UnsubscribeQuery): string {
 /** GET /api/unsubscribe — The confirmation page of an unsubscribe link (HTML; changes nothing) */
 export function unsubscribePageUrl(query?: UnsubscribePageQuery): string {
   return `/api/unsubscribe` + qs(query);
+}
+/** PUT /api/user/contact-settings — The member’s time zone (reminders, weekly digest) and email language, from their browser (sign-in required) */
+export function updateContactSettingsUrl(): string {
+  return `/api/user/contact-settings`;
+}
+/** PUT /api/user/contact-settings — The member’s time zone (reminders, weekly digest) and email language, from their browser (sign-in required) */
+export function updateContactSettings(args: { body: UpdateContactSettingsBody }): Promise<UpdateContactSettingsResponse> {
+  return apiRequest('PUT', updateContactSettingsUrl(), args.body);
 }
 /** PUT /api/user/preferences — Change any of the privacy and notification preferences; answers all of them (sign-in required) */
 export function updatePreferencesUrl(): string {
