@@ -8,5 +8,6 @@ export default defineWebPlugin({
   slots: {
     'shell.topbarEnd': [{ order: 10, component: lazy(() => import('./components/NotificationBell.tsx')) }],
     'shell.userMenu': [{ order: 20, component: lazy(() => import('./components/UserMenuLink.tsx')) }],
+    'settings.notifications': [{ order: 10, component: lazy(() => import('./components/PushDevice.tsx')) }],
   },
 });
