@@ -22,7 +22,8 @@ import { ServiceRegistry } from './services.ts';
 import { PermissionRegistry } from './permissions.ts';
 import { LocalDiskStorage } from './storage.ts';
 import { Uploads } from './uploads.ts';
-import { Jobs } from './jobs.ts';
+import { Jobs, every } from './jobs.ts';
+import { Mailer } from './mail.ts';
 import { HttpError, isHttpError, pgErrorToHttp } from './errors.ts';
 import { runSeeds, type SeedTarget } from './seed.ts';
 import { buildOpenApi } from './openapi.ts';
@@ -82,6 +83,7 @@ export interface CurioApp {
   /** live updates: publish to members' open streams (GET /api/stream) */
   live: LiveApi;
   stream: StreamHub;
+  mail: Mailer;
   contexts: Map<string, PluginContext>;
   servers: Map<string, PluginServer>;
   seed(opts?: { onlyFirstTime?: boolean; bar?: boolean }): Promise<string[]>;
@@ -189,14 +191,15 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
   const permissions = new PermissionRegistry();
   const storage = new LocalDiskStorage(path.join(config.dataDir, 'uploads'));
   const uploads = new Uploads(config.dataDir, storage);
-  const jobs = new Jobs(knex, log, { pollMs: config.validateResponses ? 200 : 1000 });
+  const jobs = new Jobs(knex, log, { pollMs: config.validateResponses ? 200 : 1000, schedules: config.scheduledJobs !== false });
+  const mail = new Mailer(config, knex, jobs, log.child({ service: 'mail' }));
   if (!opts.describeOnly) {
     // What crashed or stopped processes left half-uploaded.
     const left = await uploads.sweepTemporary();
     if (left.length) log.info({ removed: left }, 'removed temporary upload folders of stopped processes');
   }
   // Hourly: stored files no plugin's rows reference (plugins declare theirs with ctx.uploads.ownFiles) and stale temporary folders.
-  jobs.every(STORAGE_SWEEP_JOB, 60 * 60 * 1000, async (_payload, h) => {
+  jobs.repeat(STORAGE_SWEEP_JOB, every(60 * 60 * 1000), async (_payload, h) => {
     const tmp = await uploads.sweepTemporary();
     const r = await uploads.sweepStorage();
     if (r.deleted.length) h.log.info({ deleted: r.deleted.length, checked: r.checked }, 'deleted unreferenced stored files');
@@ -254,6 +257,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
       uploads,
       jobs,
       live: stream.api,
+      mail,
       app: koa,
       enabled,
     };
@@ -436,6 +440,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
     jobs,
     live: stream.api,
     stream,
+    mail,
     contexts,
     servers,
     openapi: openapiDoc,
@@ -457,6 +462,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
       const addr = server.address() as { port: number };
       const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
       url = `http://${host}:${addr.port}`;
+      mail.setListenOrigin(url);
       if (opts.startJobs !== false) jobs.start();
       await stream.start();
       return url;
@@ -480,6 +486,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
         });
       }
       for (const s of servers.values()) await s.stop?.();
+      mail.close();
       if (!opts.db) await db.close();
     },
   };

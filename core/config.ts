@@ -26,6 +26,14 @@ export interface CurioConfig {
   metricsPublic: boolean;
   /** live updates; defaults in core/stream.ts STREAM_DEFAULTS */
   stream?: Partial<import('./stream.ts').StreamConfig>;
+  /** SMTP_URL; null: emails are written as .eml files under dataDir/mail */
+  smtpUrl: string | null;
+  mailFrom: string;
+  vapidPublicKey: string | null;
+  vapidPrivateKey: string | null;
+  vapidSubject: string;
+  /** false: repeating jobs (digests, reminders, email batches) run only when runDue() is called (tests) */
+  scheduledJobs: boolean;
   plugins: { disabled: string[]; config: Record<string, Record<string, unknown>> };
 }
 
@@ -84,6 +92,11 @@ function fromEnv(env: NodeJS.ProcessEnv): Json {
   if (env.LOG_LEVEL) set('logLevel', env.LOG_LEVEL);
   if (env.METRICS_TOKEN) set('metricsToken', env.METRICS_TOKEN);
   if (env.METRICS_PUBLIC) set('metricsPublic', bool(env.METRICS_PUBLIC));
+  if (env.SMTP_URL !== undefined) set('smtpUrl', env.SMTP_URL === '' ? null : env.SMTP_URL);
+  if (env.MAIL_FROM) set('mailFrom', env.MAIL_FROM);
+  if (env.VAPID_PUBLIC_KEY) set('vapidPublicKey', env.VAPID_PUBLIC_KEY);
+  if (env.VAPID_PRIVATE_KEY) set('vapidPrivateKey', env.VAPID_PRIVATE_KEY);
+  if (env.VAPID_SUBJECT) set('vapidSubject', env.VAPID_SUBJECT);
   if (env.SEED_ON_START) set('seedOnStart', bool(env.SEED_ON_START));
   if (env.PLUGINS_DISABLED !== undefined) set('plugins.disabled', list(env.PLUGINS_DISABLED));
   // Any other key: CURIO__<path with __ between keys>=<JSON or text>, e.g.

@@ -9,6 +9,9 @@ export interface JobRecord {
   payload: any;
   status: 'queued' | 'running' | 'done' | 'failed';
   attempts: number;
+  max_attempts: number;
+  unique_key: string | null;
+  run_at: Date;
   progress: { done: number; total: number } | null;
   result: any;
   error: string | null;
@@ -20,83 +23,194 @@ export interface JobHelpers {
   job: JobRecord;
   progress(done: number, total: number): Promise<void>;
   log: Logger;
+  /** The jobs clock when the job was claimed (the test clock when one is set). */
+  now: Date;
 }
 
 type JobHandler = (payload: any, helpers: JobHelpers) => Promise<unknown>;
 
+/** When a repeating job runs next, strictly after `after`. */
+export interface Schedule {
+  next(after: Date): Date;
+  describe: string;
+}
+
+/** Every `ms` milliseconds, aligned on multiples of `ms` since the epoch (every process agrees). */
+export function every(ms: number): Schedule {
+  return { next: (after) => new Date(Math.floor(after.getTime() / ms) * ms + ms), describe: `every ${ms} ms` };
+}
+
+/** Every hour at `minute` (UTC; member-local schedules scan hourly and pick who is due). */
+export function hourlyAt(minute: number): Schedule {
+  return {
+    next(after) {
+      const d = new Date(after);
+      d.setUTCMinutes(minute, 0, 0);
+      if (d <= after) d.setUTCHours(d.getUTCHours() + 1);
+      return d;
+    },
+    describe: `hourly at :${String(minute).padStart(2, '0')}`,
+  };
+}
+
+export interface EnqueueOptions {
+  /** An identical queued or running job is reused (not a second one). */
+  uniqueKey?: string;
+  runAt?: Date;
+  maxAttempts?: number;
+  /** The caller's transaction: the job exists only if it commits. */
+  db?: Knex;
+}
+
+const BACKOFF_BASE_MS = 1000;
+const BACKOFF_MAX_MS = 3600_000;
+/** A job still 'running' this long after its claim lost its worker (crash): it is claimed again. */
+const LEASE_MINUTES = 15;
+
+/** Delay before attempt n+1 after n failed attempts: 2^n seconds (capped at an hour) with ±20 % jitter. */
+export function backoffMs(attempts: number): number {
+  const base = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** attempts);
+  return Math.round(base * (0.8 + Math.random() * 0.4));
+}
+
 /**
  * Background jobs kept in PostgreSQL (table core_jobs), claimed with FOR UPDATE SKIP LOCKED so
- * that with several app processes each job runs exactly once. Works on PGlite too. pg-boss and
- * graphile-worker need LISTEN/NOTIFY and a connection pool, which the embedded database lacks.
+ * that with several app processes each job runs exactly once; a worker that died mid-job loses
+ * its claim after LEASE_MINUTES. Jobs may run at a time (runAt), repeat on a schedule (repeat()),
+ * be de-duplicated while pending (uniqueKey) or for ever (enqueueOnce, table core_job_keys), and
+ * are retried with exponential backoff up to maxAttempts.
+ *
+ * Why not graphile-worker or pg-boss: both open their own pg.Pool from a connection string and
+ * rely on LISTEN/NOTIFY and session-level advisory locks over several connections; the embedded
+ * database (PGlite) is one in-process connection with no wire protocol, so neither can run on it,
+ * and the app must work the same on both.
+ *
+ * The clock is controllable (setClock): tests move time forward and call runDue() to run what is
+ * due "as of" then, in this process, with the same claim as the poller.
  */
 export class Jobs {
   private handlers = new Map<string, JobHandler>();
-  private periodic = new Map<string, { everyMs: number; timer: NodeJS.Timeout | null }>();
+  private schedules = new Map<string, Schedule>();
   private timer: NodeJS.Timeout | null = null;
   private running = 0;
   private stopped = false;
   private idle: Array<() => void> = [];
+  private clock: (() => Date) | null = null;
   readonly workerId = `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString('hex')}`;
 
-  constructor(private knex: Knex, private log: Logger, private opts: { pollMs?: number; concurrency?: number } = {}) {}
+  constructor(
+    private knex: Knex,
+    private log: Logger,
+    /** schedules: false leaves repeating jobs to runDue() (tests: nothing fires on the real clock mid-test) */
+    private opts: { pollMs?: number; concurrency?: number; schedules?: boolean } = {},
+  ) {}
+
+  /** The jobs' notion of now (a test clock when set). */
+  now(): Date {
+    return this.clock ? this.clock() : new Date();
+  }
+
+  /** Tests: make every due-check and schedule use this clock (null: the real one). */
+  setClock(clock: (() => Date) | Date | null): void {
+    this.clock = clock instanceof Date ? () => clock : clock;
+  }
 
   define(name: string, handler: JobHandler): void {
     this.handlers.set(name, handler);
   }
 
   /**
-   * A job that runs about every `everyMs` (first an interval after start), once across all
-   * processes: each process's timer queues it unless a run is queued, running or finished less
-   * than half an interval ago; the queue's unique key keeps concurrent timers to one run.
+   * A job that repeats on `schedule`: exactly one occurrence is pending at any time across every
+   * process (unique key `repeat:<name>`); when it finishes, the next one is queued in the same
+   * transaction.
    */
-  every(name: string, everyMs: number, handler: JobHandler): void {
-    this.define(name, handler);
-    this.periodic.set(name, { everyMs, timer: null });
-  }
-
-  /** Queues a periodic job unless it ran recently (see every()); answers whether it queued it. */
-  async schedulePeriodic(name: string): Promise<boolean> {
-    const p = this.periodic.get(name);
-    if (!p) throw new Error(`${name} is not a periodic job`);
-    const recent = await this.knex('core_jobs')
-      .where({ name })
-      .where((q) =>
-        q
-          .whereIn('status', ['queued', 'running'])
-          .orWhere('finished_at', '>', this.knex.raw(`now() - (? * interval '1 millisecond')`, [Math.floor(p.everyMs / 2)])),
-      )
-      .first('id');
-    if (recent) return false;
-    try {
-      await this.enqueue(name, {}, { uniqueKey: `every:${name}`, maxAttempts: 1 });
-      return true;
-    } catch (err: any) {
-      if (err?.code === '23505') return false; // another process queued it at the same moment
-      throw err;
-    }
+  repeat(name: string, schedule: Schedule, handler: JobHandler): void {
+    this.handlers.set(name, handler);
+    this.schedules.set(name, schedule);
   }
 
   /** Queues a job. With uniqueKey, an identical queued or running job is reused. */
-  async enqueue(name: string, payload: unknown = {}, opts: { uniqueKey?: string; runAt?: Date; maxAttempts?: number } = {}): Promise<JobRecord> {
+  async enqueue(name: string, payload: unknown = {}, opts: EnqueueOptions = {}): Promise<JobRecord> {
+    const db = opts.db ?? this.knex;
+    const row = {
+      name,
+      payload: JSON.stringify(payload ?? {}),
+      unique_key: opts.uniqueKey ?? null,
+      run_at: opts.runAt ?? this.now(),
+      max_attempts: opts.maxAttempts ?? 3,
+    };
+    let job: JobRecord | undefined;
     if (opts.uniqueKey) {
-      const existing = await this.knex('core_jobs').where({ unique_key: opts.uniqueKey }).whereIn('status', ['queued', 'running']).first();
-      if (existing) return existing;
+      // Atomic against concurrent enqueues (the partial unique index on pending unique keys).
+      const r: any = await db.raw(
+        `insert into core_jobs (name, payload, unique_key, run_at, max_attempts) values (?, ?::jsonb, ?, ?, ?)
+         on conflict (unique_key) where unique_key is not null and status in ('queued','running') do nothing returning *`,
+        [row.name, row.payload, row.unique_key, row.run_at, row.max_attempts],
+      );
+      job = r.rows?.[0];
+      if (!job) job = await db('core_jobs').where({ unique_key: opts.uniqueKey }).whereIn('status', ['queued', 'running']).first();
+      if (!job) return this.enqueue(name, payload, opts); // finished in between: queue a new one
+    } else {
+      [job] = await db('core_jobs').insert(row).returning('*');
     }
-    const [row] = await this.knex('core_jobs')
-      .insert({
-        name,
-        payload: JSON.stringify(payload ?? {}),
-        unique_key: opts.uniqueKey ?? null,
-        run_at: opts.runAt ?? this.knex.fn.now(),
-        max_attempts: opts.maxAttempts ?? 3,
-      })
-      .returning('*');
-    this.kick();
-    return row;
+    if (!opts.db) this.kick();
+    return job!;
+  }
+
+  /**
+   * Queues a job whose key may be used only once, ever (a reminder, a given week's digest, an
+   * email): answers null, queuing nothing, when the key was used before. The key and the job are
+   * written in one transaction (the caller's when `db` is given).
+   */
+  async enqueueOnce(name: string, payload: unknown, key: string, opts: Omit<EnqueueOptions, 'uniqueKey'> = {}): Promise<JobRecord | null> {
+    const work = async (trx: Knex): Promise<JobRecord | null> => {
+      const r: any = await trx.raw('insert into core_job_keys (key) values (?) on conflict (key) do nothing returning key', [key]);
+      if (!r.rows?.length) return null;
+      const [job] = await trx('core_jobs')
+        .insert({ name, payload: JSON.stringify(payload ?? {}), unique_key: key, run_at: opts.runAt ?? this.now(), max_attempts: opts.maxAttempts ?? 3 })
+        .returning('*');
+      await trx('core_job_keys').where({ key }).update({ job_id: job.id });
+      return job;
+    };
+    const job = opts.db ? await work(opts.db) : await this.knex.transaction((trx) => work(trx));
+    if (job && !opts.db) this.kick();
+    return job;
+  }
+
+  /** Was this once-key used (queued, ran or cancelled)? */
+  async keyUsed(key: string, db: Knex = this.knex): Promise<boolean> {
+    return Boolean(await db('core_job_keys').where({ key }).first('key'));
+  }
+
+  /** Cancels queued (not yet running) jobs whose unique key starts with `prefix`; answers how many. */
+  async cancel(prefix: string, db: Knex = this.knex): Promise<number> {
+    const rows = await db('core_jobs')
+      .where('status', 'queued')
+      .where('unique_key', 'like', `${prefix.replace(/[\\%_]/g, (c) => '\\' + c)}%`)
+      .del()
+      .returning('id');
+    return rows.length;
+  }
+
+  /** Moves a queued job (by unique key) to a new time; answers whether one was queued. */
+  async reschedule(uniqueKey: string, runAt: Date, db: Knex = this.knex): Promise<boolean> {
+    const rows = await db('core_jobs').where({ unique_key: uniqueKey, status: 'queued' }).update({ run_at: runAt }).returning('id');
+    return rows.length > 0;
   }
 
   async get(id: number): Promise<JobRecord | undefined> {
     return this.knex('core_jobs').where({ id }).first();
+  }
+
+  /**
+   * Queues each repeating job that has no occurrence pending, to run at once (a scan catches up
+   * with what is due); later occurrences follow its schedule.
+   */
+  async ensureSchedules(): Promise<void> {
+    const now = this.now();
+    for (const name of this.schedules.keys()) {
+      await this.enqueue(name, {}, { uniqueKey: `repeat:${name}`, runAt: now, maxAttempts: 1, db: this.knex });
+    }
   }
 
   start(): void {
@@ -104,14 +218,13 @@ export class Jobs {
     const poll = this.opts.pollMs ?? 1000;
     this.timer = setInterval(() => this.kick(), poll);
     this.timer.unref();
-    for (const [name, p] of this.periodic) {
-      if (p.timer) continue;
-      p.timer = setInterval(() => {
-        this.schedulePeriodic(name).catch((err) => this.log.error({ err, job: name }, 'could not schedule a periodic job'));
-      }, p.everyMs);
-      p.timer.unref();
+    if (this.opts.schedules === false) {
+      this.kick();
+      return;
     }
-    this.kick();
+    this.ensureSchedules()
+      .catch((err) => this.log.error({ err }, 'could not queue the repeating jobs'))
+      .finally(() => this.kick());
   }
 
   private kick(): void {
@@ -127,20 +240,42 @@ export class Jobs {
       })
       .catch((err) => {
         this.running--;
+        if (this.running === 0) this.idle.splice(0).forEach((f) => f());
         this.log.error({ err }, 'job poll failed');
       });
+  }
+
+  /**
+   * Runs, in this process, every job due as of the clock (repeating ones included), until none is
+   * left that another worker has not claimed; answers how many ran here. Tests use it with setClock.
+   */
+  async runDue(): Promise<number> {
+    await this.ensureSchedules();
+    let n = 0;
+    this.running++;
+    try {
+      while (await this.runOne()) n++;
+    } finally {
+      this.running--;
+      if (this.running === 0) this.idle.splice(0).forEach((f) => f());
+    }
+    return n;
   }
 
   private async runOne(): Promise<boolean> {
     if (this.stopped) return false;
     const names = [...this.handlers.keys()];
     if (names.length === 0) return false;
+    const now = this.now();
     const claimed = await this.knex.transaction(async (trx) => {
       const row = await trx('core_jobs')
         .whereIn('name', names)
-        .where('status', 'queued')
-        .where('run_at', '<=', trx.fn.now())
-        .orderBy('id')
+        .where((q) =>
+          q
+            .where((q2) => q2.where('status', 'queued').where('run_at', '<=', now))
+            .orWhere((q2) => q2.where('status', 'running').whereRaw(`locked_at < now() - interval '${LEASE_MINUTES} minutes'`)),
+        )
+        .orderBy([{ column: 'run_at' }, { column: 'id' }])
         .forUpdate()
         .skipLocked()
         .first();
@@ -154,28 +289,41 @@ export class Jobs {
     if (!claimed) return false;
     const handler = this.handlers.get(claimed.name)!;
     const log = this.log.child({ job: claimed.id, jobName: claimed.name });
+    const schedule = this.schedules.get(claimed.name);
+    const queueNext = async (trx: Knex) => {
+      if (!schedule) return;
+      const base = new Date(Math.max(now.getTime(), new Date(claimed.run_at).getTime()));
+      await this.enqueue(claimed.name, {}, { uniqueKey: `repeat:${claimed.name}`, runAt: schedule.next(base), maxAttempts: 1, db: trx });
+    };
     try {
       const result = await handler(claimed.payload, {
         job: claimed,
         log,
+        now,
         progress: async (done, total) => {
           await this.knex('core_jobs').where({ id: claimed.id }).update({ progress: JSON.stringify({ done, total }) });
         },
       });
-      await this.knex('core_jobs')
-        .where({ id: claimed.id })
-        .update({ status: 'done', result: JSON.stringify(result ?? null), finished_at: this.knex.fn.now() });
+      await this.knex.transaction(async (trx) => {
+        await trx('core_jobs')
+          .where({ id: claimed.id, locked_by: this.workerId })
+          .update({ status: 'done', result: JSON.stringify(result ?? null), finished_at: trx.fn.now() });
+        await queueNext(trx);
+      });
     } catch (err: any) {
-      log.error({ err }, 'job failed');
-      const retry = claimed.attempts < (claimed as any).max_attempts;
-      await this.knex('core_jobs')
-        .where({ id: claimed.id })
-        .update({
-          status: retry ? 'queued' : 'failed',
-          error: String(err?.message ?? err),
-          run_at: retry ? new Date(Date.now() + 1000 * 2 ** claimed.attempts) : undefined,
-          finished_at: retry ? null : this.knex.fn.now(),
-        });
+      const retry = claimed.attempts < claimed.max_attempts;
+      log[retry ? 'warn' : 'error']({ err }, retry ? 'job failed; will retry' : 'job failed');
+      await this.knex.transaction(async (trx) => {
+        await trx('core_jobs')
+          .where({ id: claimed.id, locked_by: this.workerId })
+          .update({
+            status: retry ? 'queued' : 'failed',
+            error: String(err?.message ?? err).slice(0, 2000),
+            run_at: retry ? new Date(now.getTime() + backoffMs(claimed.attempts)) : undefined,
+            finished_at: retry ? null : trx.fn.now(),
+          });
+        if (!retry) await queueNext(trx);
+      });
     }
     return true;
   }
@@ -190,10 +338,6 @@ export class Jobs {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    for (const p of this.periodic.values()) {
-      if (p.timer) clearInterval(p.timer);
-      p.timer = null;
-    }
     await this.drain();
   }
 }

@@ -9,6 +9,7 @@ import type { Storage } from './storage.ts';
 import type { Uploads } from './uploads.ts';
 import type { Jobs } from './jobs.ts';
 import type { LiveApi } from './stream.ts';
+import type { Mailer } from './mail.ts';
 
 /** The manifest in plugins/<id>/index.ts: pure data, imports nothing from server/ or web/. */
 export interface PluginManifest {
@@ -123,6 +124,8 @@ export interface PluginContext {
   jobs: Jobs;
   /** live updates to members' open tabs (core/stream.ts): a hint to revalidate, never the data of record */
   live: LiveApi;
+  /** queues emails (sent by a job, once per key) */
+  mail: Mailer;
   app: Koa;
   enabled: ReadonlySet<string>;
 }

@@ -1,6 +1,7 @@
 /**
  * npm run i18n:check — every locale of a namespace must have the same keys.
- * Namespaces: `core` (web/src/locales) and each plugin (plugins/<id>/locales, namespace = id).
+ * Namespaces: `core` (web/src/locales) and each plugin (plugins/<id>/locales, namespace = id; its
+ * emails' strings in plugins/<id>/locales/email, namespace <id>/email).
  * Plural forms (key_one, key_other, key_many…) count as one key, since languages need different
  * sets. A namespace lacking a locale file that other namespaces have is reported too.
  * Exit 1 and a list of problems when anything is missing; a summary line either way.
@@ -66,7 +67,11 @@ function readNamespace(name: string, dir: string) {
 readNamespace('core', path.join(ROOT, 'web', 'src', 'locales'));
 const pluginsDir = path.join(ROOT, 'plugins');
 if (fs.existsSync(pluginsDir)) {
-  for (const id of fs.readdirSync(pluginsDir).sort()) readNamespace(id, path.join(pluginsDir, id, 'locales'));
+  for (const id of fs.readdirSync(pluginsDir).sort()) {
+    readNamespace(id, path.join(pluginsDir, id, 'locales'));
+    // email templates' strings (server side, core/mail.ts emailTranslator): not in the web bundle
+    readNamespace(`${id}/email`, path.join(pluginsDir, id, 'locales', 'email'));
+  }
 }
 
 const allLocales = new Set<string>();

@@ -17,7 +17,7 @@ export interface TestApp extends CurioApp {
   /** a new anonymous client (own cookie jar) */
   client(): TestClient;
   /** a new signed-up, signed-in client with a role */
-  user(opts?: { role?: string; username?: string; password?: string; email?: string; firstName?: string; lastName?: string }): Promise<SignedInClient>;
+  user(opts?: SignUpOptions): Promise<SignedInClient>;
 }
 
 export interface SignedInClient extends TestClient {
@@ -190,13 +190,28 @@ export function uniqueName(prefix = 'u'): string {
   return `${prefix}${crypto.randomBytes(5).toString('hex')}`;
 }
 
-async function signUp(app: TestApp, opts: { role?: string; username?: string; password?: string; email?: string; firstName?: string; lastName?: string }): Promise<SignedInClient> {
+export interface SignUpOptions {
+  role?: string;
+  username?: string;
+  password?: string;
+  email?: string;
+  firstName?: string;
+  lastName?: string;
+  /** false: leave the email address unconfirmed, as after a real sign-up (default: confirmed, so that the member may create communities and meetups) */
+  verified?: boolean;
+}
+
+async function signUp(app: TestApp, opts: SignUpOptions): Promise<SignedInClient> {
   const c = app.client() as SignedInClient;
   const username = opts.username ?? uniqueName();
   const password = opts.password ?? 'correct-horse-42';
   const email = opts.email ?? `${username}@example.test`;
   const r = await c.post('/api/auth/register', { email, password, firstName: opts.firstName ?? 'Test', lastName: opts.lastName ?? 'User', username });
   if (r.status !== 201) throw new Error(`sign-up failed: ${r.status} ${r.text}`);
+  if (opts.verified !== false) {
+    // as if the member had opened the confirmation link (its job then finds nothing to send)
+    await app.knex('users').where({ id: r.body.id }).update({ email_verified_at: app.knex.fn.now() });
+  }
   let role = 'Traveler';
   if (opts.role && opts.role !== 'Traveler') {
     // Same effect as `npm run user:create -- --role …`: roles are not self-service.

@@ -32,6 +32,17 @@ export default definePlugin({
           failuresPerIpPerHour: { type: 'integer', minimum: 1, default: 20, description: 'Sign-ups refused (email or username taken, password refused) from one IP per hour' },
         },
       },
+      recoveryThrottle: {
+        type: 'object',
+        description: 'Password reset requests and confirmation emails per hour (counted in PostgreSQL).',
+        additionalProperties: false,
+        default: {},
+        properties: {
+          resetPerIpPerHour: { type: 'integer', minimum: 1, default: 30 },
+          resetPerAddressPerHour: { type: 'integer', minimum: 1, default: 5 },
+          verifyPerUserPerHour: { type: 'integer', minimum: 1, default: 5 },
+        },
+      },
     },
   },
 });

@@ -215,6 +215,28 @@ export interface UserStatsProviderApi {
 }
 export const UserStatsProvider = serviceRef<UserStatsProviderApi>('accounts.userStatsProvider');
 
+/**
+ * Members' email: whether they confirmed their address (routes-recovery.ts), their language and
+ * time zone, unsubscribe links (routes-unsubscribe.ts). Creating communities and
+ * meetups requires it: those routes call `requireVerified(user.id)`, which throws a 403 with a
+ * clear message for an unconfirmed address. Members who existed before confirmation are confirmed.
+ */
+export interface EmailVerificationApi {
+  isVerified(userId: number): Promise<boolean>;
+  /** Throws HttpError 403 (message NOT_VERIFIED) unless the member's current address is confirmed. */
+  requireVerified(userId: number): Promise<void>;
+  /** Member's email language and IANA time zone (null: unknown → en, UTC), for emails and schedules. */
+  contactInfo(userIds: number[]): Promise<Map<number, { email: string; firstName: string; locale: string | null; timeZone: string | null; verified: boolean }>>;
+  /**
+   * RFC 8058 one-click unsubscribe for a non-transactional email: the signed link (turns `category`
+   * off without signing in) and the List-Unsubscribe / List-Unsubscribe-Post headers to put on it.
+   */
+  unsubscribe(userId: number, category: 'emailNotifications' | 'weeklyDigest' | 'eventReminders'): { url: string; headers: Record<string, string> };
+  /** Members with the weekly digest on, ascending ids after `afterId` (keyset batches), with their time zone. */
+  weeklyDigestRecipients(afterId: number, limit: number): Promise<Array<{ id: number; timeZone: string | null }>>;
+}
+export const EmailVerification = serviceRef<EmailVerificationApi>('accounts.emailVerification');
+
 declare module '../../core/events.ts' {
   interface CurioEvents {
     'accounts.user.registered': { userId: number };
@@ -230,6 +252,10 @@ declare module '../../core/events.ts' {
     'accounts.user.deleting': { userId: number };
     'accounts.user.deleted': { userId: number };
     /** profile fields changed (username, names, bio, email, photo) */
-    'accounts.user.updated': { userId: number; fields: string[] };
+    'accounts.user.updated': { userId: number; fields: string[]; /** set when the email address changed */ previousEmail?: string };
+    /** a member chose a new password from a reset link (every session ended) */
+    'accounts.password.reset': { userId: number };
+    /** a member confirmed their email address */
+    'accounts.email.verified': { userId: number };
   }
 }

@@ -100,3 +100,19 @@ export interface NotificationSend {
 }
 
 export const NotificationsService = serviceRef<NotificationsApi>('notifications.api');
+
+/**
+ * The weekly digest's sections (notifications/server/emails.ts): a plugin that has something to
+ * tell a member about their week registers a provider:
+ * `ctx.services.maybe(DigestSections)?.register('events', async (userId, period, lang) => …)`.
+ * A section with no items is left out; a digest with no section is not sent.
+ */
+export interface DigestSection {
+  title: string;
+  items: Array<{ text: string; link?: string | null }>;
+}
+export type DigestProvider = (userId: number, period: { since: Date; until: Date }, lang: 'en' | 'fr') => Promise<DigestSection | null>;
+export interface DigestSectionsApi {
+  register(id: string, provider: DigestProvider, order?: number): void;
+}
+export const DigestSections = serviceRef<DigestSectionsApi>('notifications.digestSections');

@@ -14,6 +14,8 @@ export interface WebUser {
   firstName?: string | null;
   lastName?: string | null;
   email?: string;
+  /** false while the member has not confirmed their email address */
+  emailVerified?: boolean;
   role: string;
   profileImageUrl?: string | null;
 }

@@ -1,6 +1,7 @@
 /** The one authorization table: every plugin's rows together. */
 import type { AuthzRow } from './types.ts';
-import { rows as accounts } from './accounts.ts';
+import { rows as accountsBase } from './accounts.ts';
+import { rows as accountsRecovery } from './accounts-recovery.ts';
 import { rows as communities } from './communities.ts';
 import { rows as groups } from './groups.ts';
 import { rows as events } from './events.ts';
@@ -12,5 +13,7 @@ import { rows as admin } from './admin.ts';
 import { rows as reports } from './reports.ts';
 import { rows as core } from './core.ts';
 import { rows as messages } from './messages.ts';
+
+const accounts = [...accountsBase, ...accountsRecovery];
 
 export const AUTHZ_TABLE: Record<string, AuthzRow[]> = { core, accounts, communities, groups, events, insights, museums, notifications, badges, admin, reports, messages };

@@ -1,5 +1,6 @@
+import crypto from 'node:crypto';
 /** Notifications: 'own' = one of the caller's notifications, 'other' = one of another member's. */
-import { member, type AuthzRow } from './types.ts';
+import { everyone, member, rnd, type AuthzRow } from './types.ts';
 import { must, type World } from '../fixtures/world.ts';
 import type { TestClient } from '../../testing/index.ts';
 
@@ -32,4 +33,24 @@ export const rows: AuthzRow[] = [
     expect: { signedOut: 401, 'banned:own': 'n/a', default: 404, ...Object.fromEntries(['traveler', 'ambassador', 'manager', 'managerOther', 'creator', 'moderator', 'member', 'admin'].map((r) => [`${r}:own`, 200])) },
   },
   { route: 'POST /api/notifications/read-all', expect: member() },
+  { route: 'GET /api/push/key', note: 'the VAPID public key is public', expect: everyone() },
+  {
+    route: 'POST /api/push/subscriptions',
+    note: "the caller's own device; an endpoint that never resolves (.invalid)",
+    req: () => ({ body: pushSubscription() }),
+    expect: member(201),
+  },
+  {
+    route: 'DELETE /api/push/subscriptions',
+    note: "only the caller's own subscriptions are removed (another member's endpoint is left alone: still 200)",
+    req: () => ({ body: { endpoint: pushSubscription().endpoint } }),
+    expect: member(),
+  },
 ];
+
+/** A browser's PushSubscription.toJSON() with real P-256 key material. */
+function pushSubscription() {
+  const ecdh = crypto.createECDH('prime256v1');
+  ecdh.generateKeys();
+  return { endpoint: `https://push.invalid/${rnd('sub')}`, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: crypto.randomBytes(16).toString('base64url') } };
+}

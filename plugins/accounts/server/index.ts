@@ -9,6 +9,7 @@ import { addAuthRoutes } from './routes-auth.ts';
 import { addUserRoutes, userBadgesRoute } from './routes-users.ts';
 import { addSettingsRoutes } from './routes-settings.ts';
 import { addSafetyRoutes } from './routes-safety.ts';
+import { addRecoveryRoutes, RECOVERY_LIMIT_DEFAULTS } from './routes-recovery.ts';
 import { usersSearchProvider } from './search.ts';
 import { SearchRegistry } from '../../museums/public.ts';
 import { seedUsers } from './seed.ts';
@@ -78,6 +79,7 @@ export default definePluginServer({
     addUserRoutes(deps);
     addSettingsRoutes(deps);
     addSafetyRoutes(deps);
+    addRecoveryRoutes(deps, { ...RECOVERY_LIMIT_DEFAULTS, ...(ctx.config.recoveryThrottle ?? {}) });
   },
 
   bootstrap(ctx: PluginContext) {

@@ -63,6 +63,9 @@ export function addSettingsRoutes({ ctx, knex, throttle, deleteUser }: RouteDeps
       if (changes.username !== undefined && String(changes.username).toLowerCase() !== String(current.username).toLowerCase()) {
         changes.slug = await uniqueSlug(knex, 'users', String(changes.username), me);
       }
+      // a new address must be confirmed again (routes-recovery.ts sends the link and tells the old one)
+      const previousEmail = changes.email !== undefined && String(changes.email).toLowerCase() !== String(current.email).toLowerCase() ? String(current.email) : undefined;
+      if (previousEmail) changes.email_verified_at = null;
       let row = current;
       if (Object.keys(changes).length) {
         try {
@@ -79,7 +82,7 @@ export function addSettingsRoutes({ ctx, knex, throttle, deleteUser }: RouteDeps
           throw e;
         }
         const fields = Object.keys(b).filter((k) => (b as any)[k] !== undefined);
-        await ctx.events.emit('accounts.user.updated', { userId: me, fields });
+        await ctx.events.emit('accounts.user.updated', { userId: me, fields, ...(previousEmail ? { previousEmail } : {}) });
       }
       return toOwnUser(row);
     },

@@ -30,6 +30,7 @@ export function toOwnUser(row: any) {
   return {
     ...toSummary(row),
     email: row.email,
+    emailVerified: row.email_verified_at !== undefined ? Boolean(row.email_verified_at) : undefined,
     bio: row.bio ?? '',
     createdAt: iso(row.created_at),
   };

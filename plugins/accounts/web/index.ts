@@ -19,10 +19,20 @@ export default defineWebPlugin({
   pages: [
     { path: '/', audience: 'signedOut', component: lazy(() => import('./pages/LandingPage.tsx')) },
     { path: '/auth', audience: 'signedOut', component: lazy(() => import('./pages/AuthPage.tsx')) },
+    { path: '/auth/forgot', audience: 'signedOut', component: lazy(() => import('./pages/ForgotPasswordPage.tsx')) },
+    { path: '/auth/reset', audience: 'all', component: lazy(() => import('./pages/ResetPasswordPage.tsx')) },
+    { path: '/auth/verify', audience: 'all', component: lazy(() => import('./pages/VerifyEmailPage.tsx')) },
     { path: '/profile', audience: 'signedIn', component: ProfilePage },
     { path: '/profile/:id', audience: 'signedIn', component: ProfilePage },
     { path: '/sessions', audience: 'signedIn', component: lazy(() => import('./pages/SessionsPage.tsx')) },
   ],
+  slots: {
+    'shell.banner': [
+      { component: lazy(() => import('./components/EmailVerifyBanner.tsx')) },
+      // time zone and language for reminders, digests and emails (renders nothing)
+      { component: lazy(() => import('./components/ContactSync.tsx')), order: 200 },
+    ],
+  },
   nav: [
     {
       key: 'profile',

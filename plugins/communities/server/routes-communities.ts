@@ -1,6 +1,7 @@
 /** Communities: list, search, create, detail, edit, image, delete, join/leave, join requests, bans. */
 import { HttpError } from '../../../core/errors.ts';
 import type { Deps } from './deps.ts';
+import { EmailVerification } from '../../accounts/public.ts';
 import { idParams, okResponse } from './deps.ts';
 import { assertCreator, assertManager, loadAccess, type CommunityRow } from './access.ts';
 import { cards, detail, users } from './present.ts';
@@ -97,6 +98,8 @@ export function communityRoutes(d: Deps) {
     async handler(c) {
       const user = c.user!;
       if (!CREATOR_ROLES.includes(user.role)) throw new HttpError(403, 'Only ambassadors and admins can create communities');
+      // a confirmed email address first (accounts' rule; 403 with its message)
+      await ctx.services.maybe(EmailVerification)?.requireVerified(user.id);
       const b = c.input.body;
       const id = await knex.transaction(async (trx) => {
         const [row] = await trx('communities')

@@ -9,6 +9,7 @@ import { registerMeetupRoutes } from './routes-meetups.ts';
 import { registerMuseumEventRoutes } from './routes-museum-events.ts';
 import { registerCommonRoutes } from './routes-common.ts';
 import { registerCalendarRoutes } from './routes-calendar.ts';
+import { registerReminders } from './reminders.ts';
 import type { EventRow } from './model.ts';
 import { seedEvents, seedMeetups } from './seed.ts';
 
@@ -42,6 +43,7 @@ export default definePluginServer({
         return used.filter((k): k is string => Boolean(k));
       },
     });
+    registerReminders(s);
 
     // A deleted community takes its meetups along (attendees of coming ones are told).
     ctx.events.on('communities.community.deleting', async ({ communityId }) => {

@@ -9,6 +9,7 @@ import type { EventsStore } from './service.ts';
 import { meetupColumns, type MeetupBody } from './input.ts';
 import { promoteWaitlist, type RsvpChange } from './rsvp.ts';
 import type { EventRow } from './model.ts';
+import { EmailVerification } from '../../accounts/public.ts';
 
 export const EVENT = { $ref: 'events/Event' };
 export const EVENT_LIST = { $ref: 'events/EventList' };
@@ -53,6 +54,8 @@ export function registerMeetupRoutes(store: EventsStore): void {
   const { ctx, knex, deps } = store;
 
   async function create(user: AuthUser, body: MeetupBody, owner: { communityId: number } | { groupId: number }) {
+    // a confirmed email address first (accounts' rule; 403 with its message)
+    await ctx.services.maybe(EmailVerification)?.requireVerified(user.id);
     const cols = await meetupColumns(deps, knex, body);
     const [row] = (await knex('events_events')
       .insert({

@@ -5,7 +5,9 @@ import { definePluginServer, type PluginContext } from '../../../core/plugin-api
 import { HttpError } from '../../../core/errors.ts';
 import { AccountsService, type UserSummary } from '../../accounts/public.ts';
 import '../../insights/public.ts';
-import { NotificationsService, type NewNotification } from '../public.ts';
+import { DigestSections, NotificationsService, type NewNotification } from '../public.ts';
+import { registerNotificationEmails } from './emails.ts';
+import { registerPush } from './push.ts';
 import { createNotificationsService, FANOUT_JOB } from './service.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -40,13 +42,26 @@ export default definePluginServer({
       syncLimit: Number(ctx.config.syncLimit ?? 1000),
       live: ctx.live,
     });
-    ctx.services.provide(NotificationsService, svc.api);
+    // every stored notification is also pushed to the member's devices (push.ts)
+    const push = registerPush(ctx);
+    const api = {
+      ...svc.api,
+      async notify(userIds: number[], n: NewNotification) {
+        const stored = await svc.api.notify(userIds, n);
+        if (stored > 0) await push.afterNotify(userIds, n).catch((err) => ctx.log.warn({ err }, 'could not queue push notifications'));
+        return stored;
+      },
+    };
+    ctx.services.provide(NotificationsService, api);
+
+    // notification emails (batched) and the weekly digest
+    ctx.services.provide(DigestSections, registerNotificationEmails(ctx));
 
     ctx.jobs.define(FANOUT_JOB, async (payload, h) => svc.runFanout(Number(payload.sendId), h.progress));
 
     const notify = async (userIds: number[], n: NewNotification) => {
       try {
-        await svc.api.notify(userIds, n);
+        await api.notify(userIds, n);
       } catch (err) {
         ctx.log.error({ err, type: n.type }, 'notification failed');
       }

@@ -8,6 +8,7 @@ export default defineWebPlugin({
   slots: {
     'shell.topbarEnd': [{ order: 10, component: lazy(() => import('./components/NotificationBell.tsx')) }],
     'shell.userMenu': [{ order: 20, component: lazy(() => import('./components/UserMenuLink.tsx')) }],
+    'settings.notifications': [{ order: 10, component: lazy(() => import('./components/PushDevice.tsx')) }],
   },
   // the bell count and the inbox revalidate when a notification arrives on the live stream
   live: { 'notification.created': ['/api/notifications'] },

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../lib/auth.tsx';
-import { usePluginRegistry } from '../lib/plugins.tsx';
+import { usePluginRegistry, Slot } from '../lib/plugins.tsx';
 import { Toaster } from '../lib/toast.tsx';
 import { Spinner } from '../components/Spinner.tsx';
 import { AppRoutes, resolveRoute, showsNav } from './routing.tsx';
@@ -39,6 +39,8 @@ export function Layout() {
       </a>
       {nav && <TopBar />}
       <AuthBanner />
+      {/* notices about the signed-in member's account (e.g. accounts: confirm your email) */}
+      {!isLoading && user && <Slot name="shell.banner" user={user} />}
       <main id="main-content" className="curio-main" tabIndex={-1}>
         {isLoading ? <Spinner center size="large" label={t('loading')} className="curio-auth-spinner" /> : <AppRoutes pages={pages} user={user} />}
       </main>

@@ -6,6 +6,7 @@ import {
   Avatar,
   EmptyState,
   Modal,
+  Slot,
   Spinner,
   TabPanel,
   Tabs,
@@ -305,6 +306,8 @@ function PreferencesForm({ kind, prefs }: { kind: 'privacy' | 'notifications'; p
           </label>
         ))}
       </div>
+      {/* per-device settings other plugins add (notifications: web push on this device) */}
+      {kind === 'notifications' && <Slot name="settings.notifications" />}
       <div className="buttons is-right mt-4">
         <button type="submit" className={`button is-primary${pending ? ' is-loading' : ''}`} disabled={pending}>
           {pending ? t('settings.saving') : t('settings.save')}

@@ -1,4 +1,4 @@
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import {
   ApiError,
   Icon,
@@ -110,6 +110,11 @@ export default function AuthPage() {
             pendingLabel={t('auth.signingIn')}
             fullWidthSubmit
           />
+          <p className="acc-auth__forgot has-text-centered mt-2">
+            <Link to="/auth/forgot" id="acc-forgot-link">
+              {t('recovery.forgotLink')}
+            </Link>
+          </p>
           <p className="acc-auth__switch">
             {t('auth.noAccount', { appName })}{' '}
             <button type="button" className="button is-ghost is-small p-0" onClick={() => setTab('register')}>

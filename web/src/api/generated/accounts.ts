@@ -24,6 +24,20 @@ userId: number
 blocked: boolean
 }
 /**
+ * Where and how to reach the member: their IANA time zone (reminders, digest) and language (emails). Sent by the web app from the browser.
+ */
+export interface ContactSettingsBody {
+timeZone?: string
+locale?: ("en" | "fr")
+}
+export interface EmailChangeBody {
+email: string
+currentPassword: string
+}
+export interface EmailTokenBody {
+token: string
+}
+/**
  * A member asking to follow your private profile.
  */
 export interface FollowRequest {
@@ -131,6 +145,13 @@ expiresAt: (string | null)
 export interface PasswordChangeBody {
 currentPassword: string
 newPassword: string
+}
+export interface PasswordResetConfirmBody {
+token: string
+newPassword: string
+}
+export interface PasswordResetRequestBody {
+email: string
 }
 /**
  * Privacy and notification preferences (spec part 1 §3), one flat object.
@@ -293,6 +314,10 @@ id: number
 slug: string
 username: string
 email: string
+/**
+ * Whether the member confirmed this address (creating communities and meetups needs it)
+ */
+emailVerified?: boolean
 firstName: string
 lastName: string
 bio?: string
@@ -344,13 +369,23 @@ export interface ListMutedUsersQuery {
 cursor?: string
 limit?: number
 }
+export interface UnsubscribeQuery {
+token: string
+}
+export interface UnsubscribePageQuery {
+token: string
+}
 
 export type AuthorizeFollowRequestParams = IdParams;
 export type AuthorizeFollowRequestResponse = FollowRequestDecision;
 export type BlockUserParams = IdParams;
 export type BlockUserResponse = BlockState;
+export type ChangeEmailBody = EmailChangeBody;
+export type ChangeEmailResponse = User;
 export type ChangePasswordBody = PasswordChangeBody;
 export type ChangePasswordResponse = Ok;
+export type ConfirmPasswordResetBody = PasswordResetConfirmBody;
+export type ConfirmPasswordResetResponse = User;
 export type DeleteAccountResponse = Ok;
 export type GetAuthUserResponse = User;
 export type GetMySessionsResponse = SessionList;
@@ -377,17 +412,24 @@ export type RejectFollowRequestParams = IdParams;
 export type RejectFollowRequestResponse = FollowRequestDecision;
 export type RemoveFollowerParams = IdParams;
 export type RemoveFollowerResponse = RemoveFollowerResult;
+export type RequestPasswordResetBody = PasswordResetRequestBody;
+export type RequestPasswordResetResponse = Ok;
+export type ResendEmailVerificationResponse = Ok;
 export type ToggleFollowUserParams = IdParams;
 export type ToggleFollowUserResponse = FollowResult;
 export type UnblockUserParams = IdParams;
 export type UnblockUserResponse = BlockState;
 export type UnmuteUserParams = IdParams;
 export type UnmuteUserResponse = MuteState;
+export type UpdateContactSettingsBody = ContactSettingsBody;
+export type UpdateContactSettingsResponse = Ok;
 export type UpdatePreferencesBody = PreferencesUpdateBody;
 export type UpdatePreferencesResponse = Preferences;
 export type UpdateProfileBody = ProfileUpdateBody;
 export type UpdateProfileResponse = User;
 export type UploadProfileImageResponse = User;
+export type VerifyEmailBody = EmailTokenBody;
+export type VerifyEmailResponse = Ok;
 
 /** POST /api/follow-requests/:id/authorize — Approve a follow request: the requester follows you and is told (sign-in required) */
 export function authorizeFollowRequestUrl(params: AuthorizeFollowRequestParams): string {
@@ -405,6 +447,14 @@ export function blockUserUrl(params: BlockUserParams): string {
 export function blockUser(args: { params: BlockUserParams }): Promise<BlockUserResponse> {
   return apiRequest('POST', blockUserUrl(args.params));
 }
+/** PUT /api/user/email — Change the email address (current password required); the new one must be confirmed, the old one is told (sign-in required) */
+export function changeEmailUrl(): string {
+  return `/api/user/email`;
+}
+/** PUT /api/user/email — Change the email address (current password required); the new one must be confirmed, the old one is told (sign-in required) */
+export function changeEmail(args: { body: ChangeEmailBody }): Promise<ChangeEmailResponse> {
+  return apiRequest('PUT', changeEmailUrl(), args.body);
+}
 /** PUT /api/user/password — Change the password (the current one is required); every other session ends (sign-in required) */
 export function changePasswordUrl(): string {
   return `/api/user/password`;
@@ -412,6 +462,14 @@ export function changePasswordUrl(): string {
 /** PUT /api/user/password — Change the password (the current one is required); every other session ends (sign-in required) */
 export function changePassword(args: { body: ChangePasswordBody }): Promise<ChangePasswordResponse> {
   return apiRequest('PUT', changePasswordUrl(), args.body);
+}
+/** POST /api/auth/password-reset/confirm — Set a new password with a reset link (once; sign-up password rules); ends every session and signs in */
+export function confirmPasswordResetUrl(): string {
+  return `/api/auth/password-reset/confirm`;
+}
+/** POST /api/auth/password-reset/confirm — Set a new password with a reset link (once; sign-up password rules); ends every session and signs in */
+export function confirmPasswordReset(args: { body: ConfirmPasswordResetBody }): Promise<ConfirmPasswordResetResponse> {
+  return apiRequest('POST', confirmPasswordResetUrl(), args.body);
 }
 /** DELETE /api/user/account — Delete one's own account, personal data and sessions (sign-in required) */
 export function deleteAccountUrl(): string {
@@ -581,6 +639,22 @@ export function removeFollowerUrl(params: RemoveFollowerParams): string {
 export function removeFollower(args: { params: RemoveFollowerParams }): Promise<RemoveFollowerResponse> {
   return apiRequest('POST', removeFollowerUrl(args.params));
 }
+/** POST /api/auth/password-reset — Email a password reset link (valid 1 h) to this address if it has an account; the same answer either way; throttled per IP and per address */
+export function requestPasswordResetUrl(): string {
+  return `/api/auth/password-reset`;
+}
+/** POST /api/auth/password-reset — Email a password reset link (valid 1 h) to this address if it has an account; the same answer either way; throttled per IP and per address */
+export function requestPasswordReset(args: { body: RequestPasswordResetBody }): Promise<RequestPasswordResetResponse> {
+  return apiRequest('POST', requestPasswordResetUrl(), args.body);
+}
+/** POST /api/user/email/verification — Send a new confirmation link to the signed-in member’s address (earlier links stop working) (sign-in required) */
+export function resendEmailVerificationUrl(): string {
+  return `/api/user/email/verification`;
+}
+/** POST /api/user/email/verification — Send a new confirmation link to the signed-in member’s address (earlier links stop working) (sign-in required) */
+export function resendEmailVerification(): Promise<ResendEmailVerificationResponse> {
+  return apiRequest('POST', resendEmailVerificationUrl());
+}
 /** POST /api/user/:id/follow — Follow or unfollow a member (toggle); answers the new state (sign-in required) */
 export function toggleFollowUserUrl(params: ToggleFollowUserParams): string {
   return `/api/user/${encodeURIComponent(String(params.id))}/follow`;
@@ -605,6 +679,22 @@ export function unmuteUserUrl(params: UnmuteUserParams): string {
 export function unmuteUser(args: { params: UnmuteUserParams }): Promise<UnmuteUserResponse> {
   return apiRequest('DELETE', unmuteUserUrl(args.params));
 }
+/** POST /api/unsubscribe — One-click unsubscribe (RFC 8058): turns the link’s email category off without signing in */
+export function unsubscribeUrl(query?: UnsubscribeQuery): string {
+  return `/api/unsubscribe` + qs(query);
+}
+/** GET /api/unsubscribe — The confirmation page of an unsubscribe link (HTML; changes nothing) */
+export function unsubscribePageUrl(query?: UnsubscribePageQuery): string {
+  return `/api/unsubscribe` + qs(query);
+}
+/** PUT /api/user/contact-settings — The member’s time zone (reminders, weekly digest) and email language, from their browser (sign-in required) */
+export function updateContactSettingsUrl(): string {
+  return `/api/user/contact-settings`;
+}
+/** PUT /api/user/contact-settings — The member’s time zone (reminders, weekly digest) and email language, from their browser (sign-in required) */
+export function updateContactSettings(args: { body: UpdateContactSettingsBody }): Promise<UpdateContactSettingsResponse> {
+  return apiRequest('PUT', updateContactSettingsUrl(), args.body);
+}
 /** PUT /api/user/preferences — Change any of the privacy and notification preferences; answers all of them (sign-in required) */
 export function updatePreferencesUrl(): string {
   return `/api/user/preferences`;
@@ -624,4 +714,12 @@ export function updateProfile(args: { body: UpdateProfileBody }): Promise<Update
 /** POST /api/user/profile-image — Upload a profile photo (multipart field "image": JPG, PNG or GIF up to 5 MB), re-encoded to 400x400 (sign-in required) */
 export function uploadProfileImageUrl(): string {
   return `/api/user/profile-image`;
+}
+/** POST /api/auth/verify-email — Confirm the email address with the link sent to it (24 h, once); works signed in or out */
+export function verifyEmailUrl(): string {
+  return `/api/auth/verify-email`;
+}
+/** POST /api/auth/verify-email — Confirm the email address with the link sent to it (24 h, once); works signed in or out */
+export function verifyEmail(args: { body: VerifyEmailBody }): Promise<VerifyEmailResponse> {
+  return apiRequest('POST', verifyEmailUrl(), args.body);
 }

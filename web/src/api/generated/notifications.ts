@@ -3,7 +3,7 @@
 
 import { apiRequest } from '../../lib/api.ts';
 import { qs } from '../qs.ts';
-import type { IdParams } from './shared.ts';
+import type { IdParams, Ok } from './shared.ts';
 
 export interface Notification {
 id: number
@@ -49,6 +49,17 @@ sentBy: (number | null)
 createdAt: string
 }
 /**
+ * A browser's PushSubscription (PushSubscription.toJSON()): the push service endpoint and the keys that encrypt payloads for it (RFC 8291).
+ */
+export interface PushSubscriptionBody {
+endpoint: string
+expirationTime?: (number | null)
+keys: {
+p256dh: string
+auth: string
+}
+}
+/**
  * An admin send (spec part 2 'Notification send'): to every member, or to targetUserIds.
  */
 export interface SendBody {
@@ -66,6 +77,9 @@ link?: (string | null)
  */
 targetUserIds?: (number[] | null)
 }
+export interface GetPushKeyResponse {
+publicKey: string
+}
 export interface GetUnreadNotificationCountResponse {
 count: number
 }
@@ -80,11 +94,33 @@ unread?: boolean
 export interface MarkAllNotificationsReadResponse {
 count: number
 }
+export interface RemovePushSubscriptionBody {
+endpoint: string
+}
 
+export type AddPushSubscriptionBody = PushSubscriptionBody;
+export type AddPushSubscriptionResponse = Ok;
 export type ListNotificationsResponse = NotificationPage;
 export type MarkNotificationReadParams = IdParams;
 export type MarkNotificationReadResponse = Notification;
+export type RemovePushSubscriptionResponse = Ok;
 
+/** POST /api/push/subscriptions — Store this browser's push subscription for the signed-in member (the same endpoint again replaces it) (sign-in required) */
+export function addPushSubscriptionUrl(): string {
+  return `/api/push/subscriptions`;
+}
+/** POST /api/push/subscriptions — Store this browser's push subscription for the signed-in member (the same endpoint again replaces it) (sign-in required) */
+export function addPushSubscription(args: { body: AddPushSubscriptionBody }): Promise<AddPushSubscriptionResponse> {
+  return apiRequest('POST', addPushSubscriptionUrl(), args.body);
+}
+/** GET /api/push/key — The VAPID public key for PushManager.subscribe (applicationServerKey) */
+export function getPushKeyUrl(): string {
+  return `/api/push/key`;
+}
+/** GET /api/push/key — The VAPID public key for PushManager.subscribe (applicationServerKey) */
+export function getPushKey(): Promise<GetPushKeyResponse> {
+  return apiRequest('GET', getPushKeyUrl());
+}
 /** GET /api/notifications/unread-count — How many notifications the signed-in member has not read (sign-in required) */
 export function getUnreadNotificationCountUrl(): string {
   return `/api/notifications/unread-count`;
@@ -116,4 +152,12 @@ export function markNotificationReadUrl(params: MarkNotificationReadParams): str
 /** POST /api/notifications/:id/read — Mark one of your notifications read (sign-in required) */
 export function markNotificationRead(args: { params: MarkNotificationReadParams }): Promise<MarkNotificationReadResponse> {
   return apiRequest('POST', markNotificationReadUrl(args.params));
+}
+/** DELETE /api/push/subscriptions — Remove one of the signed-in member's push subscriptions (this browser's) (sign-in required) */
+export function removePushSubscriptionUrl(): string {
+  return `/api/push/subscriptions`;
+}
+/** DELETE /api/push/subscriptions — Remove one of the signed-in member's push subscriptions (this browser's) (sign-in required) */
+export function removePushSubscription(args: { body: RemovePushSubscriptionBody }): Promise<RemovePushSubscriptionResponse> {
+  return apiRequest('DELETE', removePushSubscriptionUrl(), args.body);
 }

@@ -1,0 +1,29 @@
+import { useState } from 'react';
+import { toast, useTranslation, type WebUser } from '../../../../web/src/index.ts';
+import { resendEmailVerification } from '../../../../web/src/api/generated/accounts.ts';
+
+/** Shell banner (slot shell.banner) while the member's email address is unconfirmed. */
+export default function EmailVerifyBanner({ user }: { user: WebUser }) {
+  const { t } = useTranslation('accounts');
+  const [sending, setSending] = useState(false);
+  if (user.emailVerified !== false) return null;
+  const resend = async () => {
+    setSending(true);
+    try {
+      const r = await resendEmailVerification();
+      toast({ title: t('recovery.resent'), description: r.message, variant: 'success' });
+    } catch (e) {
+      toast({ title: t('recovery.resendFailed'), description: (e as Error).message, variant: 'destructive' });
+    } finally {
+      setSending(false);
+    }
+  };
+  return (
+    <div className="notification is-warning is-light acc-verify-banner" role="status" id="acc-verify-banner">
+      <p>{t('recovery.banner', { email: user.email ?? '' })}</p>
+      <button type="button" className={`button is-small is-warning${sending ? ' is-loading' : ''}`} onClick={resend} disabled={sending}>
+        {t('recovery.resend')}
+      </button>
+    </div>
+  );
+}
