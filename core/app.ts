@@ -20,7 +20,7 @@ import { RouteRegistry, buildRouter } from './routes.ts';
 import { EventBus } from './events.ts';
 import { ServiceRegistry } from './services.ts';
 import { PermissionRegistry } from './permissions.ts';
-import { LocalDiskStorage } from './storage.ts';
+import { createStorage, type Storage } from './storage.ts';
 import { Uploads } from './uploads.ts';
 import { Jobs } from './jobs.ts';
 import { HttpError, isHttpError, pgErrorToHttp } from './errors.ts';
@@ -78,6 +78,8 @@ export interface CurioApp {
   services: ServiceRegistry;
   permissions: PermissionRegistry;
   jobs: Jobs;
+  /** where uploads are stored (local disk or a bucket) */
+  storage: Storage;
   contexts: Map<string, PluginContext>;
   servers: Map<string, PluginServer>;
   seed(opts?: { onlyFirstTime?: boolean; bar?: boolean }): Promise<string[]>;
@@ -166,7 +168,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
   const events = new EventBus(log);
   const services = new ServiceRegistry();
   const permissions = new PermissionRegistry();
-  const storage = new LocalDiskStorage(path.join(config.dataDir, 'uploads'));
+  const storage = await createStorage(config);
   const uploads = new Uploads(config.dataDir, storage);
   const jobs = new Jobs(knex, log, { pollMs: config.validateResponses ? 200 : 1000 });
   if (!opts.describeOnly) {
@@ -391,6 +393,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
     services,
     permissions,
     jobs,
+    storage,
     contexts,
     servers,
     openapi: openapiDoc,
@@ -433,6 +436,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
         });
       }
       for (const s of servers.values()) await s.stop?.();
+      storage.close?.();
       if (!opts.db) await db.close();
     },
   };

@@ -22,6 +22,12 @@ export interface CurioConfig {
   validateResponses: boolean;
   serveWeb: boolean;
   metricsToken: string | null;
+  /** uploads on local disk (default) or in an S3-compatible bucket */
+  storage?: {
+    driver: 'local' | 's3';
+    s3?: { endpoint?: string | null; bucket: string; region?: string; accessKeyId?: string | null; secretAccessKey?: string | null; forcePathStyle?: boolean };
+    mediaPublicUrl?: string | null;
+  };
   plugins: { disabled: string[]; config: Record<string, Record<string, unknown>> };
 }
 
@@ -80,6 +86,14 @@ function fromEnv(env: NodeJS.ProcessEnv): Json {
   if (env.LOG_LEVEL) set('logLevel', env.LOG_LEVEL);
   if (env.METRICS_TOKEN) set('metricsToken', env.METRICS_TOKEN);
   if (env.SEED_ON_START) set('seedOnStart', bool(env.SEED_ON_START));
+  if (env.STORAGE) set('storage.driver', env.STORAGE);
+  if (env.S3_ENDPOINT) set('storage.s3.endpoint', env.S3_ENDPOINT);
+  if (env.S3_BUCKET) set('storage.s3.bucket', env.S3_BUCKET);
+  if (env.S3_REGION) set('storage.s3.region', env.S3_REGION);
+  if (env.S3_ACCESS_KEY_ID) set('storage.s3.accessKeyId', env.S3_ACCESS_KEY_ID);
+  if (env.S3_SECRET_ACCESS_KEY) set('storage.s3.secretAccessKey', env.S3_SECRET_ACCESS_KEY);
+  if (env.S3_FORCE_PATH_STYLE) set('storage.s3.forcePathStyle', bool(env.S3_FORCE_PATH_STYLE));
+  if (env.MEDIA_PUBLIC_URL !== undefined) set('storage.mediaPublicUrl', env.MEDIA_PUBLIC_URL === '' ? null : env.MEDIA_PUBLIC_URL);
   if (env.PLUGINS_DISABLED !== undefined) set('plugins.disabled', list(env.PLUGINS_DISABLED));
   // Any other key: CURIO__<path with __ between keys>=<JSON or text>, e.g.
   // CURIO__plugins__config__museums__wikidataEndpoint=http://127.0.0.1:9000/sparql
