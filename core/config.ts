@@ -22,6 +22,9 @@ export interface CurioConfig {
   validateResponses: boolean;
   serveWeb: boolean;
   metricsToken: string | null;
+  /** SIGTERM: still accepting (health says draining) this long, then in-flight requests get up to drainTimeoutMs */
+  drainDelayMs?: number;
+  drainTimeoutMs?: number;
   /** uploads on local disk (default) or in an S3-compatible bucket */
   storage?: {
     driver: 'local' | 's3';
@@ -86,6 +89,8 @@ function fromEnv(env: NodeJS.ProcessEnv): Json {
   if (env.LOG_LEVEL) set('logLevel', env.LOG_LEVEL);
   if (env.METRICS_TOKEN) set('metricsToken', env.METRICS_TOKEN);
   if (env.SEED_ON_START) set('seedOnStart', bool(env.SEED_ON_START));
+  if (env.DRAIN_DELAY_MS) set('drainDelayMs', num('DRAIN_DELAY_MS', env.DRAIN_DELAY_MS));
+  if (env.DRAIN_TIMEOUT_MS) set('drainTimeoutMs', num('DRAIN_TIMEOUT_MS', env.DRAIN_TIMEOUT_MS));
   if (env.STORAGE) set('storage.driver', env.STORAGE);
   if (env.S3_ENDPOINT) set('storage.s3.endpoint', env.S3_ENDPOINT);
   if (env.S3_BUCKET) set('storage.s3.bucket', env.S3_BUCKET);

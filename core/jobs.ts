@@ -163,13 +163,14 @@ export class Jobs {
         },
       });
       await this.knex('core_jobs')
-        .where({ id: claimed.id })
+        // still ours: not released back to the queue by a shutdown meanwhile
+        .where({ id: claimed.id, locked_by: this.workerId })
         .update({ status: 'done', result: JSON.stringify(result ?? null), finished_at: this.knex.fn.now() });
     } catch (err: any) {
       log.error({ err }, 'job failed');
       const retry = claimed.attempts < (claimed as any).max_attempts;
       await this.knex('core_jobs')
-        .where({ id: claimed.id })
+        .where({ id: claimed.id, locked_by: this.workerId })
         .update({
           status: retry ? 'queued' : 'failed',
           error: String(err?.message ?? err),
@@ -195,5 +196,20 @@ export class Jobs {
       p.timer = null;
     }
     await this.drain();
+  }
+
+  /**
+   * Shutdown: stops claiming, lets running jobs finish for up to `waitMs`, then puts the jobs this
+   * process still holds back in the queue (attempt not counted) so that another process runs them.
+   * Answers how many were released.
+   */
+  async stopAndRelease(waitMs: number): Promise<number> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.stop(), new Promise<void>((r) => (timer = setTimeout(r, waitMs)))]);
+    clearTimeout(timer);
+    if (this.running === 0) return 0;
+    return this.knex('core_jobs')
+      .where({ status: 'running', locked_by: this.workerId })
+      .update({ status: 'queued', locked_by: null, locked_at: null, attempts: this.knex.raw('greatest(attempts - 1, 0)') });
   }
 }
