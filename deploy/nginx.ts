@@ -49,10 +49,10 @@ server {
     proxy_http_version 1.1;
     # no "Connection: close" to the app: upstream connections are reused
     proxy_set_header Connection "";
-    proxy_set_header Host $host;
+    proxy_set_header Host $http_host;
     proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
     proxy_set_header X-Forwarded-Proto $scheme;
-    proxy_set_header X-Forwarded-Host $host;
+    proxy_set_header X-Forwarded-Host $http_host;
     proxy_set_header X-Request-Id $request_id;
     # A process that is gone or restarting refuses connections: the request goes to the next one
     # (also POSTs: nothing was sent yet). Never on a timeout once a body was sent.
