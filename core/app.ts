@@ -20,7 +20,8 @@ import { RouteRegistry, buildRouter } from './routes.ts';
 import { EventBus } from './events.ts';
 import { ServiceRegistry } from './services.ts';
 import { PermissionRegistry } from './permissions.ts';
-import { LocalDiskStorage } from './storage.ts';
+import { createStorage, type Storage } from './storage.ts';
+import { Drain } from './drain.ts';
 import { Uploads } from './uploads.ts';
 import { Jobs, every } from './jobs.ts';
 import { Mailer } from './mail.ts';
@@ -84,6 +85,10 @@ export interface CurioApp {
   live: LiveApi;
   stream: StreamHub;
   mail: Mailer;
+  /** where uploads are stored (local disk or a bucket) */
+  storage: Storage;
+  /** graceful shutdown: `drain.onDrain(fn)` closes long-lived answers (SSE); `drain.draining` */
+  drain: Drain;
   contexts: Map<string, PluginContext>;
   servers: Map<string, PluginServer>;
   seed(opts?: { onlyFirstTime?: boolean; bar?: boolean }): Promise<string[]>;
@@ -189,8 +194,9 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
   const events = new EventBus(log);
   const services = new ServiceRegistry();
   const permissions = new PermissionRegistry();
-  const storage = new LocalDiskStorage(path.join(config.dataDir, 'uploads'));
+  const storage = await createStorage(config);
   const uploads = new Uploads(config.dataDir, storage);
+  const drain = new Drain();
   const jobs = new Jobs(knex, log, { pollMs: config.validateResponses ? 200 : 1000, schedules: config.scheduledJobs !== false });
   const mail = new Mailer(config, knex, jobs, log.child({ service: 'mail' }));
   if (!opts.describeOnly) {
@@ -396,6 +402,12 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
         return;
       }
       if (ctx.method === 'GET' && (ctx.path === '/api/health' || ctx.path === '/healthz')) {
+        if (drain.draining) {
+          // shutting down: the balancer stops sending here
+          ctx.status = 503;
+          ctx.body = { status: 'draining' };
+          return;
+        }
         try {
           await knex.raw('select 1');
           ctx.body = { status: 'ok' };
@@ -441,6 +453,8 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
     live: stream.api,
     stream,
     mail,
+    storage,
+    drain,
     contexts,
     servers,
     openapi: openapiDoc,
@@ -451,6 +465,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
     },
     async listen() {
       server = http.createServer(koa.callback());
+      drain.track(server);
       // Longer than clients' and load balancers' idle timeouts, so the server never closes a kept-alive
       // socket just as a client reuses it (a POST on such a socket fails with ECONNRESET).
       server.keepAliveTimeout = 65_000;
@@ -468,24 +483,17 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
       return url;
     },
     async close() {
-      await jobs.stop();
+      // Stop claiming jobs at once; the listener closes after drainDelayMs; requests in flight
+      // (uploads) and running jobs get drainTimeoutMs, then connections are cut and jobs released.
+      const timeoutMs = config.drainTimeoutMs ?? 30_000;
+      const jobsDone = jobs.stopAndRelease((config.drainDelayMs ?? 0) + timeoutMs).then((n) => {
+        if (n) log.warn({ released: n }, 'running jobs released back to the queue');
+      });
+      await drain.run(server, { delayMs: config.drainDelayMs ?? 0, timeoutMs, onError: (err) => log.error({ err }, 'drain hook failed') });
+      await jobsDone;
       await stream.stop();
-      if (server) {
-        const s = server;
-        await new Promise<void>((r) => {
-          // Stop accepting; in-flight requests finish; kept-alive sockets close as soon as they go idle.
-          const idle = setInterval(() => s.closeIdleConnections?.(), 100);
-          const force = setTimeout(() => s.closeAllConnections?.(), 10_000);
-          force.unref();
-          s.close(() => {
-            clearInterval(idle);
-            clearTimeout(force);
-            r();
-          });
-          s.closeIdleConnections?.();
-        });
-      }
       for (const s of servers.values()) await s.stop?.();
+      storage.close?.();
       mail.close();
       if (!opts.db) await db.close();
     },

@@ -34,6 +34,15 @@ export interface CurioConfig {
   vapidSubject: string;
   /** false: repeating jobs (digests, reminders, email batches) run only when runDue() is called (tests) */
   scheduledJobs: boolean;
+  /** SIGTERM: still accepting (health says draining) this long, then in-flight requests get up to drainTimeoutMs */
+  drainDelayMs?: number;
+  drainTimeoutMs?: number;
+  /** uploads on local disk (default) or in an S3-compatible bucket */
+  storage?: {
+    driver: 'local' | 's3';
+    s3?: { endpoint?: string | null; bucket: string; region?: string; accessKeyId?: string | null; secretAccessKey?: string | null; forcePathStyle?: boolean };
+    mediaPublicUrl?: string | null;
+  };
   plugins: { disabled: string[]; config: Record<string, Record<string, unknown>> };
 }
 
@@ -98,6 +107,16 @@ function fromEnv(env: NodeJS.ProcessEnv): Json {
   if (env.VAPID_PRIVATE_KEY) set('vapidPrivateKey', env.VAPID_PRIVATE_KEY);
   if (env.VAPID_SUBJECT) set('vapidSubject', env.VAPID_SUBJECT);
   if (env.SEED_ON_START) set('seedOnStart', bool(env.SEED_ON_START));
+  if (env.DRAIN_DELAY_MS) set('drainDelayMs', num('DRAIN_DELAY_MS', env.DRAIN_DELAY_MS));
+  if (env.DRAIN_TIMEOUT_MS) set('drainTimeoutMs', num('DRAIN_TIMEOUT_MS', env.DRAIN_TIMEOUT_MS));
+  if (env.STORAGE) set('storage.driver', env.STORAGE);
+  if (env.S3_ENDPOINT) set('storage.s3.endpoint', env.S3_ENDPOINT);
+  if (env.S3_BUCKET) set('storage.s3.bucket', env.S3_BUCKET);
+  if (env.S3_REGION) set('storage.s3.region', env.S3_REGION);
+  if (env.S3_ACCESS_KEY_ID) set('storage.s3.accessKeyId', env.S3_ACCESS_KEY_ID);
+  if (env.S3_SECRET_ACCESS_KEY) set('storage.s3.secretAccessKey', env.S3_SECRET_ACCESS_KEY);
+  if (env.S3_FORCE_PATH_STYLE) set('storage.s3.forcePathStyle', bool(env.S3_FORCE_PATH_STYLE));
+  if (env.MEDIA_PUBLIC_URL !== undefined) set('storage.mediaPublicUrl', env.MEDIA_PUBLIC_URL === '' ? null : env.MEDIA_PUBLIC_URL);
   if (env.PLUGINS_DISABLED !== undefined) set('plugins.disabled', list(env.PLUGINS_DISABLED));
   // Any other key: CURIO__<path with __ between keys>=<JSON or text>, e.g.
   // CURIO__plugins__config__museums__wikidataEndpoint=http://127.0.0.1:9000/sparql

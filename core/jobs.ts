@@ -340,4 +340,19 @@ export class Jobs {
     this.timer = null;
     await this.drain();
   }
+
+  /**
+   * Shutdown: stops claiming, lets running jobs finish for up to `waitMs`, then puts the jobs this
+   * process still holds back in the queue (attempt not counted) so that another process runs them.
+   * Answers how many were released.
+   */
+  async stopAndRelease(waitMs: number): Promise<number> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.stop(), new Promise<void>((r) => (timer = setTimeout(r, waitMs)))]);
+    clearTimeout(timer);
+    if (this.running === 0) return 0;
+    return this.knex('core_jobs')
+      .where({ status: 'running', locked_by: this.workerId })
+      .update({ status: 'queued', locked_by: null, locked_at: null, attempts: this.knex.raw('greatest(attempts - 1, 0)') });
+  }
 }

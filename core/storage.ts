@@ -21,6 +21,47 @@ export interface Storage {
   randomKey(prefix: string, ext: string): string;
   /** Every stored file under a key prefix (e.g. 'avatars'), with its last change; for the sweep of unreferenced files. */
   list(prefix: string): AsyncIterable<{ key: string; modifiedAt: Date }>;
+  /** Serves GET/HEAD /uploads/<key> (or redirects to where they are served). */
+  middleware(): Koa.Middleware;
+  /** Releases connections (object stores); called when the app closes. */
+  close?(): void;
+}
+
+/** Every stored file is named by a random key, so its content never changes: caches may keep it for a year. */
+export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
+/** What /uploads answers are allowed to do when opened directly: nothing (no scripts, no plugins, no framing). */
+export const UPLOADS_CSP = "default-src 'none'; sandbox; base-uri 'none'; frame-ancestors 'none'";
+
+/** A key as the server makes them (randomKey): throws on anything else, e.g. `..` or a leading slash. */
+export function checkKey(key: string): string {
+  if (!/^[a-z0-9][a-z0-9/_-]*\.[a-z0-9]+$/i.test(key) || key.includes('..')) throw new Error(`Bad storage key ${key}`);
+  return key;
+}
+
+/** A key prefix such as 'avatars' or 'insights/videos', without surrounding slashes; throws on anything else. */
+export function checkPrefix(prefix: string): string {
+  const clean = prefix.replace(/^\/+|\/+$/g, '');
+  if (!/^[a-z0-9][a-z0-9/_-]*$/i.test(clean) || clean.includes('..')) throw new Error(`Bad storage prefix ${prefix}`);
+  return clean;
+}
+
+/** The key of a /uploads/<key> URL (how every backend names files in rows), or null. */
+export function keyFromUploadsUrl(url: string): string | null {
+  if (!url.startsWith(UPLOADS_PREFIX)) return null;
+  try {
+    return checkKey(url.slice(UPLOADS_PREFIX.length));
+  } catch {
+    return null;
+  }
+}
+
+export function randomStorageKey(prefix: string, ext: string): string {
+  return `${prefix}/${crypto.randomBytes(16).toString('hex')}.${ext.replace(/^\./, '')}`;
+}
+
+/** The content type an /uploads answer carries for a key, by extension (allow-list). */
+export function servedType(key: string): string {
+  return SERVED_TYPES[path.extname(key).toLowerCase()] ?? 'application/octet-stream';
 }
 
 export const UPLOADS_PREFIX = '/uploads/';
@@ -43,8 +84,7 @@ export class LocalDiskStorage implements Storage {
   }
 
   private file(key: string): string {
-    if (!/^[a-z0-9][a-z0-9/_-]*\.[a-z0-9]+$/i.test(key) || key.includes('..')) throw new Error(`Bad storage key ${key}`);
-    return path.join(this.root, key);
+    return path.join(this.root, checkKey(key));
   }
 
   async put(key: string, source: { path: string } | { buffer: Buffer }, _contentType: string): Promise<string> {
@@ -75,14 +115,7 @@ export class LocalDiskStorage implements Storage {
   }
 
   keyFromUrl(url: string): string | null {
-    if (!url.startsWith(UPLOADS_PREFIX)) return null;
-    const key = url.slice(UPLOADS_PREFIX.length);
-    try {
-      this.file(key);
-      return key;
-    } catch {
-      return null;
-    }
+    return keyFromUploadsUrl(url);
   }
 
   localPath(key: string): string | null {
@@ -90,12 +123,11 @@ export class LocalDiskStorage implements Storage {
   }
 
   randomKey(prefix: string, ext: string): string {
-    return `${prefix}/${crypto.randomBytes(16).toString('hex')}.${ext.replace(/^\./, '')}`;
+    return randomStorageKey(prefix, ext);
   }
 
   async *list(prefix: string): AsyncIterable<{ key: string; modifiedAt: Date }> {
-    const clean = prefix.replace(/^\/+|\/+$/g, '');
-    if (!/^[a-z0-9][a-z0-9/_-]*$/i.test(clean) || clean.includes('..')) throw new Error(`Bad storage prefix ${prefix}`);
+    const clean = checkPrefix(prefix);
     const walk = async function* (dir: string, rel: string): AsyncGenerator<{ key: string; modifiedAt: Date }> {
       let entries: fs.Dirent[];
       try {
@@ -140,12 +172,12 @@ export class LocalDiskStorage implements Storage {
         ctx.body = { message: 'Not found' };
         return;
       }
-      const type = SERVED_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+      const type = servedType(file);
       ctx.set('Content-Type', type);
       ctx.set('X-Content-Type-Options', 'nosniff');
       ctx.set('Accept-Ranges', 'bytes');
-      ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-      ctx.set('Content-Security-Policy', "default-src 'none'; sandbox; base-uri 'none'; frame-ancestors 'none'");
+      ctx.set('Cache-Control', IMMUTABLE_CACHE);
+      ctx.set('Content-Security-Policy', UPLOADS_CSP);
       if (type === 'application/octet-stream') ctx.set('Content-Disposition', 'attachment');
       const range = ctx.get('Range');
       const m = /^bytes=(\d*)-(\d*)$/.exec(range);
@@ -183,4 +215,14 @@ function answer(ctx: Koa.Context, length: number, open: () => fs.ReadStream): vo
     ctx.body = open();
     ctx.length = length;
   }
+}
+
+/** The configured storage: local disk under DATA_DIR/uploads unless `storage.driver` is 's3'. */
+export async function createStorage(config: { dataDir: string; storage?: { driver: 'local' | 's3'; s3?: any; mediaPublicUrl?: string | null } }): Promise<Storage> {
+  if (config.storage?.driver === 's3') {
+    // loaded only when used: the AWS SDK is large
+    const { S3Storage } = await import('./storage-s3.ts');
+    return new S3Storage({ ...config.storage.s3, mediaPublicUrl: config.storage.mediaPublicUrl });
+  }
+  return new LocalDiskStorage(path.join(config.dataDir, 'uploads'));
 }

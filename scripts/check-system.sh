@@ -9,6 +9,8 @@ need=()
 [ -x "$chromium" ] || need+=(chromium)
 command -v "${FFPROBE_PATH:-ffprobe}" >/dev/null 2>&1 && command -v "${FFMPEG_PATH:-ffmpeg}" >/dev/null 2>&1 || need+=(ffmpeg)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
+# the scale test (deploy/scale.test.ts) puts nginx in front of three app processes
+[ -x /usr/sbin/nginx ] || need+=(nginx)
 
 [ ${#need[@]} -eq 0 ] && exit 0
 

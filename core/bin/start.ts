@@ -26,7 +26,8 @@ async function main() {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    const force = setTimeout(() => process.exit(1), 15000);
+    // close() cuts what is left after drainDelayMs + drainTimeoutMs; this is only the last resort
+    const force = setTimeout(() => process.exit(1), (app.config.drainDelayMs ?? 0) + (app.config.drainTimeoutMs ?? 30_000) + 10_000);
     force.unref();
     await app.close();
     process.exit(0);

@@ -66,7 +66,8 @@ describe('quality: files nothing references', function () {
       fs.mkdirSync(d, { recursive: true });
       fs.writeFileSync(path.join(d, hex()), Buffer.alloc(4096));
     }
-    app = await startTestApp({ dataDir });
+    // on local disk whatever TEST_STORAGE says: files are aged by their mtime here (the sweep of a bucket: core/storage-s3.test.ts)
+    app = await startTestApp({ dataDir, storage: { driver: 'local' } });
     w = await buildWorld(app);
   });
 

@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import knexFactory from 'knex';
 import { createApp, type CurioApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
+import { startTestS3, type TestS3 } from './s3.ts';
 import { openDatabase } from '../db.ts';
 
 export const RUN_ID = (process.env.TEST_RUN_ID ??= crypto.randomBytes(3).toString('hex'));
@@ -58,6 +59,12 @@ export async function startTestApp(overrides: Record<string, any> = {}): Promise
     databaseUrl = d.url;
     drop = d.drop;
   }
+  // TEST_STORAGE=s3: uploads in a bucket of an S3-compatible server started for this app
+  let s3: TestS3 | null = null;
+  if (process.env.TEST_STORAGE === 's3' && !overrides.storage) {
+    s3 = await startTestS3();
+    overrides = { ...overrides, storage: s3.storageConfig() };
+  }
   const config = loadConfig({ port: 0, host: '127.0.0.1', dataDir, databaseUrl, ...overrides }, { ...process.env, NODE_ENV: 'test', DATABASE_URL: undefined, PORT: undefined });
   const db = await openDatabase(config, { memory: !databaseUrl, poolMax: 20 });
   let app: CurioApp;
@@ -66,6 +73,7 @@ export async function startTestApp(overrides: Record<string, any> = {}): Promise
   } catch (e) {
     await db.close();
     await drop?.();
+    await s3?.close();
     throw e;
   }
   await app.listen();
@@ -77,6 +85,7 @@ export async function startTestApp(overrides: Record<string, any> = {}): Promise
     await close();
     await db.close();
     await drop?.();
+    await s3?.close();
   };
   return t;
 }

@@ -36,6 +36,7 @@
  *   --viewers 100 --quick (small data, 5 s runs) --check-ops (operations only) --skip-ops --keep
  *   --sse-only (the live-updates soak only) --sse-streams 1000 --sse-rate 100 --sse-duration 20 --skip-sse
  *   --without search,post (leave parts of the mix out: feed, museum, museum insights, like, search, post)
+ *   --processes 1,2,3: instead of all this, throughput per added app process behind nginx (scripts/bench/processes.ts)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -1010,8 +1011,17 @@ async function main() {
   if (failed) process.exitCode = 1;
 }
 
+/** --processes 1,2,3: throughput per added app process behind nginx (scripts/bench/processes.ts) instead. */
+async function processesBench() {
+  const list = flag('processes')!.split(',').map(Number);
+  if (!list.length || list.some((n) => !Number.isInteger(n) || n < 1 || n > 16)) throw new Error('--processes wants counts such as 1,2,3');
+  const { benchProcesses } = await import('./processes.ts');
+  await benchProcesses(list, { duration: num('duration', 10, 5), connections: num('connections', 50, 50) });
+  process.exit(0);
+}
+
 const kind = process.env.CURIO_BENCH_CHILD;
-(kind === 'app' ? appChild() : kind === 'micro' ? microChild() : main()).catch((e) => {
+(kind === 'app' ? appChild() : kind === 'micro' ? microChild() : flag('processes') ? processesBench() : main()).catch((e) => {
   console.error(e);
   process.exit(1);
 });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { sharedApp, type TestApp, type SignedInClient } from '../../../core/testing/index.ts';
 import { MESSAGES } from './index.ts';
 import { uploadVideo, textPost, follow, setVisibility, createMuseum, makeVideo } from './test-helpers.ts';
@@ -83,9 +83,9 @@ describe('insights: creating text and video insights', function () {
     const rec = await uploadVideo(alice, 'nodur');
     expect(rec.status).to.equal(201);
     expect(rec.body.duration).to.be.closeTo(3, 0.3);
-    // the served file has its duration written now (players can seek)
-    const key = rec.body.videoUrl.replace('/uploads/', '');
-    const probe = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', path.join(app.config.dataDir, 'uploads', key)]).toString();
+    // the served file has its duration written now (players can seek); probed as served, from disk or bucket alike
+    // (asynchronously: the app answering ffprobe runs in this process)
+    const probe = (await promisify(execFile)('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', app.url + rec.body.videoUrl])).stdout;
     expect(Number(probe)).to.be.closeTo(3, 0.3);
   });
 
