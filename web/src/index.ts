@@ -10,6 +10,7 @@ export type { Audience, WebUser, WebPage, NavItem, SlotContribution, WebPlugin }
 // auth
 export { useAuth, AUTH_KEY } from './lib/auth.tsx';
 export type { AuthState } from './lib/auth.tsx';
+export { safeNextPath, signInPath } from './lib/next-path.ts';
 export { hasRole, normalizeRole, canonicalRole, ROLES } from './lib/roles.ts';
 
 // requests
@@ -57,6 +58,8 @@ export type { SchemaFormProps, JSONSchema, ValidateLike } from './components/Sch
 export { Spinner } from './components/Spinner.tsx';
 export { EmptyState } from './components/EmptyState.tsx';
 export { Modal } from './components/Modal.tsx';
+export { confirmDialog } from './components/ConfirmDialog.tsx';
+export type { ConfirmOptions } from './components/ConfirmDialog.tsx';
 export { Tabs, TabPanel } from './components/Tabs.tsx';
 export type { TabItem } from './components/Tabs.tsx';
 export { Avatar, initials } from './components/Avatar.tsx';

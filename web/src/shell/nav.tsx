@@ -7,6 +7,7 @@ import { useAuth } from '../lib/auth.tsx';
 import { useCreateDialog } from '../lib/create-dialog.tsx';
 import { useAppConfig } from '../lib/app-config.tsx';
 import { hasRole } from '../lib/roles.ts';
+import { signInPath } from '../lib/next-path.ts';
 import { Icon } from '../components/Icon.tsx';
 import { Avatar } from '../components/Avatar.tsx';
 import { RoleBadge } from '../components/RoleBadge.tsx';
@@ -144,7 +145,7 @@ export function TopBar() {
   const items = useNavItems();
   const { user } = useAuth();
   const { appName, plugins } = useAppConfig();
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   return (
     <header className="curio-topbar" role="banner">
       <nav className="curio-topbar__inner container" aria-label={t('nav.main')}>
@@ -171,7 +172,7 @@ export function TopBar() {
           ) : (
             plugins.includes('accounts') &&
             pathname.toLowerCase() !== '/auth' && (
-              <Link to="/auth" className="button is-primary is-rounded is-small curio-signin">
+              <Link to={signInPath(pathname + search)} className="button is-primary is-rounded is-small curio-signin">
                 {t('nav.signIn')}
               </Link>
             )

@@ -17,6 +17,7 @@ import {
   useMutation,
   useSWRConfig,
   useTranslation,
+  confirmDialog,
 } from '../../../../web/src/index.ts';
 import {
   addGroupMember,
@@ -308,7 +309,7 @@ function PostItem({ post: p, onChange, onRemoved }: { post: GroupPost; onChange:
             className="button is-small is-white gr-danger"
             disabled={remove.isPending}
             onClick={async () => {
-              if (!window.confirm(t('post.deleteConfirm'))) return;
+              if (!(await confirmDialog({ title: t('post.deleteConfirm'), confirmLabel: t('common.delete'), destructive: true }))) return;
               try {
                 await remove.trigger();
                 okToast(t('toasts.postDeleted'));
