@@ -207,6 +207,31 @@ export function Toaster() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
+  // How far down the screen a toast reaches, for the mobile dialogs to start below it (issue 21 #12).
+  useEffect(() => {
+    const region = regionRef.current;
+    const root = document.documentElement;
+    if (!region || !current) {
+      root.style.removeProperty('--curio-toaster-h');
+      return;
+    }
+    const update = () => {
+      const r = region.getBoundingClientRect();
+      // only a toast at the top of the screen (small screens) pushes dialogs down
+      if (r.height > 0 && r.top < window.innerHeight / 2) root.style.setProperty('--curio-toaster-h', `${Math.ceil(r.bottom + 8)}px`);
+      else root.style.removeProperty('--curio-toaster-h');
+    };
+    update();
+    const ro = typeof ResizeObserver !== 'undefined' ? new ResizeObserver(update) : null;
+    ro?.observe(region);
+    window.addEventListener('resize', update);
+    return () => {
+      ro?.disconnect();
+      window.removeEventListener('resize', update);
+      root.style.removeProperty('--curio-toaster-h');
+    };
+  }, [current]);
+
   const dismissCurrent = useCallback(() => {
     if (current) dismissToast(current.id);
   }, [current]);

@@ -300,7 +300,7 @@ function PostItem({ post: p, onChange, onRemoved }: { post: GroupPost; onChange:
         </button>
         <button type="button" className="button is-small is-white" aria-expanded={open} onClick={() => setOpen((v) => !v)}>
           <Icon name="message" size={16} />
-          <span>{p.commentsCount > 0 ? t('post.viewComments', { count: p.commentsCount }) : t('comments.add')}</span>
+          <span>{open ? t('post.hideComments') : p.commentsCount > 0 ? t('post.viewComments', { count: p.commentsCount }) : t('comments.add')}</span>
         </button>
         <span className="gr-spacer" />
         {p.canDelete && (
