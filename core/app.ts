@@ -199,6 +199,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
     return { checked: r.checked, deleted: r.deleted.length, temporaryFolders: tmp.length };
   });
   const pluginMiddleware: Koa.Middleware[] = [];
+  const publicPluginConfig: Record<string, Record<string, string | number | boolean | null>> = {};
   const contexts = new Map<string, PluginContext>();
   const servers = new Map<string, PluginServer>();
 
@@ -229,6 +230,11 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
       jobs,
       app: koa,
       enabled,
+      publicConfig: {
+        set: (key, value) => {
+          (publicPluginConfig[id] ??= {})[key] = value;
+        },
+      },
     };
     contexts.set(id, ctx);
     if (server) {
@@ -358,6 +364,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
           plugins: plugins.filter((p) => p.enabled).map((p) => p.manifest.id),
           googleMapsConfigured: Boolean(config.googleMapsApiKey),
           locales: ['en', 'fr'],
+          pluginConfig: publicPluginConfig,
         };
         return;
       }

@@ -84,9 +84,19 @@ async function overflow(page: Page) {
         if (culprits.length >= 5) break;
       }
       if (!culprits.length) {
-        // nothing outside a clipping box: name the widest elements past the edge instead
-        const all = [...document.body.querySelectorAll<HTMLElement>('*')].map((el) => ({ el, r: el.getBoundingClientRect() })).filter((x) => x.r.width > 0 && x.r.right > vw + 0.5);
+        // nothing outside a clipping box: name the elements that end where the page does
+        const all = [...document.body.querySelectorAll<HTMLElement>('*')].map((el) => ({ el, r: el.getBoundingClientRect() })).filter((x) => x.r.width > 0 && Math.abs(x.r.right + window.scrollX - sw) < 2);
         for (const { el, r } of all.slice(-5)) culprits.push(`${el.tagName.toLowerCase()}.${String(el.className).trim().split(/\s+/).slice(0, 3).join('.')} right=${Math.round(r.right)} (in a clipping box)`);
+      }
+      if (!culprits.length) {
+        // text running out of its box
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        const range = document.createRange();
+        for (let n = walker.nextNode(); n && culprits.length < 5; n = walker.nextNode()) {
+          range.selectNodeContents(n);
+          const r = range.getBoundingClientRect();
+          if (r.width > 0 && r.right > vw + 0.5) culprits.push(`text "${(n.textContent ?? '').trim().slice(0, 40)}" in ${n.parentElement?.tagName.toLowerCase()}.${String(n.parentElement?.className).trim().split(/\s+/).slice(0, 2).join('.')} right=${Math.round(r.right)}`);
+        }
       }
     }
     return { vw, sw, culprits };

@@ -36,14 +36,14 @@ export type { ApiKey, CursorPage, MutationOptions } from './lib/data.ts';
 export { mutate, useSWRConfig } from 'swr';
 
 // toasts
-export { useToast, toast, dismissToast } from './lib/toast.tsx';
-export type { ToastOptions, ToastVariant } from './lib/toast.tsx';
+export { useToast, toast, dismissToast, signInToastAction } from './lib/toast.tsx';
+export type { ToastOptions, ToastVariant, ToastAction } from './lib/toast.tsx';
 
 // shell integration
 export { Slot, useSlot } from './lib/plugins.tsx';
 export { useCreateDialog, CREATE_DIALOG_SLOT } from './lib/create-dialog.tsx';
 export type { CreateDialogState } from './lib/create-dialog.tsx';
-export { useAppConfig, usePluginEnabled } from './lib/app-config.tsx';
+export { useAppConfig, usePluginEnabled, usePluginConfig } from './lib/app-config.tsx';
 export type { AppConfig } from './lib/app-config.tsx';
 export { useOnline } from './lib/online.ts';
 

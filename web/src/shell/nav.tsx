@@ -11,7 +11,6 @@ import { signInPath } from '../lib/next-path.ts';
 import { Icon } from '../components/Icon.tsx';
 import { Avatar } from '../components/Avatar.tsx';
 import { RoleBadge } from '../components/RoleBadge.tsx';
-import { LocaleSwitcher } from './LocaleSwitcher.tsx';
 import { Logo } from './Logo.tsx';
 
 export interface ResolvedNavItem {
@@ -57,7 +56,9 @@ function displayName(user: WebUser): string {
 function CreateButton({ className, withLabel = false }: { className?: string; withLabel?: boolean }) {
   const { t } = useTranslation('core');
   const dialog = useCreateDialog();
-  if (!dialog.available) return null;
+  const { user } = useAuth();
+  // visitors get the Sign in button instead of a Create button that bounces them (issue 21 #8)
+  if (!dialog.available || !user) return null;
   return (
     <button
       type="button"
@@ -165,7 +166,6 @@ export function TopBar() {
         </ul>
         <div className="curio-topbar__end">
           <CreateButton className="is-hidden-touch" withLabel />
-          <LocaleSwitcher compact className="is-hidden-mobile" />
           <Slot name="shell.topbarEnd" user={user} />
           {user ? (
             <UserMenu user={user} />
@@ -187,8 +187,10 @@ export function BottomBar() {
   const { t } = useTranslation('core');
   const items = useNavItems();
   const dialog = useCreateDialog();
+  const { user } = useAuth();
+  const canCreate = dialog.available && !!user;
   // Keep the add button in the middle of the bar.
-  const mid = dialog.available ? Math.ceil(items.length / 2) : items.length;
+  const mid = canCreate ? Math.ceil(items.length / 2) : items.length;
   const render = (item: ResolvedNavItem) => (
     <li key={item.key}>
       <Link to={item.to} className={`curio-bottom-link${item.active ? ' is-active' : ''}`} aria-current={item.active ? 'page' : undefined}>
@@ -197,12 +199,12 @@ export function BottomBar() {
       </Link>
     </li>
   );
-  if (!items.length && !dialog.available) return null;
+  if (!items.length && !canCreate) return null;
   return (
     <nav className="curio-bottom-bar is-hidden-desktop" aria-label={t('nav.mobile')}>
       <ul>
         {items.slice(0, mid).map(render)}
-        {dialog.available && (
+        {canCreate && (
           <li>
             <CreateButton className="is-floating" />
           </li>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { signInPath, toast, useAuth, useTranslation, withRetry } from '../../../../web/src/index.ts';
+import { signInPath, signInToastAction, toast, useAuth, useTranslation, withRetry } from '../../../../web/src/index.ts';
 import { toggleFollowUser } from '../../../../web/src/api/generated/accounts.ts';
 
 /** Follow / Following toggle (POST /api/user/{id}/follow answers the new state). */
@@ -21,7 +21,7 @@ export function FollowButton({
   const [pending, setPending] = useState(false);
   const click = async () => {
     if (!user) {
-      toast({ title: t('profile.signInRequired'), description: t('profile.signInToFollow'), variant: 'warning' });
+      toast({ title: t('profile.signInRequired'), description: t('profile.signInToFollow'), variant: 'warning', action: signInToastAction() });
       navigate(signInPath());
       return;
     }

@@ -114,7 +114,9 @@ function GroupView({ g, refetch }: { g: Group; refetch: () => void }) {
                 </li>
               )}
               <li>
-                <span className={`tag is-rounded is-light ${g.isPrivate ? 'is-warning' : 'is-info'}`}>{g.isPrivate ? t('privacy.private') : t('privacy.public')}</span>
+                <span className={`tag is-rounded is-light ${g.isPrivate ? 'is-warning' : 'is-info'}`} title={g.isPrivate ? undefined : t('privacy.publicHint')}>
+                  {g.isPrivate ? t('privacy.private') : t('privacy.public')}
+                </span>
               </li>
             </ul>
             {g.tags.length > 0 && (

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { useTranslation, useAuth, Avatar, RoleBadge, RelativeTime, Icon, toast, toastApiError, confirmDialog } from '../../../../web/src/index.ts';
+import { useTranslation, useAuth, Avatar, RoleBadge, RelativeTime, Icon, toast, toastApiError, confirmDialog, signInToastAction } from '../../../../web/src/index.ts';
 import { togglePostLike, deletePost } from '../../../../web/src/api/generated/insights.ts';
 import { displayName, museumPath, profilePath, type Post } from '../types.ts';
 import { Comments } from './Comments.tsx';
@@ -31,7 +31,7 @@ export function PostCard({ post, onDeleted, hideMuseum, commentsOpen = false }: 
 
   const like = async () => {
     if (!user) {
-      toast({ title: t('post.signInRequired'), description: t('post.signInToLike'), variant: 'warning' });
+      toast({ title: t('post.signInRequired'), description: t('post.signInToLike'), variant: 'warning', action: signInToastAction() });
       return;
     }
     if (liking) return;

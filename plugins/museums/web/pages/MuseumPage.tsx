@@ -14,6 +14,7 @@ import {
   useMutation,
   useSlot,
   useTranslation,
+  signInToastAction,
 } from '../../../../web/src/index.ts';
 import { checkInAtMuseum, toggleMuseumFollow } from '../../../../web/src/api/generated/museums.ts';
 import { AMENITY_KEYS } from '../../shared/catalog.ts';
@@ -85,7 +86,7 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
 
   const onFollow = async () => {
     if (!user) {
-      toast({ title: t('toasts.signInRequired'), description: t('toasts.signInFollow'), variant: 'warning' });
+      toast({ title: t('toasts.signInRequired'), description: t('toasts.signInFollow'), variant: 'warning', action: signInToastAction() });
       return;
     }
     try {
@@ -103,7 +104,7 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
 
   const onCheckIn = async () => {
     if (!user) {
-      toast({ title: t('toasts.signInRequired'), description: t('toasts.signInCheckIn'), variant: 'warning' });
+      toast({ title: t('toasts.signInRequired'), description: t('toasts.signInCheckIn'), variant: 'warning', action: signInToastAction() });
       return;
     }
     try {
