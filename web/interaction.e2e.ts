@@ -140,6 +140,36 @@ describe('issue 21: layout and interaction defects at 390 and 1366 px (en, fr)',
     await page.waitForFunction(() => !document.querySelector('.curio-confirm'), { timeout: 5_000 });
   }
 
+  /** Opens Create Insight, makes it toast (an empty insight), and checks the toast leaves the close button free. */
+  async function toastVsDialog(page: Page) {
+    await go(page, '/');
+    await page.evaluate(() => document.querySelector<HTMLButtonElement>('.curio-create-button')!.click());
+    await page.waitForSelector('.curio-modal [role="dialog"] form');
+    // sharing an empty insight: an error toast while the dialog is open
+    await page.evaluate(() => document.querySelector<HTMLButtonElement>('.curio-modal .modal-card-foot button[type="submit"]')!.click());
+    await page.waitForSelector('.curio-toast');
+    await page.waitForFunction(() => {
+      const t = document.querySelector('.curio-toast')!.getBoundingClientRect();
+      const x = document.querySelector('.curio-modal .modal-card-head button')!.getBoundingClientRect();
+      const overlap = !(t.right <= x.left || x.right <= t.left || t.bottom <= x.top || x.bottom <= t.top);
+      return !overlap;
+    }, { timeout: 3_000 });
+    // and the close button is really the element under the pointer
+    const hit = await page.evaluate(() => {
+      const x = document.querySelector('.curio-modal .modal-card-head button')!;
+      const r = x.getBoundingClientRect();
+      return x.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2));
+    });
+    expect(hit).to.equal(true);
+    await page.click('.curio-modal .modal-card-head button');
+    await page.waitForFunction(() => !document.querySelector('.curio-modal'), { timeout: 5_000 });
+  }
+
+  it('#12 a toast never covers the close button of a dialog at 800 px (tablet) either', async () => {
+    const page = await newPage('fr', 800, member);
+    await toastVsDialog(page);
+  });
+
   it('safeNextPath follows same-origin paths only', () => {
     expect(safeNextPath('/communities/2')).to.equal('/communities/2');
     expect(safeNextPath('/groups/3?tab=meetups#top')).to.equal('/groups/3?tab=meetups#top');
@@ -288,29 +318,7 @@ describe('issue 21: layout and interaction defects at 390 and 1366 px (en, fr)',
           if (rowsCount > 1) expect(Math.max(...types.map((b) => b.width)) - Math.min(...types.map((b) => b.width)), 'grid columns of equal width').to.be.at.most(1);
         });
 
-        it('#12 a toast never covers the close button of a dialog', async () => {
-          await go(page, '/');
-          await page.evaluate(() => document.querySelector<HTMLButtonElement>('.curio-create-button')!.click());
-          await page.waitForSelector('.curio-modal [role="dialog"] form');
-          // sharing an empty insight: an error toast while the dialog is open
-          await page.evaluate(() => document.querySelector<HTMLButtonElement>('.curio-modal .modal-card-foot button[type="submit"]')!.click());
-          await page.waitForSelector('.curio-toast');
-          await page.waitForFunction(() => {
-            const t = document.querySelector('.curio-toast')!.getBoundingClientRect();
-            const x = document.querySelector('.curio-modal .modal-card-head button')!.getBoundingClientRect();
-            const overlap = !(t.right <= x.left || x.right <= t.left || t.bottom <= x.top || x.bottom <= t.top);
-            return !overlap;
-          }, { timeout: 3_000 });
-          // and the close button is really the element under the pointer
-          const hit = await page.evaluate(() => {
-            const x = document.querySelector('.curio-modal .modal-card-head button')!;
-            const r = x.getBoundingClientRect();
-            return x.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2));
-          });
-          expect(hit).to.equal(true);
-          await page.click('.curio-modal .modal-card-head button');
-          await page.waitForFunction(() => !document.querySelector('.curio-modal'), { timeout: 5_000 });
-        });
+        it('#12 a toast never covers the close button of a dialog', async () => toastVsDialog(page));
 
         it('#6 Escape on Create Insight with an attached video asks before discarding', async () => {
           await go(page, '/');

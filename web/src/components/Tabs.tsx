@@ -83,7 +83,9 @@ export function Tabs({ tabs, active, onChange, label, idPrefix, className, varia
     const s = strip.getBoundingClientRect();
     const r = el.getBoundingClientRect();
     if (r.left < s.left || r.right > s.right) strip.scrollBy({ left: r.left < s.left ? r.left - s.left - 24 : r.right - s.right + 24 });
-  }, [active, tabs]);
+    // only when the selection changes: a strip the user scrolled by hand stays where it is
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [active, tabs.length]);
   const scrollStrip = (dir: 1 | -1) => {
     const strip = stripRef.current;
     if (strip) strip.scrollBy({ left: dir * strip.clientWidth * 0.7, behavior: 'smooth' });
