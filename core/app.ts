@@ -212,6 +212,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
     return { checked: r.checked, deleted: r.deleted.length, temporaryFolders: tmp.length };
   });
   const pluginMiddleware: Koa.Middleware[] = [];
+  const publicPluginConfig: Record<string, Record<string, string | number | boolean | null>> = {};
   const contexts = new Map<string, PluginContext>();
   const servers = new Map<string, PluginServer>();
   const metrics = createMetrics(knex, { token: config.metricsToken, open: config.metricsPublic });
@@ -266,6 +267,11 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
       mail,
       app: koa,
       enabled,
+      publicConfig: {
+        set: (key, value) => {
+          (publicPluginConfig[id] ??= {})[key] = value;
+        },
+      },
     };
     contexts.set(id, ctx);
     if (server) {
@@ -394,6 +400,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
           plugins: plugins.filter((p) => p.enabled).map((p) => p.manifest.id),
           googleMapsConfigured: Boolean(config.googleMapsApiKey),
           locales: ['en', 'fr'],
+          pluginConfig: publicPluginConfig,
         };
         return;
       }

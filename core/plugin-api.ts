@@ -128,6 +128,12 @@ export interface PluginContext {
   mail: Mailer;
   app: Koa;
   enabled: ReadonlySet<string>;
+  /**
+   * Small public facts the web app needs before it asks anything else (e.g. whether this server
+   * can process videos): they appear in GET /api/config as `pluginConfig[<plugin id>][key]`.
+   * Never anything secret: every visitor reads them.
+   */
+  publicConfig: { set(key: string, value: string | number | boolean | null): void };
 }
 
 export interface PluginServer {

@@ -61,13 +61,18 @@ describe('start-up on the embedded database', function () {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('starts, migrates, seeds on first start and serves the API', async () => {
+  it('starts, migrates, seeds on first start and serves the API (here without ffmpeg: one clear warning)', async () => {
     const port = await freePort();
-    first = start({ PORT: String(port), DATA_DIR: dataDir });
+    first = start({ PORT: String(port), DATA_DIR: dataDir, FFMPEG_PATH: '/nonexistent/ffmpeg', FFPROBE_PATH: '/nonexistent/ffprobe' });
     await waitHealthy(`http://127.0.0.1:${port}`);
     const cfg = await (await fetch(`http://127.0.0.1:${port}/api/config`)).json();
     expect(cfg.appName).to.equal('Curio');
     expect(cfg.plugins).to.include('accounts');
+    // a machine without ffmpeg: one warning at start saying what to install, and the web app is told
+    expect(cfg.pluginConfig?.insights?.videoEnabled).to.equal(false);
+    const warnings = first.output().split('\n').filter((l) => l.includes('Video insights are disabled'));
+    expect(warnings, first.output().slice(-2000)).to.have.length(1);
+    expect(warnings[0]).to.include('apt-get install -y ffmpeg');
     const meta = fs.existsSync(path.join(dataDir, 'db'));
     expect(meta).to.equal(true);
   });

@@ -10,6 +10,7 @@ export type { Audience, WebUser, WebPage, NavItem, SlotContribution, WebPlugin }
 // auth
 export { useAuth, AUTH_KEY } from './lib/auth.tsx';
 export type { AuthState } from './lib/auth.tsx';
+export { safeNextPath, signInPath } from './lib/next-path.ts';
 export { hasRole, normalizeRole, canonicalRole, ROLES } from './lib/roles.ts';
 
 // requests
@@ -35,14 +36,14 @@ export type { ApiKey, CursorPage, MutationOptions } from './lib/data.ts';
 export { mutate, useSWRConfig } from 'swr';
 
 // toasts
-export { useToast, toast, dismissToast } from './lib/toast.tsx';
-export type { ToastOptions, ToastVariant } from './lib/toast.tsx';
+export { useToast, toast, dismissToast, signInToastAction } from './lib/toast.tsx';
+export type { ToastOptions, ToastVariant, ToastAction } from './lib/toast.tsx';
 
 // shell integration
 export { Slot, useSlot } from './lib/plugins.tsx';
 export { useCreateDialog, CREATE_DIALOG_SLOT } from './lib/create-dialog.tsx';
 export type { CreateDialogState } from './lib/create-dialog.tsx';
-export { useAppConfig, usePluginEnabled } from './lib/app-config.tsx';
+export { useAppConfig, usePluginEnabled, usePluginConfig } from './lib/app-config.tsx';
 export type { AppConfig } from './lib/app-config.tsx';
 export { useOnline } from './lib/online.ts';
 export { useLiveEvent, useLiveConnected, LIVE_EVENT } from './lib/live.tsx';
@@ -59,6 +60,8 @@ export type { SchemaFormProps, JSONSchema, ValidateLike } from './components/Sch
 export { Spinner } from './components/Spinner.tsx';
 export { EmptyState } from './components/EmptyState.tsx';
 export { Modal } from './components/Modal.tsx';
+export { confirmDialog } from './components/ConfirmDialog.tsx';
+export type { ConfirmOptions } from './components/ConfirmDialog.tsx';
 export { Tabs, TabPanel } from './components/Tabs.tsx';
 export type { TabItem } from './components/Tabs.tsx';
 export { Avatar, initials } from './components/Avatar.tsx';

@@ -76,7 +76,7 @@ describe('accounts in the browser', function () {
     expect(await page.$eval('[role="tab"][aria-selected="true"]', (e) => (e as HTMLElement).innerText)).to.equal('Sign Up');
     await page.goto(`${app.url}/`, { waitUntil: 'networkidle0' });
     await clickText(page, 'Start Exploring');
-    await waitPath('/auth');
+    await waitPath('/discover');
     // Signed-out visitors asking for their profile are sent to sign in.
     await page.goto(`${app.url}/profile`, { waitUntil: 'networkidle0' });
     await waitPath('/auth');
@@ -193,6 +193,9 @@ describe('accounts in the browser', function () {
     await clickText(page, 'Edit profile');
     await clickText(page, 'Account', '[role="tab"]');
     await clickText(page, 'Delete Account');
+    // the app's confirm dialog (issue 21 #6)
+    await page.waitForSelector('.curio-confirm .button.is-danger');
+    await page.click('.curio-confirm .button.is-danger');
     await toast('Account Deleted');
     await waitPath('/');
     await waitForText(page, 'Start Exploring');

@@ -37,7 +37,9 @@ export default defineWebPlugin({
     {
       key: 'profile',
       label: 'accounts:nav.profile',
-      to: (user) => (user ? '/profile' : '/auth'),
+      // visitors have no profile: the top bar's Sign in button is their way in (issue 21 #8)
+      audience: 'signedIn',
+      to: '/profile',
       icon: 'user',
       order: 90,
       isActive: (p) => p === '/profile' || p.startsWith('/profile/') || p === '/sessions',

@@ -91,7 +91,10 @@ describe('locked profiles, block and mute in the browser', function () {
     await page.waitForSelector('[role="menu"] [role="menuitem"]', { visible: true });
     for (let i = 0; i < 8 && (await focusedText(page)) !== 'Block'; i++) await page.keyboard.press('ArrowDown');
     expect(await focusedText(page)).to.equal('Block');
-    await page.keyboard.press('Enter'); // the confirmation is accepted by the dialog handler
+    await page.keyboard.press('Enter');
+    // the app's confirmation dialog (not the browser's): its danger button blocks
+    await page.waitForSelector('.curio-confirm [role="dialog"][aria-modal="true"]', { visible: true });
+    await page.click('.curio-confirm__buttons .button.is-danger');
     await waitForText(page, 'You blocked this member');
     await waitForText(page, 'Tom Troll is blocked');
     // the blocked member: the blocker's profile does not exist for them

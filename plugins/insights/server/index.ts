@@ -26,6 +26,10 @@ import { createRecommendations } from './recommendations.ts';
 import { resolveMentions, type Mention } from './mentions.ts';
 import { personalFeedSource, registerLive } from './live.ts';
 import { probeVideo, remux, makePoster, VideoRejected, VideoBusy } from './video.ts';
+import { checkVideoTools, type VideoTools } from './video-tools.ts';
+
+/** Each app's answer to "can this server process videos?", asked when the plugin registers. */
+const videoTools = new WeakMap<PluginContext, Promise<VideoTools>>();
 
 export const MAX_VIDEO_BYTES = 100 * 1024 * 1024;
 export const MAX_VIDEO_SECONDS = 60;
@@ -50,6 +54,7 @@ export const MESSAGES = {
   privateProfile: 'This profile is private.',
   restricted: 'Your account is restricted from posting.',
   busy: 'Video processing is busy. Please try again in a moment.',
+  videoUnavailable: 'Video insights are not available on this server.',
 };
 
 const POST = { $ref: 'insights/InsightPost' };
@@ -81,7 +86,14 @@ const searchers = new WeakMap<PluginContext, (q: string, limit: number, viewer?:
 const reportDescribers = new WeakMap<PluginContext, { insight: ReportTargetDescriber; comment: ReportTargetDescriber }>();
 
 export default definePluginServer({
-  bootstrap(ctx: PluginContext) {
+  async bootstrap(ctx: PluginContext) {
+    // Without ffmpeg the server cannot take videos: say so once at start, and tell the web app
+    // (GET /api/config → pluginConfig.insights.videoEnabled) so the Create dialog says it up front.
+    const tools = await (videoTools.get(ctx) ?? checkVideoTools());
+    ctx.publicConfig.set('videoEnabled', tools.ok);
+    if (!tools.ok) {
+      ctx.log.warn(`Video insights are disabled: ${tools.missing.join(' and ')} not found. Install Debian's ffmpeg package (sudo apt-get install -y ffmpeg) or set FFMPEG_PATH / FFPROBE_PATH, then restart.`);
+    }
     const search = searchers.get(ctx);
     // GET /api/search answers posts through the museums plugin's search registry
     if (search) ctx.services.maybe(SearchRegistry)?.register({ kind: 'posts', search: (q, o) => search(q, o.limit, o.viewer) });
@@ -94,6 +106,7 @@ export default definePluginServer({
   },
 
   register(ctx: PluginContext) {
+    videoTools.set(ctx, checkVideoTools());
     const knex = ctx.db;
     const accounts = () => ctx.services.get(AccountsService);
     const museums = () => ctx.services.maybe(MuseumsService);
@@ -265,6 +278,7 @@ export default definePluginServer({
       async handler(c) {
         const me = c.user!;
         if (me.restricted) throw new HttpError(403, MESSAGES.restricted);
+        if (!(await (videoTools.get(ctx) ?? checkVideoTools())).ok) throw new HttpError(503, MESSAGES.videoUnavailable);
         const parsed = await ctx.uploads.parse(c as any, { maxFileSize: MAX_VIDEO_BYTES, maxFiles: 1, fileFields: ['video', 'file'], tooLargeMessage: MESSAGES.tooLarge });
         const file = parsed.files[0];
         const temps: string[] = parsed.files.map((f) => f.path);

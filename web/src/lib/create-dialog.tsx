@@ -6,6 +6,7 @@ import { createContext, useCallback, useContext, useMemo, useState, type ReactNo
 import { useNavigate } from 'react-router-dom';
 import { Slot, useSlot } from './plugins.tsx';
 import { useAuth } from './auth.tsx';
+import { signInPath } from './next-path.ts';
 
 export const CREATE_DIALOG_SLOT = 'shell.createDialog';
 
@@ -28,7 +29,7 @@ export function CreateDialogProvider({ children }: { children: ReactNode }) {
   const open = useCallback(
     (props: Record<string, unknown> = {}) => {
       if (!user) {
-        navigate('/auth');
+        navigate(signInPath());
         return;
       }
       setState({ open: true, props });

@@ -5,6 +5,9 @@
  */
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type PointerEvent as ReactPointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import i18next from 'i18next';
+import { signInPath } from './next-path.ts';
 
 export type ToastVariant = 'success' | 'error' | 'warning' | 'info' | 'destructive' | 'default';
 
@@ -15,6 +18,14 @@ export interface ToastOptions {
   variant?: ToastVariant;
   /** milliseconds before it closes itself; default 5000 */
   duration?: number;
+  /** a link in the toast, e.g. { label: 'Sign in', to: signInPath() } */
+  action?: ToastAction;
+}
+
+export interface ToastAction {
+  label: string;
+  /** an in-app path */
+  to: string;
 }
 
 export interface ToastItem {
@@ -23,6 +34,7 @@ export interface ToastItem {
   duration: number;
   title?: string;
   description?: string;
+  action?: ToastAction;
 }
 
 export const TOAST_DURATION = 5000;
@@ -50,6 +62,7 @@ export function toast(opts: ToastOptions): { id: number; dismiss: () => void } {
     description: opts.description,
     variant: normalize(opts.variant),
     duration: opts.duration ?? TOAST_DURATION,
+    action: opts.action,
   };
   // The same toast twice in a row (e.g. a burst of failing calls) is shown once.
   const last = queue[queue.length - 1];
@@ -71,6 +84,11 @@ function subscribe(fn: () => void) {
   return () => listeners.delete(fn);
 }
 const snapshot = () => queue;
+
+/** The "Sign in required" toast's link: to the sign-in page, coming back here afterwards (issue 21 #8). */
+export function signInToastAction(): ToastAction {
+  return { label: i18next.t('core:nav.signIn'), to: signInPath() };
+}
 
 /** `const { toast } = useToast(); toast({ title, description, variant })` */
 export function useToast() {
@@ -178,6 +196,11 @@ function ToastCard({ item, onDismiss }: { item: ToastItem; onDismiss: () => void
       <div className="curio-toast__body">
         {item.title && <p className="curio-toast__title">{item.title}</p>}
         {item.description && <p className="curio-toast__description">{item.description}</p>}
+        {item.action && (
+          <Link to={item.action.to} className="curio-toast__action" onClick={onDismiss}>
+            {item.action.label}
+          </Link>
+        )}
       </div>
       <button type="button" className="curio-toast__close" aria-label={t('toast.close')} onClick={onDismiss}>
         <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
@@ -206,6 +229,31 @@ export function Toaster() {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, []);
+
+  // How far down the screen a toast reaches, for the mobile dialogs to start below it (issue 21 #12).
+  useEffect(() => {
+    const region = regionRef.current;
+    const root = document.documentElement;
+    if (!region || !current) {
+      root.style.removeProperty('--curio-toaster-h');
+      return;
+    }
+    const update = () => {
+      const r = region.getBoundingClientRect();
+      // only a toast at the top of the screen (small screens) pushes dialogs down
+      if (r.height > 0 && r.top < window.innerHeight / 2) root.style.setProperty('--curio-toaster-h', `${Math.ceil(r.bottom + 8)}px`);
+      else root.style.removeProperty('--curio-toaster-h');
+    };
+    update();
+    const ro = typeof ResizeObserver !== 'undefined' ? new ResizeObserver(update) : null;
+    ro?.observe(region);
+    window.addEventListener('resize', update);
+    return () => {
+      ro?.disconnect();
+      window.removeEventListener('resize', update);
+      root.style.removeProperty('--curio-toaster-h');
+    };
+  }, [current]);
 
   const dismissCurrent = useCallback(() => {
     if (current) dismissToast(current.id);

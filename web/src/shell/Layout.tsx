@@ -5,6 +5,7 @@ import { useAuth } from '../lib/auth.tsx';
 import { usePluginRegistry, Slot } from '../lib/plugins.tsx';
 import { Toaster } from '../lib/toast.tsx';
 import { Spinner } from '../components/Spinner.tsx';
+import { ConfirmHost } from '../components/ConfirmDialog.tsx';
 import { AppRoutes, resolveRoute, showsNav } from './routing.tsx';
 import { TopBar, BottomBar } from './nav.tsx';
 import { AuthBanner } from './AuthBanner.tsx';
@@ -48,6 +49,7 @@ export function Layout() {
       {nav && <BottomBar />}
       {user && <LiveStream userId={user.id} />}
       <Toaster />
+      <ConfirmHost />
     </div>
   );
 }

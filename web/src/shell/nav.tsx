@@ -7,10 +7,10 @@ import { useAuth } from '../lib/auth.tsx';
 import { useCreateDialog } from '../lib/create-dialog.tsx';
 import { useAppConfig } from '../lib/app-config.tsx';
 import { hasRole } from '../lib/roles.ts';
+import { signInPath } from '../lib/next-path.ts';
 import { Icon } from '../components/Icon.tsx';
 import { Avatar } from '../components/Avatar.tsx';
 import { RoleBadge } from '../components/RoleBadge.tsx';
-import { LocaleSwitcher } from './LocaleSwitcher.tsx';
 import { Logo } from './Logo.tsx';
 
 export interface ResolvedNavItem {
@@ -56,7 +56,9 @@ function displayName(user: WebUser): string {
 function CreateButton({ className, withLabel = false }: { className?: string; withLabel?: boolean }) {
   const { t } = useTranslation('core');
   const dialog = useCreateDialog();
-  if (!dialog.available) return null;
+  const { user } = useAuth();
+  // visitors get the Sign in button instead of a Create button that bounces them (issue 21 #8)
+  if (!dialog.available || !user) return null;
   return (
     <button
       type="button"
@@ -144,7 +146,7 @@ export function TopBar() {
   const items = useNavItems();
   const { user } = useAuth();
   const { appName, plugins } = useAppConfig();
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   return (
     <header className="curio-topbar" role="banner">
       <nav className="curio-topbar__inner container" aria-label={t('nav.main')}>
@@ -164,14 +166,13 @@ export function TopBar() {
         </ul>
         <div className="curio-topbar__end">
           <CreateButton className="is-hidden-touch" withLabel />
-          <LocaleSwitcher compact className="is-hidden-mobile" />
           <Slot name="shell.topbarEnd" user={user} />
           {user ? (
             <UserMenu user={user} />
           ) : (
             plugins.includes('accounts') &&
             pathname.toLowerCase() !== '/auth' && (
-              <Link to="/auth" className="button is-primary is-rounded is-small curio-signin">
+              <Link to={signInPath(pathname + search)} className="button is-primary is-rounded is-small curio-signin">
                 {t('nav.signIn')}
               </Link>
             )
@@ -186,8 +187,10 @@ export function BottomBar() {
   const { t } = useTranslation('core');
   const items = useNavItems();
   const dialog = useCreateDialog();
+  const { user } = useAuth();
+  const canCreate = dialog.available && !!user;
   // Keep the add button in the middle of the bar.
-  const mid = dialog.available ? Math.ceil(items.length / 2) : items.length;
+  const mid = canCreate ? Math.ceil(items.length / 2) : items.length;
   const render = (item: ResolvedNavItem) => (
     <li key={item.key}>
       <Link to={item.to} className={`curio-bottom-link${item.active ? ' is-active' : ''}`} aria-current={item.active ? 'page' : undefined}>
@@ -196,12 +199,12 @@ export function BottomBar() {
       </Link>
     </li>
   );
-  if (!items.length && !dialog.available) return null;
+  if (!items.length && !canCreate) return null;
   return (
     <nav className="curio-bottom-bar is-hidden-desktop" aria-label={t('nav.mobile')}>
       <ul>
         {items.slice(0, mid).map(render)}
-        {dialog.available && (
+        {canCreate && (
           <li>
             <CreateButton className="is-floating" />
           </li>

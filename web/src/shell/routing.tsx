@@ -4,6 +4,7 @@ import { matchPath, Navigate, useLocation, useNavigationType, useRoutes, type Ro
 import type { WebUser } from '../plugin-web.ts';
 import type { PageEntry } from '../lib/plugins.tsx';
 import { hasRole } from '../lib/roles.ts';
+import { signInPath } from '../lib/next-path.ts';
 import { Spinner } from '../components/Spinner.tsx';
 import { ErrorBoundary } from '../components/ErrorBoundary.tsx';
 import { NotFound } from './NotFound.tsx';
@@ -18,9 +19,9 @@ export interface RouteResolution {
  * Spec part 1 §2: case-insensitive patterns, the first page whose path matches and whose
  * audience and roles fit wins (so '/' can be the landing page for visitors and home for members).
  * When a path matches only pages the visitor may not see: a role rule sends to '/', a
- * signed-in page sends signed-out visitors to '/auth', a signed-out page sends members to '/'.
+ * signed-in page sends signed-out visitors to '/auth?next=<the page>', a signed-out page sends members to '/'.
  */
-export function resolveRoute(pages: readonly PageEntry[], pathname: string, user: WebUser | null): RouteResolution {
+export function resolveRoute(pages: readonly PageEntry[], pathname: string, user: WebUser | null, search = ''): RouteResolution {
   const matches = pages.filter((p) => matchPath({ path: p.path, caseSensitive: false, end: true }, pathname));
   for (const p of matches) {
     const audience = p.audience ?? 'all';
@@ -32,7 +33,7 @@ export function resolveRoute(pages: readonly PageEntry[], pathname: string, user
   const first = matches[0];
   if (!first) return {};
   if (first.roles?.length && !hasRole(user, first.roles)) return { redirect: '/' };
-  if ((first.audience ?? 'all') === 'signedIn' && !user) return { redirect: '/auth' };
+  if ((first.audience ?? 'all') === 'signedIn' && !user) return { redirect: signInPath(pathname + search) };
   return { redirect: '/' };
 }
 
@@ -56,7 +57,7 @@ function PageHost({ page }: { page: PageEntry }) {
 export function AppRoutes({ pages, user }: { pages: readonly PageEntry[]; user: WebUser | null }) {
   const location = useLocation();
   const navType = useNavigationType();
-  const { page, redirect } = resolveRoute(pages, location.pathname, user);
+  const { page, redirect } = resolveRoute(pages, location.pathname, user, location.search);
 
   // New page: start at the top (back/forward keeps the browser's position).
   useEffect(() => {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { toast, useAuth, useTranslation, withRetry } from '../../../../web/src/index.ts';
+import { signInPath, signInToastAction, toast, useAuth, useTranslation, withRetry } from '../../../../web/src/index.ts';
 import { toggleFollowUser } from '../../../../web/src/api/generated/accounts.ts';
 
 /**
@@ -27,8 +27,8 @@ export function FollowButton({
   const [pending, setPending] = useState(false);
   const click = async () => {
     if (!user) {
-      toast({ title: t('profile.signInRequired'), description: t('profile.signInToFollow'), variant: 'warning' });
-      navigate('/auth');
+      toast({ title: t('profile.signInRequired'), description: t('profile.signInToFollow'), variant: 'warning', action: signInToastAction() });
+      navigate(signInPath());
       return;
     }
     setPending(true);

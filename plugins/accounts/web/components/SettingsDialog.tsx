@@ -18,6 +18,7 @@ import {
   useTranslation,
   withRetry,
   type WebUser,
+  confirmDialog,
 } from '../../../../web/src/index.ts';
 import { changePassword, deleteAccount, updatePreferences, updateProfile, type UpdateProfileBody } from '../../../../web/src/api/generated/accounts.ts';
 import {
@@ -418,7 +419,7 @@ function AccountTab({ onClose }: { onClose: () => void }) {
   const [deleting, setDeleting] = useState(false);
 
   const remove = async () => {
-    if (!window.confirm(t('settings.deleteConfirm'))) return;
+    if (!(await confirmDialog({ title: t('settings.deleteAccount'), message: t('settings.deleteConfirm'), confirmLabel: t('settings.deleteAccount'), destructive: true }))) return;
     setDeleting(true);
     try {
       await withRetry(() => deleteAccount(), SAFE_RETRY);

@@ -12,6 +12,7 @@ import {
   useTranslation,
   withRetry,
   type WebUser,
+  safeNextPath,
 } from '../../../../web/src/index.ts';
 import { login, register, type LoginBody, type RegisterBody } from '../../../../web/src/api/generated/accounts.ts';
 import loginSchema from '../../schemas/login-body.schema.json';
@@ -53,7 +54,8 @@ export default function AuthPage() {
 
   const done = async (user: WebUser) => {
     await setUser(user);
-    navigate('/', { replace: true });
+    // back to the page the visitor asked for (same-origin paths only)
+    navigate(safeNextPath(params.get('next')), { replace: true });
   };
 
   const onSignIn = async (values: LoginBody) => {

@@ -68,7 +68,7 @@ export default function LandingPage() {
         <div className="container">
           <h1 className="acc-hero__title">{t('landing.heroTitle')}</h1>
           <p className="acc-hero__text">{t('landing.heroText')}</p>
-          <Link to="/auth" className="button is-white is-medium acc-hero__cta">
+          <Link to={museumsOn ? '/discover' : '/auth'} className="button is-white is-medium acc-hero__cta">
             <span>{t('landing.startExploring')}</span>
             <Icon name="compass" size={18} />
           </Link>

@@ -20,6 +20,7 @@ import {
   usePluginEnabled,
   formatDateTime,
   withRetry,
+  confirmDialog,
 } from '../../../../web/src/index.ts';
 import { displayName, profileKey, type Profile } from '../lib.ts';
 import { FollowButton } from '../components/FollowButton.tsx';
@@ -236,7 +237,7 @@ export default function ProfilePage() {
   };
   const onSafety = async (action: SafetyAction) => {
     if (action === 'mute') return setMuting(true); // for how long, and the notifications too?
-    if (action === 'block' && !window.confirm(t('safety.blockConfirm', { name }))) return;
+    if (action === 'block' && !(await confirmDialog({ title: t('safety.block'), message: t('safety.blockConfirm', { name }), confirmLabel: t('safety.block'), destructive: true }))) return;
     try {
       const path = `/api/user/${profile.id}/${action === 'removeFollower' ? 'remove-follower' : action.replace(/^un/, '')}`;
       const method = action === 'unblock' || action === 'unmute' ? 'DELETE' : 'POST';

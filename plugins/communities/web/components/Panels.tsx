@@ -101,7 +101,7 @@ export function PrivacyRulesPanel({ community, onChanged }: PanelProps) {
           <label key={m} className="radio cm-radio">
             <input type="radio" name="cm-privacy" checked={membershipType === m} onChange={() => setMembership(m)} />
             <span>
-              <strong>{t(`membership.${m === 'open' ? 'public' : 'private'}`)}</strong>
+              <strong>{t(`membership.${m === 'open' ? 'open' : 'private'}`)}</strong>
               <span className="help">{t(`create.membershipHelp.${m}`)}</span>
             </span>
           </label>

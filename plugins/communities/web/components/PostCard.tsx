@@ -235,7 +235,7 @@ export function PostCard({ post: p, viewer, onChange, onRefresh, compact = false
           </button>
           <button type="button" className="button is-small is-white" aria-expanded={showComments} onClick={() => setShowComments((v) => !v)}>
             <Icon name="message" size={16} />
-            <span>{p.commentsCount > 0 ? t('post.viewComments', { count: p.commentsCount }) : viewer.canComment ? t('comments.add') : t('post.comments', { count: 0 })}</span>
+            <span>{showComments ? t('post.hideComments') : p.commentsCount > 0 ? t('post.viewComments', { count: p.commentsCount }) : viewer.canComment ? t('comments.add') : t('post.comments', { count: 0 })}</span>
           </button>
           {viewer.canModerate && (
             <button type="button" className={`button is-small is-white${pin.isPending ? ' is-loading' : ''}`} onClick={() => void onPin()} aria-pressed={p.isPinned}>

@@ -267,7 +267,7 @@ function CommunityView({ c, refetch }: { c: Community; refetch: () => void }) {
               )}
               <li>
                 <span className={`tag is-rounded ${c.membershipType === 'private' ? 'is-warning' : 'is-info'} is-light`}>
-                  {c.membershipType === 'private' ? t('membership.private') : t('membership.public')}
+                  {c.membershipType === 'private' ? t('membership.private') : t('membership.open')}
                 </span>
               </li>
               {typeKey && (

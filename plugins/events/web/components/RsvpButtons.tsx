@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { ApiError, toast, useAuth, useMutation, useTranslation } from '../../../../web/src/index.ts';
+import { ApiError, signInPath, toast, useAuth, useMutation, useTranslation } from '../../../../web/src/index.ts';
 import { joinMeetup, joinMuseumEvent, leaveMeetup, leaveMuseumEvent } from '../../../../web/src/api/generated/events.ts';
 import type { EventItem } from '../lib.ts';
 
@@ -53,7 +53,7 @@ export function RsvpButtons({ event: e, onChange, size = 'small' }: Props) {
   if (!e.isJoinable) return null;
   if (!user) {
     return (
-      <Link to="/auth" className={`button ${sizeClass} is-primary is-outlined`}>
+      <Link to={signInPath()} className={`button ${sizeClass} is-primary is-outlined`}>
         {t('card.signInToJoin')}
       </Link>
     );

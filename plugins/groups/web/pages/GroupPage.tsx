@@ -17,6 +17,7 @@ import {
   useMutation,
   useSWRConfig,
   useTranslation,
+  confirmDialog,
 } from '../../../../web/src/index.ts';
 import {
   addGroupMember,
@@ -113,7 +114,9 @@ function GroupView({ g, refetch }: { g: Group; refetch: () => void }) {
                 </li>
               )}
               <li>
-                <span className={`tag is-rounded is-light ${g.isPrivate ? 'is-warning' : 'is-info'}`}>{g.isPrivate ? t('privacy.private') : t('privacy.public')}</span>
+                <span className={`tag is-rounded is-light ${g.isPrivate ? 'is-warning' : 'is-info'}`} title={g.isPrivate ? undefined : t('privacy.publicHint')}>
+                  {g.isPrivate ? t('privacy.private') : t('privacy.public')}
+                </span>
               </li>
             </ul>
             {g.tags.length > 0 && (
@@ -299,7 +302,7 @@ function PostItem({ post: p, onChange, onRemoved }: { post: GroupPost; onChange:
         </button>
         <button type="button" className="button is-small is-white" aria-expanded={open} onClick={() => setOpen((v) => !v)}>
           <Icon name="message" size={16} />
-          <span>{p.commentsCount > 0 ? t('post.viewComments', { count: p.commentsCount }) : t('comments.add')}</span>
+          <span>{open ? t('post.hideComments') : p.commentsCount > 0 ? t('post.viewComments', { count: p.commentsCount }) : t('comments.add')}</span>
         </button>
         <span className="gr-spacer" />
         {p.canDelete && (
@@ -308,7 +311,7 @@ function PostItem({ post: p, onChange, onRemoved }: { post: GroupPost; onChange:
             className="button is-small is-white gr-danger"
             disabled={remove.isPending}
             onClick={async () => {
-              if (!window.confirm(t('post.deleteConfirm'))) return;
+              if (!(await confirmDialog({ title: t('post.deleteConfirm'), confirmLabel: t('common.delete'), destructive: true }))) return;
               try {
                 await remove.trigger();
                 okToast(t('toasts.postDeleted'));

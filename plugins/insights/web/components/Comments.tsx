@@ -11,6 +11,7 @@ import {
   apiRequest,
   toastApiError,
   toast,
+  confirmDialog,
 } from '../../../../web/src/index.ts';
 import { createPostComment, deleteComment, listPostCommentsUrl } from '../../../../web/src/api/generated/insights.ts';
 import { displayName, profilePath, type Comment } from '../types.ts';
@@ -73,7 +74,7 @@ function CommentItem({ c, postId, onChange, isReply }: { c: Comment; postId: num
   const name = displayName(c.user);
   const mine = user && (user.id === c.user.id || user.role === 'Admin');
   const remove = async () => {
-    if (!window.confirm(t('comments.deleteConfirm'))) return;
+    if (!(await confirmDialog({ title: t('comments.deleteConfirm'), confirmLabel: t('comments.delete'), destructive: true }))) return;
     try {
       await deleteComment({ params: { id: c.id } });
       onChange();

@@ -11,6 +11,8 @@ import {
   toast,
   uploadWithProgress,
   ApiError,
+  confirmDialog,
+  usePluginConfig,
 } from '../../../../web/src/index.ts';
 import { createPost, uploadInsightVideoUrl, type InsightVideoUpload } from '../../../../web/src/api/generated/insights.ts';
 import { searchMuseumsUrl, suggestMuseum, type Museum } from '../../../../web/src/api/generated/museums.ts';
@@ -269,7 +271,9 @@ export interface CreateInsightDialogProps {
 /** The Create Insight dialog (part 1 §2, §4, §5, §8), contributed to the shell slot `shell.createDialog`. */
 export default function CreateInsightDialog({ onClose, museum: preset = null, initialTab = 'video' }: CreateInsightDialogProps) {
   const { t } = useTranslation('insights');
-  const [tab, setTab] = useState<Tab>(initialTab);
+  // a server without ffmpeg takes no videos: say so up front instead of failing after an upload
+  const videoEnabled = usePluginConfig('insights').videoEnabled !== false;
+  const [tab, setTab] = useState<Tab>(videoEnabled ? initialTab : 'text');
   const [caption, setCaption] = useState('');
   const [text, setText] = useState('');
   const [tags, setTags] = useState('');
@@ -463,16 +467,28 @@ export default function CreateInsightDialog({ onClose, museum: preset = null, in
 
   const busyUpload = video && (video.status === 'uploading' || video.status === 'processing');
 
+  // Escape, the close button, the backdrop or Cancel with a video attached: ask before discarding it.
+  const asking = useRef(false);
+  const requestClose = async () => {
+    if (video && !asking.current) {
+      asking.current = true;
+      const discard = await confirmDialog({ title: t('create.discardTitle'), message: t('create.discardText'), confirmLabel: t('create.discard'), cancelLabel: t('create.keepEditing'), destructive: true });
+      asking.current = false;
+      if (!discard) return;
+    } else if (asking.current) return;
+    onClose();
+  };
+
   return (
     <Modal
       open
-      onClose={onClose}
+      onClose={() => void requestClose()}
       title={t('create.title')}
       size="medium"
       closeOnBackdrop={!sharing && !recording}
       footer={
         <div className="buttons is-right" style={{ width: '100%' }}>
-          <button type="button" className="button" onClick={onClose} disabled={sharing}>
+          <button type="button" className="button" onClick={() => void requestClose()} disabled={sharing}>
             {t('create.cancel')}
           </button>
           <button type="submit" form={`${idp}-form`} className="button is-primary" disabled={sharing || Boolean(busyUpload) || recording}>
@@ -482,6 +498,11 @@ export default function CreateInsightDialog({ onClose, museum: preset = null, in
       }
     >
       <form id={`${idp}-form`} onSubmit={share} noValidate>
+        {!videoEnabled && (
+          <p className="notification is-warning is-light insights-video-unavailable" role="status" data-testid="video-unavailable">
+            {t('create.videoUnavailable')}
+          </p>
+        )}
         <Tabs
           idPrefix={`${idp}-tab`}
           label={t('create.tabs')}
@@ -491,7 +512,7 @@ export default function CreateInsightDialog({ onClose, museum: preset = null, in
             setFieldError(null);
           }}
           tabs={[
-            { id: 'video', label: t('create.video'), icon: <Icon name="video" size={16} /> },
+            { id: 'video', label: t('create.video'), icon: <Icon name="video" size={16} />, disabled: !videoEnabled },
             { id: 'text', label: t('create.text'), icon: <Icon name="edit" size={16} /> },
           ]}
         />

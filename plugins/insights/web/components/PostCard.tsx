@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { useTranslation, useAuth, Avatar, RoleBadge, RelativeTime, Icon, Slot, toast, toastApiError } from '../../../../web/src/index.ts';
+import { useTranslation, useAuth, Avatar, RoleBadge, RelativeTime, Icon, Slot, toast, toastApiError, confirmDialog, signInToastAction } from '../../../../web/src/index.ts';
 import { togglePostLike, deletePost } from '../../../../web/src/api/generated/insights.ts';
 import { displayName, museumPath, profilePath, type Post } from '../types.ts';
 import { Comments } from './Comments.tsx';
@@ -32,7 +32,7 @@ export function PostCard({ post, onDeleted, hideMuseum, commentsOpen = false }: 
 
   const like = async () => {
     if (!user) {
-      toast({ title: t('post.signInRequired'), description: t('post.signInToLike'), variant: 'warning' });
+      toast({ title: t('post.signInRequired'), description: t('post.signInToLike'), variant: 'warning', action: signInToastAction() });
       return;
     }
     if (liking) return;
@@ -54,7 +54,7 @@ export function PostCard({ post, onDeleted, hideMuseum, commentsOpen = false }: 
   };
 
   const remove = async () => {
-    if (!window.confirm(t('post.deleteConfirm'))) return;
+    if (!(await confirmDialog({ title: t('post.delete'), message: t('post.deleteConfirm'), confirmLabel: t('comments.delete'), destructive: true }))) return;
     try {
       await deletePost({ params: { id: post.id } });
       toast({ title: t('post.deleted'), variant: 'success' });

@@ -15,6 +15,7 @@ import {
   useLiveEvent,
   useLiveConnected,
   useTranslation,
+  confirmDialog,
 } from '../../../../web/src/index.ts';
 import { UNREAD_KEY, conversationTitle, personName, type Conversation, type Message } from '../shared.ts';
 import { Composer } from './Composer.tsx';
@@ -83,7 +84,7 @@ export function Thread({ id }: { id: number }) {
     await Promise.all([msgs.mutate(), refreshLists(), conv.status === 'request' ? reloadConv() : null]);
   };
   const remove = async (m: Message) => {
-    if (!window.confirm(t('message.confirmDelete'))) return;
+    if (!(await confirmDialog({ title: t('message.delete'), message: t('message.confirmDelete'), confirmLabel: t('message.delete'), destructive: true }))) return;
     await act(() => apiRequest('DELETE', `/api/messages/${m.id}`), () => void msgs.mutate());
   };
 
@@ -128,8 +129,9 @@ export function Thread({ id }: { id: number }) {
                   type="button"
                   role="menuitem"
                   className="dropdown-item button is-white is-fullwidth has-text-danger"
-                  onClick={() => {
-                    if (window.confirm(t('thread.confirmLeave'))) void act(() => apiRequest('POST', `/api/conversations/${id}/leave`), () => navigate('/messages'));
+                  onClick={async () => {
+                    if (await confirmDialog({ title: t('thread.leave'), message: t('thread.confirmLeave'), confirmLabel: t('thread.leave'), destructive: true }))
+                      void act(() => apiRequest('POST', `/api/conversations/${id}/leave`), () => navigate('/messages'));
                   }}
                 >
                   {t('thread.leave')}
@@ -150,8 +152,9 @@ export function Thread({ id }: { id: number }) {
             <button
               type="button"
               className="button is-light is-small"
-              onClick={() => {
-                if (window.confirm(t('request.confirmDecline'))) void act(() => apiRequest('POST', `/api/conversations/${id}/decline`), () => navigate('/messages'));
+              onClick={async () => {
+                if (await confirmDialog({ title: t('request.decline'), message: t('request.confirmDecline'), confirmLabel: t('request.decline'), destructive: true }))
+                  void act(() => apiRequest('POST', `/api/conversations/${id}/decline`), () => navigate('/messages'));
               }}
             >
               {t('request.decline')}

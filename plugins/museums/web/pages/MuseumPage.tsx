@@ -14,6 +14,7 @@ import {
   useMutation,
   useSlot,
   useTranslation,
+  signInToastAction,
 } from '../../../../web/src/index.ts';
 import { checkInAtMuseum, toggleMuseumFollow } from '../../../../web/src/api/generated/museums.ts';
 import { AMENITY_KEYS } from '../../shared/catalog.ts';
@@ -85,7 +86,7 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
 
   const onFollow = async () => {
     if (!user) {
-      toast({ title: t('toasts.signInRequired'), description: t('toasts.signInFollow'), variant: 'warning' });
+      toast({ title: t('toasts.signInRequired'), description: t('toasts.signInFollow'), variant: 'warning', action: signInToastAction() });
       return;
     }
     try {
@@ -103,7 +104,7 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
 
   const onCheckIn = async () => {
     if (!user) {
-      toast({ title: t('toasts.signInRequired'), description: t('toasts.signInCheckIn'), variant: 'warning' });
+      toast({ title: t('toasts.signInRequired'), description: t('toasts.signInCheckIn'), variant: 'warning', action: signInToastAction() });
       return;
     }
     try {
@@ -191,10 +192,18 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
                 <Icon name={m.isFollowing ? 'check' : 'plus'} size={16} />
                 <span>{m.isFollowing ? t('museum.following') : t('museum.follow')}</span>
               </button>
-              <button type="button" className="button is-link is-light" onClick={onCheckIn} disabled={checkIn.isPending || !!m.hasCheckedInToday} data-testid="checkin-button">
-                <Icon name="map-pin" size={16} />
-                <span>{checkIn.isPending ? t('museum.checkingIn') : m.hasCheckedInToday ? t('museum.checkedIn') : t('museum.checkIn')}</span>
-              </button>
+              {m.hasCheckedInToday ? (
+                // a state, not a dead button: readable (AA contrast) with an icon (issue 21 #5)
+                <span className="mz-checked-in" data-testid="checked-in-state">
+                  <Icon name="check" size={16} />
+                  <span>{t('museum.checkedIn')}</span>
+                </span>
+              ) : (
+                <button type="button" className="button is-link is-light" onClick={onCheckIn} disabled={checkIn.isPending} data-testid="checkin-button">
+                  <Icon name="map-pin" size={16} />
+                  <span>{checkIn.isPending ? t('museum.checkingIn') : t('museum.checkIn')}</span>
+                </button>
+              )}
               {user && (
                 <button type="button" className="button is-light" onClick={() => setEditing(true)} data-testid="edit-button">
                   <Icon name="edit" size={16} />

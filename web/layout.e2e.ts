@@ -1,0 +1,217 @@
+/**
+ * Layout at every width (issue 21 #1): no page scrolls sideways at 320, 390, 768, 1366 or 1440 px,
+ * in English and French, signed out and signed in. For each route the page is loaded once per
+ * locale and the viewport is then resized (no reload), and `document.documentElement.scrollWidth`
+ * must not exceed `innerWidth`. A failure names the elements sticking out on the right.
+ *
+ * One app, one browser, one page per (who, locale), reused through in-app navigation.
+ * Run: npm run build:web && SPEC=web/layout.e2e.ts npx mocha --config .mocharc.e2e.cjs
+ */
+import { expect } from 'chai';
+import type { Browser, BrowserContext, Page } from 'puppeteer';
+import { launchBrowser, signInPage, startE2EApp } from '../core/testing/browser.ts';
+import type { SignedInClient, TestApp } from '../core/testing/index.ts';
+
+type Who = 'signed out' | 'member' | 'admin';
+type Locale = 'en' | 'fr';
+
+interface Data {
+  museumSlug: string;
+  communityId: number;
+  groupId: number;
+  meetupId: number;
+  museumEventId: number;
+  member: SignedInClient;
+  other: SignedInClient;
+  admin: SignedInClient;
+}
+
+const WIDTHS = [320, 390, 768, 1366, 1440];
+const LOCALES: Locale[] = ['en', 'fr'];
+
+const ROUTES: Array<{ name: string; who: Who[]; path: (d: Data) => string }> = [
+  { name: 'landing', who: ['signed out'], path: () => '/' },
+  { name: 'auth', who: ['signed out'], path: () => '/auth' },
+  { name: 'home', who: ['member'], path: () => '/' },
+  { name: 'discover', who: ['signed out', 'member'], path: () => '/discover' },
+  { name: 'museum page', who: ['signed out', 'member'], path: (d) => `/museum/${d.museumSlug}` },
+  { name: 'events', who: ['signed out', 'member'], path: () => '/events' },
+  { name: 'meetup', who: ['signed out', 'member'], path: (d) => `/meetups/${d.meetupId}` },
+  { name: 'museum event', who: ['signed out', 'member'], path: (d) => `/events/${d.museumEventId}` },
+  { name: 'communities', who: ['member'], path: () => '/communities' },
+  { name: 'community', who: ['member'], path: (d) => `/communities/${d.communityId}` },
+  { name: 'groups', who: ['member'], path: () => '/groups' },
+  { name: 'group', who: ['member'], path: (d) => `/groups/${d.groupId}` },
+  { name: 'own profile', who: ['member'], path: () => '/profile' },
+  { name: 'other profile', who: ['member'], path: (d) => `/profile/${d.other.me.id}` },
+  { name: 'sessions', who: ['member'], path: () => '/sessions' },
+  { name: 'notifications', who: ['member'], path: () => '/notifications' },
+  { name: 'create museum', who: ['member'], path: () => '/create-museum' },
+  { name: 'admin', who: ['admin'], path: () => '/admin' },
+  { name: 'not found', who: ['signed out', 'member'], path: () => '/no-such-page' },
+];
+
+async function settle(page: Page) {
+  await page.waitForNetworkIdle({ idleTime: 200, timeout: 8_000 }).catch(() => {});
+  await page
+    .waitForFunction(() => !document.querySelector('#main-content .curio-spinner, #main-content [aria-busy="true"]'), { timeout: 8_000, polling: 100 })
+    .catch(() => {});
+}
+
+/** scrollWidth vs innerWidth, and the outermost elements whose right edge passes the viewport. */
+async function overflow(page: Page) {
+  return page.evaluate(() => {
+    const vw = window.innerWidth;
+    const sw = document.documentElement.scrollWidth;
+    const culprits: string[] = [];
+    if (sw > vw) {
+      for (const el of document.body.querySelectorAll<HTMLElement>('*')) {
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 || r.right <= vw + 0.5) continue;
+        // skip elements inside a horizontally scrolling or clipping box
+        let clipped = false;
+        for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+          const o = getComputedStyle(p).overflowX;
+          if (o !== 'visible') {
+            clipped = true;
+            break;
+          }
+        }
+        if (clipped) continue;
+        const parent = el.parentElement;
+        if (parent && parent !== document.body && parent.getBoundingClientRect().right > vw + 0.5) continue; // report the outermost
+        culprits.push(`${el.tagName.toLowerCase()}.${String(el.className).trim().split(/\s+/).slice(0, 3).join('.')} right=${Math.round(r.right)}`);
+        if (culprits.length >= 5) break;
+      }
+      if (!culprits.length) {
+        // nothing outside a clipping box: name the elements that end where the page does
+        const all = [...document.body.querySelectorAll<HTMLElement>('*')].map((el) => ({ el, r: el.getBoundingClientRect() })).filter((x) => x.r.width > 0 && Math.abs(x.r.right + window.scrollX - sw) < 2);
+        for (const { el, r } of all.slice(-5)) culprits.push(`${el.tagName.toLowerCase()}.${String(el.className).trim().split(/\s+/).slice(0, 3).join('.')} right=${Math.round(r.right)} (in a clipping box)`);
+      }
+      if (!culprits.length) {
+        // text running out of its box
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        const range = document.createRange();
+        for (let n = walker.nextNode(); n && culprits.length < 5; n = walker.nextNode()) {
+          range.selectNodeContents(n);
+          const r = range.getBoundingClientRect();
+          if (r.width > 0 && r.right > vw + 0.5) culprits.push(`text "${(n.textContent ?? '').trim().slice(0, 40)}" in ${n.parentElement?.tagName.toLowerCase()}.${String(n.parentElement?.className).trim().split(/\s+/).slice(0, 2).join('.')} right=${Math.round(r.right)}`);
+        }
+      }
+    }
+    return { vw, sw, culprits };
+  });
+}
+
+describe('layout: no horizontal scroll at 320–1440 px (en, fr)', function () {
+  this.timeout(120_000);
+  let app: TestApp;
+  let browser: Browser;
+  const data = {} as Data;
+  const pages = new Map<string, { context: BrowserContext; page: Page; loaded: boolean }>();
+
+  before(async function () {
+    this.timeout(300_000);
+    app = await startE2EApp();
+    data.member = await app.user({ role: 'Traveler', firstName: 'Maximiliana', lastName: 'Vandenberghe-Laurent' });
+    data.other = await app.user({ role: 'Ambassador', firstName: 'Amir', lastName: 'Ambassador' });
+    data.admin = await app.user({ role: 'Admin', firstName: 'Ada', lastName: 'Admin' });
+    await app.seed();
+    const list = await data.member.get('/api/museums?pageSize=1&sort=popular');
+    expect(list.status, list.text).to.equal(200);
+    const museum = list.body.items[0];
+    data.museumSlug = museum.slug;
+    const c = await data.other.post('/api/communities', {
+      name: `Impressionnistes et peintres de plein air ${Date.now().toString(36)}`,
+      description: 'Nous visitons les galeries de peinture impressionniste ensemble.',
+      membershipType: 'open',
+      tags: ['peinture', 'impressionnisme'],
+    });
+    expect(c.status, c.text).to.equal(201);
+    data.communityId = c.body.id;
+    await data.member.post(`/api/communities/${data.communityId}/join`, {});
+    const date = new Date(Date.now() + 20 * 86400_000).toISOString().slice(0, 10);
+    const m = await data.other.post(`/api/communities/${data.communityId}/meetups`, {
+      title: 'Matinée tranquille au musée avec les impressionnistes',
+      description: 'Une visite détendue avant la foule.',
+      location: 'Entrée principale',
+      date,
+      startTime: '09:30',
+      endTime: '11:30',
+      museumId: museum.id,
+      communityId: data.communityId,
+    });
+    expect(m.status, m.text).to.equal(201);
+    data.meetupId = m.body.id;
+    const g = await data.member.post('/api/groups', { name: `Croqueurs du dimanche ${Date.now().toString(36)}`, description: 'Nous dessinons le dimanche.', tags: ['dessin'] });
+    expect(g.status, g.text).to.equal(201);
+    data.groupId = g.body.id;
+    await data.member.post(`/api/groups/${data.groupId}/posts`, { content: 'Apportez des crayons tendres : la lumière est faible dans les cours.' });
+    const events = await data.member.get('/api/museum-events');
+    const evs: any[] = Array.isArray(events.body) ? events.body : (events.body?.items ?? events.body?.events ?? []);
+    expect(evs.length, events.text.slice(0, 200)).to.be.greaterThan(0);
+    data.museumEventId = evs[0].id;
+    const p = await data.other.post('/api/posts', { type: 'text', content: 'Une_très_longue_phrase_sans_espaces_qui_ne_doit_pas_élargir_la_page_du_tout', tags: ['lumière'], museumId: museum.id });
+    expect(p.status, p.text).to.equal(201);
+    await data.member.post(`/api/user/${data.other.me.id}/follow`, {});
+    await data.member.post(`/api/posts/${p.body.id}/comments`, { content: 'Magnifique !' });
+    browser = await launchBrowser();
+  });
+
+  after(async function () {
+    for (const { context } of pages.values()) await context.close().catch(() => {});
+    await browser?.close();
+    await app?.close();
+  });
+
+  async function open(who: Who, locale: Locale, path: string): Promise<Page> {
+    const key = `${who}/${locale}`;
+    let entry = pages.get(key);
+    if (!entry) {
+      const context = await browser.createBrowserContext();
+      const page = await context.newPage();
+      await page.evaluateOnNewDocument((l) => localStorage.setItem('curio.locale', l), locale);
+      if (who === 'member') await signInPage(page, app, data.member);
+      if (who === 'admin') await signInPage(page, app, data.admin);
+      entry = { context, page, loaded: false };
+      pages.set(key, entry);
+    }
+    const { page } = entry;
+    await page.setViewport({ width: WIDTHS[0], height: 800 });
+    if (!entry.loaded) {
+      await page.goto(`${app.url}${path}`, { waitUntil: 'load' });
+      entry.loaded = true;
+    } else {
+      await page.evaluate((p) => {
+        for (const el of document.querySelectorAll('#main-content > *')) el.setAttribute('data-layout-stale', '');
+        window.scrollTo(0, 0);
+        history.pushState({}, '', p);
+        window.dispatchEvent(new PopStateEvent('popstate', { state: {} }));
+      }, path);
+      await page.waitForFunction(() => !document.querySelector('#main-content [data-layout-stale]'), { timeout: 1500, polling: 50 }).catch(() => {});
+    }
+    await settle(page);
+    return page;
+  }
+
+  for (const locale of LOCALES) {
+    for (const route of ROUTES) {
+      for (const who of route.who) {
+        it(`${route.name} [${who}, ${locale}]`, async function () {
+          const path = route.path(data);
+          const page = await open(who, locale, path);
+          expect(await page.evaluate(() => location.pathname), `${path} redirected`).to.equal(path);
+          expect(await page.evaluate(() => document.documentElement.lang)).to.equal(locale);
+          const problems: string[] = [];
+          for (const width of WIDTHS) {
+            await page.setViewport({ width, height: 800 });
+            await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+            const o = await overflow(page);
+            if (o.sw > o.vw) problems.push(`${width} px: scrollWidth ${o.sw} > ${o.vw}; sticking out: ${o.culprits.join(', ') || '?'}`);
+          }
+          expect(problems, `${path} scrolls sideways`).to.deep.equal([]);
+        });
+      }
+    }
+  }
+});
