@@ -10,7 +10,7 @@
  */
 import type { Knex } from 'knex';
 import { serviceRef } from '../../core/services.ts';
-import type { StructuredHours } from './shared/catalog.ts';
+import type { PublicHoliday, StructuredHours } from './shared/catalog.ts';
 
 export interface MuseumSummary {
   id: number;
@@ -42,6 +42,8 @@ export interface Museum extends MuseumSummary {
   amenities: string[];
   /** Always the structured form (text-form input is converted on write). */
   openingHours: StructuredHours | null;
+  /** Public holidays (per openingHours.publicHolidays) from yesterday to two weeks ahead at the museum. */
+  holidays: PublicHoliday[];
   rating: number;
   totalReviews: number;
   totalInsights: number;

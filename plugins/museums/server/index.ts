@@ -175,7 +175,7 @@ export default definePluginServer({
 
     // ---------------------------------------------------------------- directory
 
-    ctx.routes.add<unknown, { page: number; pageSize: number; category?: string; q?: string; verified?: boolean; near?: string; radius?: number; sort?: string }>({
+    ctx.routes.add<unknown, { page: number; pageSize: number; category?: string; q?: string; verified?: boolean; near?: string; radius?: number; sort?: string; open?: 'now' }>({
       method: 'GET',
       path: '/api/museums',
       operationId: 'listMuseums',
@@ -194,6 +194,7 @@ export default definePluginServer({
             near: { type: 'string', maxLength: 60, pattern: '^\\s*-?\\d+(\\.\\d+)?\\s*,\\s*-?\\d+(\\.\\d+)?\\s*$', description: 'latitude,longitude', 'x-messages': { pattern: 'near must be "latitude,longitude"' } },
             radius: { type: 'number', exclusiveMinimum: 0, maximum: 12500, description: 'Miles around near' },
             sort: { type: 'string', enum: ['name', 'distance', 'popular', 'recent'] },
+            open: { type: 'string', enum: ['now'], description: 'now: only museums open at this moment (their zone, closures and public holidays)' },
           },
         },
         response: { 200: ref('MuseumPage'), 400: { $ref: 'shared/Error' } },

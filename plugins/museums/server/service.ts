@@ -21,6 +21,7 @@ import type {
 } from '../public.ts';
 import { isAmenityKey } from '../shared/catalog.ts';
 import { isValidTimeZone, localDateTime, normalizeHours, openStatusAt } from '../shared/opening-hours.ts';
+import { holidaysAround, isKnownHolidayRegion } from './holidays.ts';
 import { canonicalCategory, DISTANCE_SQL, guessTimeZone, slugify } from './places.ts';
 
 type Db = Knex | Knex.Transaction;
@@ -97,7 +98,8 @@ export class MuseumsDomain {
   toMuseum(row: any, now = new Date()): Museum {
     const hours = row.opening_hours == null ? null : normalizeHours(jsonValue(row.opening_hours));
     const tz = row.timezone || 'UTC';
-    const status = hours ? openStatusAt(hours, now, tz) : null;
+    const holidays = hours ? holidaysAround(hours.publicHolidays, now, tz) : [];
+    const status = hours ? openStatusAt(hours, now, tz, holidays) : null;
     const m: Museum = {
       id: row.id,
       slug: row.slug,
@@ -120,6 +122,7 @@ export class MuseumsDomain {
       featuredImage: row.featured_image ?? null,
       amenities: (jsonValue(row.amenities) ?? []) as string[],
       openingHours: hours,
+      holidays,
       managerId: row.manager_id ?? null,
       rating: Number(row.rating ?? 0),
       totalReviews: row.total_reviews ?? 0,
@@ -194,6 +197,7 @@ export class MuseumsDomain {
     near?: { lat: number; lng: number };
     radius?: number;
     sort?: string;
+    open?: 'now';
     viewerId?: number;
   }): Promise<Page<Museum>> {
     const base = this.knex('museums');
@@ -209,6 +213,20 @@ export class MuseumsDomain {
     const near = query.near;
     if (near && query.radius) {
       base.whereNotNull('museums.latitude').whereRaw(`${DISTANCE_SQL} <= ?`, [near.lat, near.lat, near.lng, query.radius]);
+    }
+    if (query.open === 'now') {
+      // Open now depends on each museum's zone, exceptions and holidays: decided in code (the
+      // same function as the answers' isOpen) over the museums the other filters keep.
+      const now = new Date();
+      const candidates = await base.clone().whereNotNull('museums.opening_hours').select('museums.id', 'museums.opening_hours', 'museums.timezone');
+      const openIds = candidates
+        .filter((r: any) => {
+          const h = normalizeHours(jsonValue(r.opening_hours));
+          const tz = r.timezone || 'UTC';
+          return openStatusAt(h, now, tz, holidaysAround(h.publicHolidays, now, tz)).isOpen;
+        })
+        .map((r: any) => r.id as number);
+      base.whereIn('museums.id', openIds);
     }
     const [{ total }] = await base.clone().count<{ total: number }[]>({ total: '*' });
     const rowsQ = this.selectMuseums(this.knex, query.viewerId).from(base.clone().select('museums.*').as('museums'));
@@ -317,7 +335,13 @@ export class MuseumsDomain {
         if (bad.length) errors.push({ path: '/amenities', message: `Unknown amenity: ${bad.join(', ')}` });
         v = [...new Set(list.filter(isAmenityKey))];
       }
-      if (k === 'openingHours') v = v == null ? null : normalizeHours(v);
+      if (k === 'openingHours') {
+        v = v == null ? null : normalizeHours(v);
+        const policy = (v as { publicHolidays?: { country: string; region?: string } | null } | null)?.publicHolidays;
+        if (policy && !isKnownHolidayRegion(policy.country, policy.region)) {
+          errors.push({ path: '/openingHours/publicHolidays', message: 'Unknown country or region for public holidays' });
+        }
+      }
       out[k] = v;
     }
     if (errors.length) throw new HttpError(400, [...new Set(errors.map((e) => e.message))].join(', '), { errors });

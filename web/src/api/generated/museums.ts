@@ -115,7 +115,7 @@ endDate?: {
 }
 }
 /**
- * Default weekly hours plus seasonal schedules.
+ * Default weekly hours plus seasonal schedules, dated exceptions (closures and special hours) and the public-holiday rule.
  */
 export interface StructuredHours {
 defaultHours: WeeklyHours
@@ -123,6 +123,11 @@ defaultHours: WeeklyHours
  * @maxItems 20
  */
 seasonalHours?: []|[Season]|[Season, Season]|[Season, Season, Season]|[Season, Season, Season, Season]|[Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]
+/**
+ * @maxItems 100
+ */
+exceptions?: HoursException[]
+publicHolidays?: (HolidayPolicy | null)
 }
 /**
  * Free text for one day: "Closed", anything containing "appointment", or an open and close time split at a dash ("10:00-17:00", "9:00 AM - 5:00 PM", "10am-6pm").
@@ -275,6 +280,27 @@ displayName?: string
 timezone?: string
 }
 /**
+ * What the museum does on the public holidays of a country (ISO 3166-1 alpha-2) and optionally a region of it (the date-holidays state code, e.g. US + NY, DE + BY). normal: the usual hours; closed: closed; hours: open from openTime to closeTime. Dated exceptions still win.
+ */
+export interface HolidayPolicy {
+country: string
+region?: string
+mode: ("normal" | "closed" | "hours")
+openTime?: string
+closeTime?: string
+}
+/**
+ * A dated exception to the weekly and seasonal hours (OSM opening_hours style): closed, or open at different hours, on the local dates from startDate to endDate (both inclusive; endDate defaults to startDate), with an optional note such as "Closed for installation". Exceptions win over public holidays, seasons and the default hours; when two overlap, the first in the list wins.
+ */
+export interface HoursException {
+startDate: string
+endDate?: string
+closed: boolean
+openTime?: string
+closeTime?: string
+note?: string
+}
+/**
  * A museum as every museum answer shows it.
  */
 export interface Museum {
@@ -299,6 +325,13 @@ timezone: string
 featuredImage: (string | null)
 amenities: string[]
 openingHours: (StoredHours | null)
+/**
+ * Public holidays (per openingHours.publicHolidays) from yesterday to two weeks ahead, local dates at the museum
+ */
+holidays: {
+date: string
+name: string
+}[]
 managerId: (number | null)
 rating: number
 totalReviews: number
@@ -430,6 +463,8 @@ startDate: string
 endDate: string
 hours: StoredWeek
 }[]
+exceptions: HoursException[]
+publicHolidays: (HolidayPolicy | null)
 }
 export interface StoredDay {
 isOpen: boolean
@@ -523,6 +558,10 @@ near?: string
  */
 radius?: number
 sort?: ("name" | "distance" | "popular" | "recent")
+/**
+ * now: only museums open at this moment (their zone, closures and public holidays)
+ */
+open?: "now"
 }
 export interface LoadGoogleMapsScriptQuery {
 libraries?: string
