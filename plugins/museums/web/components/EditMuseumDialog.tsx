@@ -6,6 +6,7 @@ import { closedWeek, normalizeHours } from '../../shared/opening-hours.ts';
 import { catKey, type MuseumView } from '../lib.ts';
 import { AmenitiesPicker } from './AmenitiesPicker.tsx';
 import { BusinessHoursEditor, seasonErrors } from './BusinessHoursEditor.tsx';
+import { ClosuresEditor } from './ClosuresEditor.tsx';
 
 interface FormState {
   description: string;
@@ -234,6 +235,8 @@ export function EditMuseumDialog({ museum, mode, onClose, onSaved }: { museum: M
           </div>
         )}
       </form>
+      {/* Outside the dialog's form: these are forms of their own (no nested forms). */}
+      <ClosuresEditor value={form.openingHours} onChange={(v) => set('openingHours', v)} />
     </Modal>
   );
 }

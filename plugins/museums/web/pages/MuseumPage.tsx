@@ -17,7 +17,7 @@ import {
 } from '../../../../web/src/index.ts';
 import { checkInAtMuseum, toggleMuseumFollow } from '../../../../web/src/api/generated/museums.ts';
 import { AMENITY_KEYS } from '../../shared/catalog.ts';
-import { addressLine, announceBadges, categoryLabel, directionsUrl, rangeText, safeUrl, statusDetail, weekRows, type MuseumView } from '../lib.ts';
+import { formatTime, addressLine, announceBadges, categoryLabel, dayHoursText, directionsUrl, formatLocalDate, rangeText, safeUrl, specialReason, statusDetail, weekRows, type MuseumView } from '../lib.ts';
 import { MuseumImage } from '../components/MuseumImage.tsx';
 import { OpenBadge } from '../components/OpenBadge.tsx';
 import { EditMuseumDialog } from '../components/EditMuseumDialog.tsx';
@@ -122,8 +122,9 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
   };
 
   const lang = i18n.language || 'en';
-  const { rows, season } = useMemo(() => weekRows(m), [m]);
+  const { rows, season, special } = useMemo(() => weekRows(m), [m]);
   const detail = statusDetail(t, m, lang);
+  const formatTimeLang = (time?: string) => formatTime(time, lang);
   const todayKey = useMemo(() => {
     const wd = new Intl.DateTimeFormat('en-US', { timeZone: m.timezone, weekday: 'long' }).format(new Date()).toLowerCase();
     return wd;
@@ -300,6 +301,29 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
                         })}
                       </tbody>
                     </table>
+                    {special.length > 0 && (
+                      <>
+                        <h3 className="title is-6 mt-3 mb-2" id="mz-special-hours">
+                          {t('hours.comingUp')}
+                        </h3>
+                        <ul className="mz-special" aria-labelledby="mz-special-hours" data-testid="special-hours">
+                          {special.map((d) => (
+                            <li key={d.date} className="mz-special__day" data-date={d.date} data-kind={d.kind} data-reason={d.special?.reason}>
+                              <span className="mz-special__date">{formatLocalDate(d.date, lang)}</span>
+                              <span className={`mz-special__hours${d.kind === 'closed' ? ' has-text-danger-dark' : ''}`}>{dayHoursText(t, d, lang)}</span>
+                              <span className="mz-special__why">{specialReason(t, d)}</span>
+                            </li>
+                          ))}
+                        </ul>
+                      </>
+                    )}
+                    {m.openingHours?.publicHolidays && m.openingHours.publicHolidays.mode !== 'normal' && (
+                      <p className="help">
+                        {m.openingHours.publicHolidays.mode === 'closed'
+                          ? t('hours.holidayClosed')
+                          : t('hours.holidayHours', { open: formatTimeLang(m.openingHours.publicHolidays.openTime), close: formatTimeLang(m.openingHours.publicHolidays.closeTime) })}
+                      </p>
+                    )}
                     <p className="help">{t('hours.timezone', { zone: m.timezone.replace(/_/g, ' ') })}</p>
                   </>
                 ) : (

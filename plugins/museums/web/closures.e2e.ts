@@ -1,0 +1,117 @@
+/**
+ * Closures in Chromium (issue 20): Discover's "Open now" filter (kept in the URL) leaves out a
+ * museum closed today by a dated closure; the museum page lists the closure with its note; a
+ * manager adds a closure through the SchemaForm of the edit dialog and the museum turns closed.
+ * axe finds no serious or critical violation on the filtered Discover page and the museum page.
+ */
+import { expect } from 'chai';
+import type { Browser, Page } from 'puppeteer';
+import { AxePuppeteer } from '@axe-core/puppeteer';
+import { launchBrowser, signInPage, startE2EApp, waitForText } from '../../../core/testing/browser.ts';
+import { uniqueName, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
+import { MuseumsService, type Museum } from '../public.ts';
+import { isoDate, localDateTime } from '../shared/opening-hours.ts';
+
+const allDay = { isOpen: true, isByAppointment: false, openTime: '00:00', closeTime: '00:00' };
+const week = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, allDay]));
+const TZ = 'Europe/Paris';
+const today = () => isoDate(localDateTime(new Date(), TZ));
+
+async function axeSerious(page: Page): Promise<string[]> {
+  const r = await new AxePuppeteer(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+describe('museums in the browser: closures and open now', function () {
+  this.timeout(150000);
+  let app: TestApp;
+  let browser: Browser;
+  let page: Page;
+  let openOne: Museum;
+  let closedOne: Museum;
+  let manager: SignedInClient;
+  const word = `Quillon${uniqueName('').slice(0, 5)}`;
+
+  before(async () => {
+    app = await startE2EApp();
+    browser = await launchBrowser();
+    manager = await app.user({ role: 'Museum Manager' });
+    const admin = await app.user({ role: 'Admin' });
+    const svc = app.services.get(MuseumsService);
+    const base = { address: '1 Quai Test', city: 'Paris', country: 'France', state: 'IDF', zipCode: '75001', category: 'University Museums', timezone: TZ, latitude: 48.86, longitude: 2.34 };
+    openOne = await svc.createMuseum({ ...base, name: `${word} Always Open`, openingHours: { defaultHours: week } as any }, admin.me.id);
+    closedOne = await svc.createMuseum(
+      { ...base, name: `${word} Under Works`, openingHours: { defaultHours: week, exceptions: [{ startDate: today(), closed: true, note: 'Closed for installation' }] } as any },
+      admin.me.id,
+    );
+    await svc.setManager(openOne.id, manager.me.id, admin.me.id);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  beforeEach(async () => {
+    const context = await browser.createBrowserContext();
+    page = await context.newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+  });
+  afterEach(async () => {
+    await page?.browserContext().close();
+  });
+
+  const names = () => page.$$eval('[data-testid="filtered"] .mz-card__title', (els) => els.map((e) => e.textContent ?? ''));
+
+  it('Discover: "Open now" goes into the URL and leaves out the museum closed today', async () => {
+    await page.goto(`${app.url}/discover?category=${encodeURIComponent('University Museums')}`, { waitUntil: 'load' });
+    await waitForText(page, `${word} Under Works`);
+    expect((await names()).join('|')).to.include(`${word} Always Open`);
+    await page.click('[data-testid="discover-filters"] [data-filter="open"]');
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('open') === 'now');
+    await page.waitForFunction((w) => !document.querySelector('[data-testid="filtered"]')!.textContent!.includes(`${w} Under Works`), { timeout: 15000 }, word);
+    expect((await names()).join('|')).to.include(`${word} Always Open`);
+    expect(await page.$eval('[data-filter="open"]', (b) => b.getAttribute('aria-pressed'))).to.equal('true');
+    // the shared link shows the same filtered list
+    const link = page.url();
+    await page.goto(link, { waitUntil: 'load' });
+    await waitForText(page, `${word} Always Open`);
+    expect(await page.evaluate(() => document.querySelector('[data-testid="filtered"]')!.textContent)).not.to.include(`${word} Under Works`);
+    expect(await axeSerious(page)).to.deep.equal([]);
+  });
+
+  it('the museum page says closed and lists the closure with its note', async () => {
+    await page.goto(`${app.url}/museum/${closedOne.slug}`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="special-hours"]', { timeout: 20000 });
+    expect(await page.$eval('.mz-hero .mz-open-badge', (b) => b.getAttribute('data-status'))).to.equal('closed');
+    const first = await page.$eval('[data-testid="special-hours"] li', (li) => [li.getAttribute('data-date'), li.getAttribute('data-kind'), li.textContent]);
+    expect(first[0]).to.equal(today());
+    expect(first[1]).to.equal('closed');
+    expect(first[2]).to.include('Closed for installation');
+    expect(await axeSerious(page)).to.deep.equal([]);
+  });
+
+  it('a manager adds a closure for today in the edit dialog (SchemaForm) and the museum turns closed', async () => {
+    await signInPage(page, app, manager);
+    await page.goto(`${app.url}/museum/${openOne.slug}`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="edit-button"]', { timeout: 20000 });
+    await page.click('[data-testid="edit-button"]');
+    await page.waitForSelector('[data-testid="closures-editor"]');
+    // a date input takes its value in the browser's own format: set it as the page would
+    await page.evaluate((v) => {
+      const input = document.getElementById('mz-closure-form-startDate') as HTMLInputElement;
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, v);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    }, today());
+    await page.type('#mz-closure-form-note', 'Closed for a private event');
+    await page.click('#mz-closure-form button[type="submit"]');
+    await page.waitForSelector(`[data-testid="closures-editor"] li[data-date="${today()}"]`);
+    const saved = page.waitForResponse((r) => r.url().endsWith(`/api/museums/${openOne.id}/edit`) && r.request().method() === 'PATCH');
+    await page.click('button[form="mz-edit-form"][type="submit"]');
+    const answer = await (await saved).json();
+    expect(answer.openingHours.exceptions).to.deep.equal([{ startDate: today(), endDate: today(), closed: true, note: 'Closed for a private event' }]);
+    expect(answer.isOpen).to.equal(false);
+    await page.waitForSelector('[data-testid="special-hours"]', { timeout: 20000 });
+    await waitForText(page, 'Closed for a private event');
+  });
+});
