@@ -11,6 +11,7 @@
 import type { Knex } from 'knex';
 import { serviceRef } from '../../core/services.ts';
 import type { PublicHoliday, StructuredHours } from './shared/catalog.ts';
+import type { Admission } from './shared/admission.ts';
 
 export interface MuseumSummary {
   id: number;
@@ -44,6 +45,11 @@ export interface Museum extends MuseumSummary {
   openingHours: StructuredHours | null;
   /** Public holidays (per openingHours.publicHolidays) from yesterday to two weeks ahead at the museum. */
   holidays: PublicHoliday[];
+  /** Prices and free-entry rules (schema museums/Admission), null when unknown. */
+  admission: Admission | null;
+  /** From freeStatusAt(admission, now, timezone): a free-for-everyone rule applies today / now. */
+  isFreeToday: boolean;
+  isFreeNow: boolean;
   rating: number;
   totalReviews: number;
   totalInsights: number;
@@ -88,6 +94,7 @@ export interface MuseumInput {
   amenities?: string[];
   /** either form of part 2 §3; stored structured */
   openingHours?: unknown;
+  admission?: unknown;
   isFeatured?: boolean;
 }
 

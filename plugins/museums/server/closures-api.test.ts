@@ -101,3 +101,23 @@ describe('museums API: closures, special hours and public holidays', function ()
     expect(after.openingHours.exceptions).to.deep.equal([{ startDate: localDay(tz, 0), endDate: localDay(tz, 0), closed: false, openTime: '00:00', closeTime: '00:30', note: 'Early closing today' }]);
   });
 });
+
+describe('museums API: admission and free entry', function () {
+  this.timeout(60000);
+  it('stores prices in cents and free rules; answers isFreeToday / isFreeNow; refuses bad input with 400', async () => {
+    const app = await sharedApp();
+    const m = await app.user();
+    const admission = { currency: 'EUR', prices: [{ visitorType: 'adult', cents: 2200 }, { visitorType: 'child', cents: 0 }], freeRules: [{ kind: 'always', note: 'Free for everyone' }] };
+    const r = await m.post('/api/museums', { name: uniqueName('Free Museum '), address: '1 Rue', city: 'Lyon', country: 'France', timezone: 'Europe/Paris', admission });
+    expect(r.status, r.text).to.equal(201);
+    expect(r.body.admission).to.deep.equal(admission);
+    expect(r.body).to.include({ isFreeToday: true, isFreeNow: true });
+    const none = await m.post('/api/museums', { name: uniqueName('Paying Museum '), address: '1 Rue', city: 'Lyon', country: 'France' });
+    expect(none.body).to.include({ admission: null, isFreeToday: false, isFreeNow: false });
+    const bad = await m.post('/api/museums', { name: uniqueName('Bad '), address: '1 Rue', city: 'Lyon', country: 'France', admission: { ...admission, prices: [{ visitorType: 'adult', cents: 12.5 }] } });
+    expect(bad.status).to.equal(400);
+    expect(bad.body.message).to.be.a('string');
+    const noWeekday = await m.post('/api/museums', { name: uniqueName('Bad '), address: '1 Rue', city: 'Lyon', country: 'France', admission: { ...admission, freeRules: [{ kind: 'weekly' }] } });
+    expect(noWeekday.status).to.equal(400);
+  });
+});

@@ -22,6 +22,7 @@ import type {
 import { isAmenityKey } from '../shared/catalog.ts';
 import { isValidTimeZone, localDateTime, normalizeHours, openStatusAt } from '../shared/opening-hours.ts';
 import { holidaysAround, isKnownHolidayRegion } from './holidays.ts';
+import { freeStatusAt, normalizeAdmission } from '../shared/admission.ts';
 import { canonicalCategory, DISTANCE_SQL, guessTimeZone, slugify } from './places.ts';
 
 type Db = Knex | Knex.Transaction;
@@ -51,6 +52,7 @@ const COLUMNS: Record<string, string> = {
   featuredImage: 'featured_image',
   amenities: 'amenities',
   openingHours: 'opening_hours',
+  admission: 'admission',
   isFeatured: 'is_featured',
   wikidataId: 'wikidata_id',
 };
@@ -100,6 +102,8 @@ export class MuseumsDomain {
     const tz = row.timezone || 'UTC';
     const holidays = hours ? holidaysAround(hours.publicHolidays, now, tz) : [];
     const status = hours ? openStatusAt(hours, now, tz, holidays) : null;
+    const admission = row.admission == null ? null : normalizeAdmission(jsonValue(row.admission));
+    const free = freeStatusAt(admission, now, tz);
     const m: Museum = {
       id: row.id,
       slug: row.slug,
@@ -123,6 +127,9 @@ export class MuseumsDomain {
       amenities: (jsonValue(row.amenities) ?? []) as string[],
       openingHours: hours,
       holidays,
+      admission,
+      isFreeToday: free.freeToday,
+      isFreeNow: free.freeNow,
       managerId: row.manager_id ?? null,
       rating: Number(row.rating ?? 0),
       totalReviews: row.total_reviews ?? 0,
@@ -335,6 +342,10 @@ export class MuseumsDomain {
         if (bad.length) errors.push({ path: '/amenities', message: `Unknown amenity: ${bad.join(', ')}` });
         v = [...new Set(list.filter(isAmenityKey))];
       }
+      if (k === 'admission' && v != null) {
+        v = normalizeAdmission(v);
+        if (!v) errors.push({ path: '/admission', message: 'Admission needs a three-letter currency code' });
+      }
       if (k === 'openingHours') {
         v = v == null ? null : normalizeHours(v);
         const policy = (v as { publicHolidays?: { country: string; region?: string } | null } | null)?.publicHolidays;
@@ -353,7 +364,7 @@ export class MuseumsDomain {
     for (const [k, v] of Object.entries(fields)) {
       const col = COLUMNS[k];
       if (!col) continue;
-      row[col] = k === 'amenities' || k === 'openingHours' ? (v == null ? (k === 'amenities' ? '[]' : null) : JSON.stringify(v)) : v;
+      row[col] = k === 'amenities' || k === 'openingHours' || k === 'admission' ? (v == null ? (k === 'amenities' ? '[]' : null) : JSON.stringify(v)) : v;
     }
     return row;
   }
