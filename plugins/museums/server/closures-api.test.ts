@@ -117,6 +117,19 @@ describe('museums API: admission and free entry', function () {
     const bad = await m.post('/api/museums', { name: uniqueName('Bad '), address: '1 Rue', city: 'Lyon', country: 'France', admission: { ...admission, prices: [{ visitorType: 'adult', cents: 12.5 }] } });
     expect(bad.status).to.equal(400);
     expect(bad.body.message).to.be.a('string');
+    // ?free=now and ?free=today keep only the museums free for everyone (an age rule does not count)
+    const city = uniqueName('Freeville');
+    const base = { address: '2 Rue', city, country: 'France', timezone: 'Europe/Paris' };
+    const always = (await m.post('/api/museums', { ...base, name: uniqueName('Always Free '), admission })).body;
+    await m.post('/api/museums', { ...base, name: uniqueName('Kids Free '), admission: { currency: 'EUR', prices: [], freeRules: [{ kind: 'age', maxAge: 17 }] } });
+    await m.post('/api/museums', { ...base, name: uniqueName('No Admission Known ') });
+    for (const f of ['now', 'today']) {
+      const list = await app.client().get(`/api/museums?q=${encodeURIComponent(city)}&free=${f}`);
+      expect(list.status, list.text).to.equal(200);
+      expect(list.body.items.map((x: any) => x.id)).to.deep.equal([always.id]);
+    }
+    expect((await app.client().get(`/api/museums?q=${encodeURIComponent(city)}`)).body.total).to.equal(3);
+    expect((await app.client().get('/api/museums?free=sometimes')).status).to.equal(400);
     const noWeekday = await m.post('/api/museums', { name: uniqueName('Bad '), address: '1 Rue', city: 'Lyon', country: 'France', admission: { ...admission, freeRules: [{ kind: 'weekly' }] } });
     expect(noWeekday.status).to.equal(400);
   });

@@ -175,7 +175,7 @@ export default definePluginServer({
 
     // ---------------------------------------------------------------- directory
 
-    ctx.routes.add<unknown, { page: number; pageSize: number; category?: string; q?: string; verified?: boolean; near?: string; radius?: number; sort?: string; open?: 'now' }>({
+    ctx.routes.add<unknown, { page: number; pageSize: number; category?: string; q?: string; verified?: boolean; near?: string; radius?: number; sort?: string; open?: 'now'; free?: 'now' | 'today' }>({
       method: 'GET',
       path: '/api/museums',
       operationId: 'listMuseums',
@@ -195,6 +195,7 @@ export default definePluginServer({
             radius: { type: 'number', exclusiveMinimum: 0, maximum: 12500, description: 'Miles around near' },
             sort: { type: 'string', enum: ['name', 'distance', 'popular', 'recent'] },
             open: { type: 'string', enum: ['now'], description: 'now: only museums open at this moment (their zone, closures and public holidays)' },
+            free: { type: 'string', enum: ['now', 'today'], description: 'only museums free for everyone now / at some time today (their free-entry rules, local time)' },
           },
         },
         response: { 200: ref('MuseumPage'), 400: { $ref: 'shared/Error' } },

@@ -205,6 +205,7 @@ export class MuseumsDomain {
     radius?: number;
     sort?: string;
     open?: 'now';
+    free?: 'now' | 'today';
     viewerId?: number;
   }): Promise<Page<Museum>> {
     const base = this.knex('museums');
@@ -234,6 +235,18 @@ export class MuseumsDomain {
         })
         .map((r: any) => r.id as number);
       base.whereIn('museums.id', openIds);
+    }
+    if (query.free) {
+      // Free for everyone now / today: the same rule evaluation as isFreeNow / isFreeToday.
+      const now = new Date();
+      const candidates = await base.clone().whereNotNull('museums.admission').select('museums.id', 'museums.admission', 'museums.timezone');
+      const freeIds = candidates
+        .filter((r: any) => {
+          const f = freeStatusAt(normalizeAdmission(jsonValue(r.admission)), now, r.timezone || 'UTC');
+          return query.free === 'now' ? f.freeNow : f.freeToday;
+        })
+        .map((r: any) => r.id as number);
+      base.whereIn('museums.id', freeIds);
     }
     const [{ total }] = await base.clone().count<{ total: number }[]>({ total: '*' });
     const rowsQ = this.selectMuseums(this.knex, query.viewerId).from(base.clone().select('museums.*').as('museums'));

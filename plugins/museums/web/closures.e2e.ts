@@ -1,6 +1,6 @@
 /**
- * Closures in Chromium (issue 20): Discover's "Open now" filter (kept in the URL) leaves out a
- * museum closed today by a dated closure; the museum page lists the closure with its note; a
+ * Closures and admission in Chromium (issue 20): Discover's "Open now" and "Free now" filters
+ * (kept in the URL) leave out a museum closed today by a dated closure and a paying one; the museum page lists the closure with its note; a
  * manager adds a closure through the SchemaForm of the edit dialog and the museum turns closed.
  * axe finds no serious or critical violation on the filtered Discover page and the museum page.
  */
@@ -39,7 +39,14 @@ describe('museums in the browser: closures and open now', function () {
     const admin = await app.user({ role: 'Admin' });
     const svc = app.services.get(MuseumsService);
     const base = { address: '1 Quai Test', city: 'Paris', country: 'France', state: 'IDF', zipCode: '75001', category: 'University Museums', timezone: TZ, latitude: 48.86, longitude: 2.34 };
-    openOne = await svc.createMuseum({ ...base, name: `${word} Always Open`, openingHours: { defaultHours: week } as any }, admin.me.id);
+    openOne = await svc.createMuseum(
+      { ...base, name: `${word} Always Open`, openingHours: { defaultHours: week } as any, admission: { currency: 'EUR', prices: [{ visitorType: 'adult', cents: 0 }], freeRules: [{ kind: 'always' }] } },
+      admin.me.id,
+    );
+    await svc.createMuseum(
+      { ...base, name: `${word} Paying`, openingHours: { defaultHours: week } as any, admission: { currency: 'EUR', prices: [{ visitorType: 'adult', cents: 1500 }, { visitorType: 'child', cents: 750 }], freeRules: [{ kind: 'age', maxAge: 17 }] } },
+      admin.me.id,
+    );
     closedOne = await svc.createMuseum(
       { ...base, name: `${word} Under Works`, openingHours: { defaultHours: week, exceptions: [{ startDate: today(), closed: true, note: 'Closed for installation' }] } as any },
       admin.me.id,
@@ -78,6 +85,30 @@ describe('museums in the browser: closures and open now', function () {
     await waitForText(page, `${word} Always Open`);
     expect(await page.evaluate(() => document.querySelector('[data-testid="filtered"]')!.textContent)).not.to.include(`${word} Under Works`);
     expect(await axeSerious(page)).to.deep.equal([]);
+  });
+
+  it('Discover: "Free now" + "Open now" leave only the free, open museum; cards say Free now', async () => {
+    await page.goto(`${app.url}/discover?category=${encodeURIComponent('University Museums')}&open=now`, { waitUntil: 'load' });
+    await waitForText(page, `${word} Paying`);
+    await page.click('[data-testid="discover-filters"] [data-filter="free"]');
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('free') === 'now' && new URL(location.href).searchParams.get('open') === 'now');
+    await page.waitForFunction((w) => !document.querySelector('[data-testid="filtered"]')!.textContent!.includes(`${w} Paying`), { timeout: 15000 }, word);
+    expect((await names()).filter((n) => n.includes(word))).to.deep.equal([`${word} Always Open`]);
+    expect(await page.$eval(`[data-testid="filtered"] [data-museum-id="${openOne.id}"] .mz-free-badge`, (b) => b.textContent)).to.equal('Free now');
+    expect(await axeSerious(page)).to.deep.equal([]);
+  });
+
+  it('the museum page shows prices and the free-entry rule for an age group, and no Free badge', async () => {
+    const paying = (await app.client().get(`/api/museums?q=${encodeURIComponent(`${word} Paying`)}`)).body.items[0];
+    await page.goto(`${app.url}/museum/${paying.slug}`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="admission"]', { timeout: 20000 });
+    const rows = await page.$$eval('[data-testid="admission"] tr', (trs) => trs.map((tr) => [tr.querySelector('th')!.textContent, tr.querySelector('td')!.textContent]));
+    expect(rows).to.deep.equal([
+      ['Adult', '€15.00'],
+      ['Child', '€7.50'],
+    ]);
+    expect(await page.$eval('[data-testid="admission"] li', (li) => li.textContent)).to.equal('Free up to age 17');
+    expect(await page.$('.mz-hero .mz-free-badge')).to.equal(null);
   });
 
   it('the museum page says closed and lists the closure with its note', async () => {

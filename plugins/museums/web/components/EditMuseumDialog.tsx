@@ -7,6 +7,7 @@ import { catKey, type MuseumView } from '../lib.ts';
 import { AmenitiesPicker } from './AmenitiesPicker.tsx';
 import { BusinessHoursEditor, seasonErrors } from './BusinessHoursEditor.tsx';
 import { ClosuresEditor } from './ClosuresEditor.tsx';
+import { AdmissionEditor, admissionFromDraft, draftFrom, type AdmissionDraft } from './AdmissionEditor.tsx';
 
 interface FormState {
   description: string;
@@ -21,6 +22,7 @@ interface FormState {
   category: string;
   amenities: string[];
   openingHours: StructuredHours;
+  admission: AdmissionDraft;
   reason: string;
 }
 
@@ -41,6 +43,7 @@ function initialState(m: MuseumView): FormState {
     category: m.category ?? '',
     amenities: [...m.amenities],
     openingHours: m.openingHours ? normalizeHours(m.openingHours) : { defaultHours: closedWeek(), seasonalHours: [] },
+    admission: draftFrom(m.admission),
     reason: '',
   };
 }
@@ -74,8 +77,19 @@ export function EditMuseumDialog({ museum, mode, onClose, onSaved }: { museum: M
     for (const [k, msg] of req) if (!String(form[k]).trim()) e[k] = t(msg);
     if (form.email.trim() && !EMAIL.test(form.email.trim())) e.email = t('validation.invalidEmail');
     if (Object.keys(seasonErrors(form.openingHours)).length) e.openingHours = t('hoursEditor.seasonsInvalid');
+    const adm = admissionFromDraft(form.admission);
+    if ('error' in adm) e.admission = t(`admission.${adm.error}`);
     return e;
   }
+
+  const admissionValue = () => {
+    const a = admissionFromDraft(form.admission);
+    return 'value' in a ? a.value : null;
+  };
+  const admissionChanged = () => {
+    const before = admissionFromDraft(initial.admission);
+    return JSON.stringify(admissionValue()) !== JSON.stringify('value' in before ? before.value : null);
+  };
 
   async function onSubmit(ev: FormEvent) {
     ev.preventDefault();
@@ -89,6 +103,7 @@ export function EditMuseumDialog({ museum, mode, onClose, onSaved }: { museum: M
       // Hours only when edited: stored hours from the text form may hold minutes the editor's
       // 30-minute choices (and the input schema) do not offer.
       if (JSON.stringify(form.openingHours) !== JSON.stringify(initial.openingHours)) body.openingHours = form.openingHours as EditMuseumBody['openingHours'];
+      if (admissionChanged()) body.admission = admissionValue() as EditMuseumBody['admission'];
       try {
         const updated = await edit.trigger(body);
         toast({ title: t('toasts.museumUpdated'), description: t('toasts.museumUpdatedText'), variant: 'success' });
@@ -111,6 +126,7 @@ export function EditMuseumDialog({ museum, mode, onClose, onSaved }: { museum: M
     }
     if (JSON.stringify(form.amenities) !== JSON.stringify(initial.amenities)) changes.amenities = form.amenities;
     if (JSON.stringify(form.openingHours) !== JSON.stringify(initial.openingHours)) changes.openingHours = form.openingHours;
+    if (admissionChanged()) changes.admission = admissionValue();
     if (!Object.keys(changes).length) {
       toast({ title: t('toasts.noChanges'), description: t('toasts.noChangesText'), variant: 'destructive' });
       return;
@@ -237,6 +253,7 @@ export function EditMuseumDialog({ museum, mode, onClose, onSaved }: { museum: M
       </form>
       {/* Outside the dialog's form: these are forms of their own (no nested forms). */}
       <ClosuresEditor value={form.openingHours} onChange={(v) => set('openingHours', v)} />
+      <AdmissionEditor value={form.admission} onChange={(v) => set('admission', v)} error={errors.admission} />
     </Modal>
   );
 }

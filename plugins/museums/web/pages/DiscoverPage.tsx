@@ -98,6 +98,7 @@ export default function DiscoverPage() {
   const q = params.get('q') ?? '';
   const category = params.get('category') ?? '';
   const openNow = params.get('open') === 'now';
+  const freeNow = params.get('free') === 'now';
   const [text, setText] = useState(q);
   const inputRef = useRef<HTMLInputElement>(null);
   const mapRef = useRef<HTMLDivElement>(null);
@@ -146,8 +147,8 @@ export default function DiscoverPage() {
     setParams(next, { replace: true });
   };
   // The filters travel in the URL (?category=…&open=now), so a filtered Discover can be shared.
-  const filterQuery = `${category ? `&category=${encodeURIComponent(category)}` : ''}${openNow ? '&open=now' : ''}`;
-  const filtering = !!category || openNow;
+  const filterQuery = `${category ? `&category=${encodeURIComponent(category)}` : ''}${openNow ? '&open=now' : ''}${freeNow ? '&free=now' : ''}`;
+  const filtering = !!category || openNow || freeNow;
   const nearUrl = pos ? `/api/museums?near=${pos.lat.toFixed(4)},${pos.lng.toFixed(4)}&pageSize=4${filterQuery}` : null;
   const nearby = useApi<ListPage<MuseumView>>(nearUrl);
   const categoryList = useApi<ListPage<MuseumView>>(filtering ? `/api/museums?pageSize=24${filterQuery}${pos ? `&near=${pos.lat.toFixed(4)},${pos.lng.toFixed(4)}` : ''}` : null);
@@ -194,6 +195,9 @@ export default function DiscoverPage() {
         <button type="button" className={`mz-chip${openNow ? ' is-active' : ''}`} aria-pressed={openNow} data-filter="open" onClick={() => toggleFilter('open', 'now')}>
           <Icon name="clock" size={14} /> {t('discover.openNow')}
         </button>
+        <button type="button" className={`mz-chip${freeNow ? ' is-active' : ''}`} aria-pressed={freeNow} data-filter="free" onClick={() => toggleFilter('free', 'now')}>
+          {t('admission.freeNow')}
+        </button>
       </div>
 
       {searching ? (
@@ -213,7 +217,7 @@ export default function DiscoverPage() {
                 ))}
               </div>
             ) : (
-              <EmptyState compact icon="museum" title={openNow ? t('discover.noMatches') : t('discover.noMuseumsInCategory')} />
+              <EmptyState compact icon="museum" title={openNow || freeNow ? t('discover.noMatches') : t('discover.noMuseumsInCategory')} />
             )}
           </section>
         )

@@ -20,6 +20,8 @@ import { AMENITY_KEYS } from '../../shared/catalog.ts';
 import { formatTime, addressLine, announceBadges, categoryLabel, dayHoursText, directionsUrl, formatLocalDate, rangeText, safeUrl, specialReason, statusDetail, weekRows, type MuseumView } from '../lib.ts';
 import { MuseumImage } from '../components/MuseumImage.tsx';
 import { OpenBadge } from '../components/OpenBadge.tsx';
+import { FreeBadge } from '../components/FreeBadge.tsx';
+import { AdmissionBlock } from '../components/AdmissionBlock.tsx';
 import { EditMuseumDialog } from '../components/EditMuseumDialog.tsx';
 import '../museums.css';
 
@@ -162,6 +164,7 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
           <p className="mz-hero__place">{[m.city, m.country].filter(Boolean).join(', ')}</p>
           <p className="mz-hero__status">
             <OpenBadge openStatus={m.openStatus} />
+            <FreeBadge isFreeNow={m.isFreeNow} isFreeToday={m.isFreeToday} className="ml-2" />
             {detail && <span className="mz-hero__detail">{detail}</span>}
           </p>
         </div>
@@ -329,6 +332,13 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
                 ) : (
                   <p className="has-text-grey">{t('hours.none')}</p>
                 )}
+              </section>
+
+              <section className="box mz-section" aria-labelledby="mz-admission">
+                <h2 className="title is-5" id="mz-admission">
+                  {t('admission.title')}
+                </h2>
+                <AdmissionBlock admission={m.admission} />
               </section>
 
               <section className="box mz-section" aria-labelledby="mz-address">
