@@ -564,6 +564,7 @@ export async function seedMuseums(ctx: PluginContext, progress: { start(total: n
         featuredImage: m.featuredImage,
         amenities: m.amenities ?? [],
         openingHours: m.openingHours ?? null,
+        admission: m.admission ?? null,
       });
       const row: Record<string, unknown> = {
         slug: m.slug,
@@ -586,6 +587,7 @@ export async function seedMuseums(ctx: PluginContext, progress: { start(total: n
         featured_image: fields.featuredImage ?? null,
         amenities: JSON.stringify(fields.amenities ?? []),
         opening_hours: fields.openingHours ? JSON.stringify(fields.openingHours) : null,
+        admission: fields.admission ? JSON.stringify(fields.admission) : null,
         is_verified: Boolean(m.isVerified),
         is_featured: Boolean(m.isFeatured),
         rating: typeof m.rating === 'number' ? m.rating : 0,
