@@ -12,6 +12,7 @@ import type { Knex } from 'knex';
 import { serviceRef } from '../../core/services.ts';
 import type { PublicHoliday, StructuredHours } from './shared/catalog.ts';
 import type { Admission } from './shared/admission.ts';
+import type { Accessibility } from './shared/accessibility.ts';
 
 export interface MuseumSummary {
   id: number;
@@ -47,6 +48,8 @@ export interface Museum extends MuseumSummary {
   holidays: PublicHoliday[];
   /** Prices and free-entry rules (schema museums/Admission), null when unknown. */
   admission: Admission | null;
+  /** Every fact, unknown when nobody reported it (schema museums/Accessibility). */
+  accessibility: Accessibility;
   /** From freeStatusAt(admission, now, timezone): a free-for-everyone rule applies today / now. */
   isFreeToday: boolean;
   isFreeNow: boolean;
@@ -95,6 +98,7 @@ export interface MuseumInput {
   /** either form of part 2 §3; stored structured */
   openingHours?: unknown;
   admission?: unknown;
+  accessibility?: unknown;
   isFeatured?: boolean;
 }
 

@@ -134,3 +134,41 @@ describe('museums API: admission and free entry', function () {
     expect(noWeekday.status).to.equal(400);
   });
 });
+
+describe('museums API: accessibility facts', function () {
+  this.timeout(60000);
+  it('answers every fact (unknown unless reported), stores yes / limited / no with notes, filters on yes in SQL', async () => {
+    const app = await sharedApp();
+    const m = await app.user();
+    const admin = await app.user({ role: 'Admin' });
+    const city = uniqueName('Accessville');
+    const base = { address: '3 Rue', city, country: 'France' };
+    const plain = (await m.post('/api/museums', { ...base, name: uniqueName('Unknown Access ') })).body;
+    expect(plain.accessibility.stepFreeEntrance).to.deep.equal({ value: 'unknown' });
+    expect(Object.keys(plain.accessibility)).to.have.length(10);
+    const stepFree = (
+      await m.post('/api/museums', {
+        ...base,
+        name: uniqueName('Step Free '),
+        accessibility: { stepFreeEntrance: { value: 'yes', note: ' Ramp at the side door ' }, accessibleToilets: { value: 'yes' }, liftsAllFloors: { value: 'limited', note: 'Not to the mezzanine' } },
+      })
+    ).body;
+    expect(stepFree.accessibility.stepFreeEntrance).to.deep.equal({ value: 'yes', note: 'Ramp at the side door' });
+    expect(stepFree.accessibility.liftsAllFloors).to.deep.equal({ value: 'limited', note: 'Not to the mezzanine' });
+    expect(stepFree.accessibility.wheelchairLoan).to.deep.equal({ value: 'unknown' });
+    const limited = (await m.post('/api/museums', { ...base, name: uniqueName('Limited '), accessibility: { stepFreeEntrance: { value: 'limited' }, accessibleToilets: { value: 'yes' } } })).body;
+    const list = async (q: string) => (await app.client().get(`/api/museums?q=${encodeURIComponent(city)}${q}`)).body.items.map((x: any) => x.id);
+    expect(await list('&access=stepFreeEntrance')).to.deep.equal([stepFree.id]);
+    expect(await list('&access=accessibleToilets')).to.have.members([stepFree.id, limited.id]);
+    expect(await list('&access=stepFreeEntrance,accessibleToilets')).to.deep.equal([stepFree.id]);
+    const bad = await app.client().get('/api/museums?access=teleporter');
+    expect(bad.status).to.equal(400);
+    expect(bad.body.message).to.equal('Unknown accessibility fact: teleporter');
+    expect((await m.post('/api/museums', { ...base, name: uniqueName('Bad '), accessibility: { stepFreeEntrance: { value: 'maybe' } } })).status).to.equal(400);
+    // an approved suggestion changes a fact
+    const s = await m.post(`/api/museums/${plain.id}/suggest-edit`, { suggestedChanges: { accessibility: { ...plain.accessibility, assistanceDogs: { value: 'yes' } } } });
+    expect(s.status, s.text).to.equal(201);
+    await app.services.get(MuseumsService).approveEditSuggestion(s.body.id, admin.me.id);
+    expect((await app.client().get(`/api/museums/${plain.id}`)).body.accessibility.assistanceDogs).to.deep.equal({ value: 'yes' });
+  });
+});

@@ -175,7 +175,7 @@ export default definePluginServer({
 
     // ---------------------------------------------------------------- directory
 
-    ctx.routes.add<unknown, { page: number; pageSize: number; category?: string; q?: string; verified?: boolean; near?: string; radius?: number; sort?: string; open?: 'now'; free?: 'now' | 'today' }>({
+    ctx.routes.add<unknown, { page: number; pageSize: number; category?: string; q?: string; verified?: boolean; near?: string; radius?: number; sort?: string; open?: 'now'; free?: 'now' | 'today'; access?: string }>({
       method: 'GET',
       path: '/api/museums',
       operationId: 'listMuseums',
@@ -195,6 +195,7 @@ export default definePluginServer({
             radius: { type: 'number', exclusiveMinimum: 0, maximum: 12500, description: 'Miles around near' },
             sort: { type: 'string', enum: ['name', 'distance', 'popular', 'recent'] },
             open: { type: 'string', enum: ['now'], description: 'now: only museums open at this moment (their zone, closures and public holidays)' },
+            access: { type: 'string', maxLength: 300, pattern: '^[A-Za-z]+(,[A-Za-z]+)*$', description: 'Accessibility facts that must be yes, comma separated (stepFreeEntrance, accessibleToilets, …)', 'x-messages': { pattern: 'access must be a comma-separated list of accessibility facts' } },
             free: { type: 'string', enum: ['now', 'today'], description: 'only museums free for everyone now / at some time today (their free-entry rules, local time)' },
           },
         },
@@ -565,6 +566,7 @@ export async function seedMuseums(ctx: PluginContext, progress: { start(total: n
         amenities: m.amenities ?? [],
         openingHours: m.openingHours ?? null,
         admission: m.admission ?? null,
+        accessibility: m.accessibility ?? {},
       });
       const row: Record<string, unknown> = {
         slug: m.slug,
@@ -588,6 +590,7 @@ export async function seedMuseums(ctx: PluginContext, progress: { start(total: n
         amenities: JSON.stringify(fields.amenities ?? []),
         opening_hours: fields.openingHours ? JSON.stringify(fields.openingHours) : null,
         admission: fields.admission ? JSON.stringify(fields.admission) : null,
+        accessibility: JSON.stringify(fields.accessibility ?? {}),
         is_verified: Boolean(m.isVerified),
         is_featured: Boolean(m.isFeatured),
         rating: typeof m.rating === 'number' ? m.rating : 0,

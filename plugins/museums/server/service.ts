@@ -23,6 +23,7 @@ import { isAmenityKey } from '../shared/catalog.ts';
 import { isValidTimeZone, localDateTime, normalizeHours, openStatusAt } from '../shared/opening-hours.ts';
 import { holidaysAround, isKnownHolidayRegion } from './holidays.ts';
 import { freeStatusAt, normalizeAdmission } from '../shared/admission.ts';
+import { isAccessKey, normalizeAccessibility, type AccessKey } from '../shared/accessibility.ts';
 import { canonicalCategory, DISTANCE_SQL, guessTimeZone, slugify } from './places.ts';
 
 type Db = Knex | Knex.Transaction;
@@ -53,6 +54,7 @@ const COLUMNS: Record<string, string> = {
   amenities: 'amenities',
   openingHours: 'opening_hours',
   admission: 'admission',
+  accessibility: 'accessibility',
   isFeatured: 'is_featured',
   wikidataId: 'wikidata_id',
 };
@@ -128,6 +130,7 @@ export class MuseumsDomain {
       openingHours: hours,
       holidays,
       admission,
+      accessibility: normalizeAccessibility(jsonValue(row.accessibility)),
       isFreeToday: free.freeToday,
       isFreeNow: free.freeNow,
       managerId: row.manager_id ?? null,
@@ -206,6 +209,8 @@ export class MuseumsDomain {
     sort?: string;
     open?: 'now';
     free?: 'now' | 'today';
+    /** accessibility facts that must be "yes" */
+    access?: string;
     viewerId?: number;
   }): Promise<Page<Museum>> {
     const base = this.knex('museums');
@@ -235,6 +240,12 @@ export class MuseumsDomain {
         })
         .map((r: any) => r.id as number);
       base.whereIn('museums.id', openIds);
+    }
+    if (query.access) {
+      const keys = [...new Set(query.access.split(',').map((k) => k.trim()).filter(Boolean))];
+      const bad = keys.filter((k) => !isAccessKey(k));
+      if (bad.length) throw new HttpError(400, `Unknown accessibility fact: ${bad.join(', ')}`);
+      for (const k of keys as AccessKey[]) base.whereRaw(`museums.accessibility -> ? ->> 'value' = 'yes'`, [k]);
     }
     if (query.free) {
       // Free for everyone now / today: the same rule evaluation as isFreeNow / isFreeToday.
@@ -355,6 +366,7 @@ export class MuseumsDomain {
         if (bad.length) errors.push({ path: '/amenities', message: `Unknown amenity: ${bad.join(', ')}` });
         v = [...new Set(list.filter(isAmenityKey))];
       }
+      if (k === 'accessibility') v = normalizeAccessibility(v);
       if (k === 'admission' && v != null) {
         v = normalizeAdmission(v);
         if (!v) errors.push({ path: '/admission', message: 'Admission needs a three-letter currency code' });
@@ -377,6 +389,10 @@ export class MuseumsDomain {
     for (const [k, v] of Object.entries(fields)) {
       const col = COLUMNS[k];
       if (!col) continue;
+      if (k === 'accessibility') {
+        row[col] = JSON.stringify(v ?? {});
+        continue;
+      }
       row[col] = k === 'amenities' || k === 'openingHours' || k === 'admission' ? (v == null ? (k === 'amenities' ? '[]' : null) : JSON.stringify(v)) : v;
     }
     return row;

@@ -40,7 +40,23 @@ describe('museums in the browser: closures and open now', function () {
     const svc = app.services.get(MuseumsService);
     const base = { address: '1 Quai Test', city: 'Paris', country: 'France', state: 'IDF', zipCode: '75001', category: 'University Museums', timezone: TZ, latitude: 48.86, longitude: 2.34 };
     openOne = await svc.createMuseum(
-      { ...base, name: `${word} Always Open`, openingHours: { defaultHours: week } as any, admission: { currency: 'EUR', prices: [{ visitorType: 'adult', cents: 0 }], freeRules: [{ kind: 'always' }] } },
+      {
+        ...base,
+        name: `${word} Always Open`,
+        openingHours: { defaultHours: week } as any,
+        admission: { currency: 'EUR', prices: [{ visitorType: 'adult', cents: 0 }], freeRules: [{ kind: 'always' }] },
+        accessibility: { stepFreeEntrance: { value: 'yes', note: 'Ramp at the river entrance' } },
+      },
+      admin.me.id,
+    );
+    await svc.createMuseum(
+      {
+        ...base,
+        name: `${word} Free Stairs`,
+        openingHours: { defaultHours: week } as any,
+        admission: { currency: 'EUR', prices: [], freeRules: [{ kind: 'always' }] },
+        accessibility: { stepFreeEntrance: { value: 'no', note: 'Twelve steps, no ramp' } },
+      },
       admin.me.id,
     );
     await svc.createMuseum(
@@ -87,14 +103,28 @@ describe('museums in the browser: closures and open now', function () {
     expect(await axeSerious(page)).to.deep.equal([]);
   });
 
-  it('Discover: "Free now" + "Open now" leave only the free, open museum; cards say Free now', async () => {
+  it('Discover: "Open now" + "Free now" + "Step-free" leave only the free, open, step-free museum; cards say Free now', async () => {
     await page.goto(`${app.url}/discover?category=${encodeURIComponent('University Museums')}&open=now`, { waitUntil: 'load' });
     await waitForText(page, `${word} Paying`);
     await page.click('[data-testid="discover-filters"] [data-filter="free"]');
     await page.waitForFunction(() => new URL(location.href).searchParams.get('free') === 'now' && new URL(location.href).searchParams.get('open') === 'now');
     await page.waitForFunction((w) => !document.querySelector('[data-testid="filtered"]')!.textContent!.includes(`${w} Paying`), { timeout: 15000 }, word);
+    await waitForText(page, `${word} Free Stairs`);
+    await page.click('[data-testid="discover-filters"] [data-filter="stepFreeEntrance"]');
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('access') === 'stepFreeEntrance');
+    await page.waitForFunction((w) => !document.querySelector('[data-testid="filtered"]')!.textContent!.includes(`${w} Free Stairs`), { timeout: 15000 }, word);
     expect((await names()).filter((n) => n.includes(word))).to.deep.equal([`${word} Always Open`]);
     expect(await page.$eval(`[data-testid="filtered"] [data-museum-id="${openOne.id}"] .mz-free-badge`, (b) => b.textContent)).to.equal('Free now');
+    expect(await axeSerious(page)).to.deep.equal([]);
+  });
+
+  it('the museum page shows the accessibility facts, unknown where nobody reported', async () => {
+    await page.goto(`${app.url}/museum/${openOne.slug}`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="accessibility"]', { timeout: 20000 });
+    const facts = await page.$$eval('[data-testid="accessibility"] [data-fact]', (rows) => rows.map((r) => [r.getAttribute('data-fact'), r.getAttribute('data-value')]));
+    expect(facts[0]).to.deep.equal(['stepFreeEntrance', 'yes']);
+    expect(facts.slice(1).every((f) => f[1] === 'unknown')).to.equal(true);
+    expect(await page.$eval('[data-fact="stepFreeEntrance"]', (r) => r.textContent)).to.include('Ramp at the river entrance');
     expect(await axeSerious(page)).to.deep.equal([]);
   });
 

@@ -7,6 +7,8 @@ import { catKey, type MuseumView } from '../lib.ts';
 import { AmenitiesPicker } from './AmenitiesPicker.tsx';
 import { BusinessHoursEditor, seasonErrors } from './BusinessHoursEditor.tsx';
 import { ClosuresEditor } from './ClosuresEditor.tsx';
+import { AccessibilityEditor } from './AccessibilityBlock.tsx';
+import { normalizeAccessibility, type Accessibility } from '../../shared/accessibility.ts';
 import { AdmissionEditor, admissionFromDraft, draftFrom, type AdmissionDraft } from './AdmissionEditor.tsx';
 
 interface FormState {
@@ -23,6 +25,7 @@ interface FormState {
   amenities: string[];
   openingHours: StructuredHours;
   admission: AdmissionDraft;
+  accessibility: Accessibility;
   reason: string;
 }
 
@@ -44,6 +47,7 @@ function initialState(m: MuseumView): FormState {
     amenities: [...m.amenities],
     openingHours: m.openingHours ? normalizeHours(m.openingHours) : { defaultHours: closedWeek(), seasonalHours: [] },
     admission: draftFrom(m.admission),
+    accessibility: normalizeAccessibility(m.accessibility),
     reason: '',
   };
 }
@@ -104,6 +108,7 @@ export function EditMuseumDialog({ museum, mode, onClose, onSaved }: { museum: M
       // 30-minute choices (and the input schema) do not offer.
       if (JSON.stringify(form.openingHours) !== JSON.stringify(initial.openingHours)) body.openingHours = form.openingHours as EditMuseumBody['openingHours'];
       if (admissionChanged()) body.admission = admissionValue() as EditMuseumBody['admission'];
+      if (JSON.stringify(normalizeAccessibility(form.accessibility)) !== JSON.stringify(initial.accessibility)) body.accessibility = normalizeAccessibility(form.accessibility) as EditMuseumBody['accessibility'];
       try {
         const updated = await edit.trigger(body);
         toast({ title: t('toasts.museumUpdated'), description: t('toasts.museumUpdatedText'), variant: 'success' });
@@ -127,6 +132,7 @@ export function EditMuseumDialog({ museum, mode, onClose, onSaved }: { museum: M
     if (JSON.stringify(form.amenities) !== JSON.stringify(initial.amenities)) changes.amenities = form.amenities;
     if (JSON.stringify(form.openingHours) !== JSON.stringify(initial.openingHours)) changes.openingHours = form.openingHours;
     if (admissionChanged()) changes.admission = admissionValue();
+    if (JSON.stringify(normalizeAccessibility(form.accessibility)) !== JSON.stringify(initial.accessibility)) changes.accessibility = normalizeAccessibility(form.accessibility);
     if (!Object.keys(changes).length) {
       toast({ title: t('toasts.noChanges'), description: t('toasts.noChangesText'), variant: 'destructive' });
       return;
@@ -240,6 +246,7 @@ export function EditMuseumDialog({ museum, mode, onClose, onSaved }: { museum: M
           <div className="column is-half">{field('country', { required: true })}</div>
         </div>
         <AmenitiesPicker value={form.amenities} onChange={(v) => set('amenities', v)} />
+        <AccessibilityEditor value={form.accessibility} onChange={(v) => set('accessibility', v)} />
         <BusinessHoursEditor value={form.openingHours} onChange={(v) => set('openingHours', v)} showErrors={submitted} />
         {errors.openingHours && <p className="help is-danger">{errors.openingHours}</p>}
         {mode === 'suggest' && (

@@ -38,6 +38,9 @@ interface SearchAnswer {
   events: Item[];
 }
 
+/** Accessibility facts offered as Discover filters (each must be "yes"). */
+const ACCESS_FILTERS = ['stepFreeEntrance', 'accessibleToilets', 'wheelchairLoan', 'quietHours'] as const;
+
 const MIN_QUERY = 3; // "longer than 2 characters"
 
 /** The viewer's position, or New York when geolocation is unavailable or denied. */
@@ -99,6 +102,14 @@ export default function DiscoverPage() {
   const category = params.get('category') ?? '';
   const openNow = params.get('open') === 'now';
   const freeNow = params.get('free') === 'now';
+  const access = (params.get('access') ?? '').split(',').filter((k) => (ACCESS_FILTERS as readonly string[]).includes(k));
+  const toggleAccess = (k: string) => {
+    const next = new URLSearchParams(params);
+    const list = access.includes(k) ? access.filter((x) => x !== k) : [...access, k];
+    if (list.length) next.set('access', list.join(','));
+    else next.delete('access');
+    setParams(next, { replace: true });
+  };
   const [text, setText] = useState(q);
   const inputRef = useRef<HTMLInputElement>(null);
   const mapRef = useRef<HTMLDivElement>(null);
@@ -147,8 +158,8 @@ export default function DiscoverPage() {
     setParams(next, { replace: true });
   };
   // The filters travel in the URL (?category=…&open=now), so a filtered Discover can be shared.
-  const filterQuery = `${category ? `&category=${encodeURIComponent(category)}` : ''}${openNow ? '&open=now' : ''}${freeNow ? '&free=now' : ''}`;
-  const filtering = !!category || openNow || freeNow;
+  const filterQuery = `${category ? `&category=${encodeURIComponent(category)}` : ''}${openNow ? '&open=now' : ''}${freeNow ? '&free=now' : ''}${access.length ? `&access=${access.join(',')}` : ''}`;
+  const filtering = !!category || openNow || freeNow || access.length > 0;
   const nearUrl = pos ? `/api/museums?near=${pos.lat.toFixed(4)},${pos.lng.toFixed(4)}&pageSize=4${filterQuery}` : null;
   const nearby = useApi<ListPage<MuseumView>>(nearUrl);
   const categoryList = useApi<ListPage<MuseumView>>(filtering ? `/api/museums?pageSize=24${filterQuery}${pos ? `&near=${pos.lat.toFixed(4)},${pos.lng.toFixed(4)}` : ''}` : null);
@@ -198,6 +209,11 @@ export default function DiscoverPage() {
         <button type="button" className={`mz-chip${freeNow ? ' is-active' : ''}`} aria-pressed={freeNow} data-filter="free" onClick={() => toggleFilter('free', 'now')}>
           {t('admission.freeNow')}
         </button>
+        {ACCESS_FILTERS.map((k) => (
+          <button type="button" key={k} className={`mz-chip${access.includes(k) ? ' is-active' : ''}`} aria-pressed={access.includes(k)} data-filter={k} onClick={() => toggleAccess(k)}>
+            {t(`access.filters.${k}`)}
+          </button>
+        ))}
       </div>
 
       {searching ? (
@@ -217,7 +233,7 @@ export default function DiscoverPage() {
                 ))}
               </div>
             ) : (
-              <EmptyState compact icon="museum" title={openNow || freeNow ? t('discover.noMatches') : t('discover.noMuseumsInCategory')} />
+              <EmptyState compact icon="museum" title={openNow || freeNow || access.length ? t('discover.noMatches') : t('discover.noMuseumsInCategory')} />
             )}
           </section>
         )

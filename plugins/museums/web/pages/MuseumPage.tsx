@@ -22,6 +22,8 @@ import { MuseumImage } from '../components/MuseumImage.tsx';
 import { OpenBadge } from '../components/OpenBadge.tsx';
 import { FreeBadge } from '../components/FreeBadge.tsx';
 import { AdmissionBlock } from '../components/AdmissionBlock.tsx';
+import { AccessibilityBlock } from '../components/AccessibilityBlock.tsx';
+import { normalizeAccessibility } from '../../shared/accessibility.ts';
 import { EditMuseumDialog } from '../components/EditMuseumDialog.tsx';
 import '../museums.css';
 
@@ -339,6 +341,13 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
                   {t('admission.title')}
                 </h2>
                 <AdmissionBlock admission={m.admission} />
+              </section>
+
+              <section className="box mz-section" aria-labelledby="mz-accessibility">
+                <h2 className="title is-5" id="mz-accessibility">
+                  {t('access.title')}
+                </h2>
+                <AccessibilityBlock accessibility={normalizeAccessibility(m.accessibility)} />
               </section>
 
               <section className="box mz-section" aria-labelledby="mz-address">

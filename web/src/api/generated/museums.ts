@@ -6,6 +6,25 @@ import { qs } from '../qs.ts';
 import type { Id, IdParams } from './shared.ts';
 
 /**
+ * Accessibility facts, each yes / limited / no / unknown with an optional note (Wheelmap style). A missing key is unknown; unknown is not no. Answers always carry every key.
+ */
+export interface Accessibility {
+stepFreeEntrance?: AccessFact
+accessibleToilets?: AccessFact
+wheelchairLoan?: AccessFact
+liftsAllFloors?: AccessFact
+seating?: AccessFact
+quietHours?: AccessFact
+audioDescription?: AccessFact
+signLanguageTours?: AccessFact
+largePrintGuides?: AccessFact
+assistanceDogs?: AccessFact
+}
+export interface AccessFact {
+value: ("yes" | "limited" | "no" | "unknown")
+note?: string
+}
+/**
  * Admission prices per visitor type in integer minor units (cents) of one ISO 4217 currency, and free-entry rules (OSM fee:conditional style), each with an optional note. Rules are read on the museum's local date and time. kind always: free for everyone; weekly: on a weekday, optionally between from and to (HH:MM); nthWeekday: the nth (1-4, or -1 for the last) weekday of each month, optionally between from and to; age: free up to maxAge (does not make the museum free for everyone); dateRange: from startDate to endDate (YYYY-MM-DD, inclusive).
  */
 export interface Admission {
@@ -249,6 +268,7 @@ openingHours?: (OpeningHours | null)
  */
 wikidataId?: (string | null)
 admission?: (Admission | null)
+accessibility?: (Accessibility | null)
 }
 /**
  * Direct edit (Admin, or the Museum Manager whose id is the museum's managerId). Only the fields sent change; address, city, state, zipCode, country and category may not be blank.
@@ -280,6 +300,7 @@ featuredImage?: (string | null)
 amenities?: Amenities
 openingHours?: (OpeningHours | null)
 admission?: (Admission | null)
+accessibility?: (Accessibility | null)
 }
 /**
  * A suggested museum edit (part 2 §3).
@@ -424,6 +445,7 @@ updatedAt: string
 admission: (Admission | null)
 isFreeToday: boolean
 isFreeNow: boolean
+accessibility: Accessibility
 }
 export interface MuseumPage {
 items: Museum[]
@@ -572,6 +594,7 @@ amenities?: Amenities
 openingHours?: (OpeningHours | null)
 name?: string
 admission?: (Admission | null)
+accessibility?: (Accessibility | null)
 }
 reason?: (string | null)
 }
@@ -626,6 +649,10 @@ sort?: ("name" | "distance" | "popular" | "recent")
  * now: only museums open at this moment (their zone, closures and public holidays)
  */
 open?: "now"
+/**
+ * Accessibility facts that must be yes, comma separated (stepFreeEntrance, accessibleToilets, …)
+ */
+access?: string
 /**
  * only museums free for everyone now / at some time today (their free-entry rules, local time)
  */
