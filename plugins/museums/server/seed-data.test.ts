@@ -8,6 +8,7 @@ import holidayPolicySchema from '../schemas/holiday-policy.schema.json' with { t
 import hoursExceptionSchema from '../schemas/hours-exception.schema.json' with { type: 'json' };
 import admissionSchema from '../schemas/admission.schema.json' with { type: 'json' };
 import freeRuleSchema from '../schemas/free-rule.schema.json' with { type: 'json' };
+import accessibilitySchema from '../schemas/accessibility.schema.json' with { type: 'json' };
 import { DAY_KEYS, type StructuredHours } from '../shared/catalog.ts';
 import { isValidTimeZone, localDateTime, openStatusAt } from './opening-hours.ts';
 
@@ -32,6 +33,7 @@ describe('museums: seed data', () => {
   ajv.addSchema(holidayPolicySchema);
   ajv.addSchema(admissionSchema);
   ajv.addSchema(freeRuleSchema);
+  ajv.addSchema(accessibilitySchema);
   const compileSeed = (name: 'Museum' | 'Event') => ajv.compile({ definitions: seedSchema.definitions, $ref: `#/definitions/${name}` });
 
   it('has at least 64 museums in at least 12 countries and 10 time zones, all categories used', () => {
