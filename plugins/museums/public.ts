@@ -13,6 +13,7 @@ import { serviceRef } from '../../core/services.ts';
 import type { PublicHoliday, StructuredHours } from './shared/catalog.ts';
 import type { Admission } from './shared/admission.ts';
 import type { Accessibility } from './shared/accessibility.ts';
+import type { Freshness } from './shared/freshness.ts';
 
 export interface MuseumSummary {
   id: number;
@@ -50,6 +51,8 @@ export interface Museum extends MuseumSummary {
   admission: Admission | null;
   /** Every fact, unknown when nobody reported it (schema museums/Accessibility). */
   accessibility: Accessibility;
+  /** When each fact group was last confirmed and by whom (null: never). */
+  freshness: Freshness;
   /** From freeStatusAt(admission, now, timezone): a free-for-everyone rule applies today / now. */
   isFreeToday: boolean;
   isFreeNow: boolean;

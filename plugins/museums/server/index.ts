@@ -270,6 +270,56 @@ export default definePluginServer({
       handler: (c) => d.checkIn(c.user!.id, c.input.params.id),
     });
 
+    ctx.routes.add<{ id: number }>({
+      method: 'GET',
+      path: '/api/museums/:id/fact-check',
+      operationId: 'getMuseumFactQuestion',
+      summary: 'After a check-in today: the one fact group to ask the member about (the oldest confirmed), or null',
+      auth: 'required',
+      schema: {
+        params: idParams,
+        response: { 200: { type: 'object', additionalProperties: false, required: ['group'], properties: { group: { anyOf: [{ type: 'string', enum: ['hours', 'admission', 'accessibility', 'contact'] }, { type: 'null' }] } } }, ...errorResponses },
+      },
+      handler: (c) => d.factQuestion(c.user!.id, c.input.params.id),
+    });
+
+    ctx.routes.add<{ id: number }, unknown, { group: 'hours' | 'admission' | 'accessibility' | 'contact'; agrees: boolean; correction?: string | null }>({
+      method: 'POST',
+      path: '/api/museums/:id/fact-check',
+      operationId: 'answerMuseumFactQuestion',
+      summary: 'A visitor who checked in today says whether a fact group is right (yes refreshes it; two or more no answers make a suggestion)',
+      auth: 'required',
+      status: 201,
+      schema: {
+        params: idParams,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['group', 'agrees'],
+          properties: {
+            group: { type: 'string', enum: ['hours', 'admission', 'accessibility', 'contact'] },
+            agrees: { type: 'boolean' },
+            correction: { type: ['string', 'null'], maxLength: 1000 },
+          },
+        },
+        response: {
+          201: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['group', 'agrees', 'freshness', 'suggestionId'],
+            properties: {
+              group: { type: 'string' },
+              agrees: { type: 'boolean' },
+              freshness: ref('Freshness'),
+              suggestionId: { type: ['integer', 'null'] },
+            },
+          },
+          ...errorResponses,
+        },
+      },
+      handler: (c) => d.answerFactQuestion(c.user!.id, c.input.params.id, c.input.body.group, c.input.body.agrees, c.input.body.correction),
+    });
+
     ctx.routes.add<{ userId: number }>({
       method: 'GET',
       path: '/api/museums/user/:userId',
@@ -362,7 +412,7 @@ export default definePluginServer({
         const id = c.input.params.id;
         if (!(await knex('museums').where({ id }).first('id'))) throw new HttpError(404, 'Museum not found');
         if (!(await d.canManage(c.user, id))) throw new HttpError(403, 'Only an Admin or this museum\'s manager can edit it directly. Suggest an edit instead.');
-        return d.update(id, c.input.body, c.user!.id, { requireForEdit: true });
+        return d.update(id, c.input.body, c.user!.id, { requireForEdit: true, source: c.user!.role === 'Admin' ? 'admin' : 'manager' });
       },
     });
 

@@ -24,6 +24,7 @@ import { isValidTimeZone, localDateTime, normalizeHours, openStatusAt } from '..
 import { holidaysAround, isKnownHolidayRegion } from './holidays.ts';
 import { freeStatusAt, normalizeAdmission } from '../shared/admission.ts';
 import { isAccessKey, normalizeAccessibility, type AccessKey } from '../shared/accessibility.ts';
+import { FACT_GROUPS, groupsOf, oldestGroup, type ConfirmationSource, type FactGroup, type Freshness } from '../shared/freshness.ts';
 import { canonicalCategory, DISTANCE_SQL, guessTimeZone, slugify } from './places.ts';
 
 type Db = Knex | Knex.Transaction;
@@ -72,6 +73,14 @@ const iso = (v: unknown): string => (v instanceof Date ? v.toISOString() : typeo
 const isoOrNull = (v: unknown): string | null => (v == null ? null : iso(v));
 const jsonValue = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
 
+/** The json_agg of museum_fact_confirmations → every group, null when never confirmed. */
+export function toFreshness(raw: unknown): Freshness {
+  const out = Object.fromEntries(FACT_GROUPS.map((g) => [g, null])) as Freshness;
+  const list = (jsonValue(raw) ?? []) as Array<{ g: FactGroup; at: string; s: ConfirmationSource }>;
+  for (const x of Array.isArray(list) ? list : []) if (x && x.g in out) out[x.g] = { confirmedAt: iso(x.at), source: x.s };
+  return out;
+}
+
 /** Escapes LIKE wildcards. */
 export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -89,6 +98,7 @@ export class MuseumsDomain {
     const q = db('museums').select(
       'museums.*',
       db.raw(`(select count(*) from museum_checkins c where c.museum_id = museums.id and c.created_at > now() - (?::int * interval '1 day'))::int as recent_check_ins`, [this.opts.recentCheckInDays]),
+      db.raw(`(select json_agg(json_build_object('g', fc.fact_group, 'at', fc.confirmed_at, 's', fc.source)) from museum_fact_confirmations fc where fc.museum_id = museums.id) as freshness`),
     );
     if (viewerId) {
       q.select(
@@ -131,6 +141,7 @@ export class MuseumsDomain {
       holidays,
       admission,
       accessibility: normalizeAccessibility(jsonValue(row.accessibility)),
+      freshness: toFreshness(row.freshness),
       isFreeToday: free.freeToday,
       isFreeNow: free.freeNow,
       managerId: row.manager_id ?? null,
@@ -476,10 +487,13 @@ export class MuseumsDomain {
   }
 
   /** Applies normalized fields; answers what changed (nothing written when nothing differs). */
-  async applyChanges(db: Db, museumId: number, fields: Record<string, unknown>): Promise<Record<string, unknown>> {
+  async applyChanges(db: Db, museumId: number, fields: Record<string, unknown>, confirm?: { source: ConfirmationSource; userId: number | null }): Promise<Record<string, unknown>> {
     const row = await db('museums').where({ id: museumId }).forUpdate().first();
     if (!row) throw new HttpError(404, 'Museum not found');
     const changes = this.diff(row, fields);
+    // A manager's, an admin's or an approved suggestion's save confirms the fact groups it covers,
+    // changed or re-saved as they were.
+    if (confirm) await this.confirmGroups(db, museumId, groupsOf(Object.keys(fields)), confirm.source, confirm.userId);
     if (!Object.keys(changes).length) return {};
     if (('name' in changes || 'city' in changes) && (await db('museums').whereNot({ id: museumId }).whereRaw('lower(name) = lower(?)', [String(changes.name ?? row.name)]).whereRaw('lower(city) = lower(?)', [String(changes.city ?? row.city)]).first('id'))) {
       throw new HttpError(409, `A museum named ${changes.name ?? row.name} already exists in ${changes.city ?? row.city}`);
@@ -488,9 +502,19 @@ export class MuseumsDomain {
     return changes;
   }
 
-  async update(museumId: number, input: Record<string, unknown>, userId: number | null, opts: { requireForEdit?: boolean } = {}): Promise<Museum> {
+  /** Marks fact groups confirmed now (one upsert per group; the latest confirmation wins). */
+  async confirmGroups(db: Db, museumId: number, groups: FactGroup[], source: ConfirmationSource, userId: number | null): Promise<void> {
+    for (const g of groups) {
+      await db('museum_fact_confirmations')
+        .insert({ museum_id: museumId, fact_group: g, source, confirmed_by: userId, confirmed_at: db.fn.now() })
+        .onConflict(['museum_id', 'fact_group'])
+        .merge({ source, confirmed_by: userId, confirmed_at: db.fn.now() });
+    }
+  }
+
+  async update(museumId: number, input: Record<string, unknown>, userId: number | null, opts: { requireForEdit?: boolean; source?: ConfirmationSource } = {}): Promise<Museum> {
     const fields = this.normalizeInput(input, opts);
-    const changes = await this.knex.transaction((trx) => this.applyChanges(trx, museumId, fields));
+    const changes = await this.knex.transaction((trx) => this.applyChanges(trx, museumId, fields, { source: opts.source ?? 'admin', userId }));
     if (Object.keys(changes).length) await this.ctx.events.emit('museums.museum.updated', { museumId, userId, changes });
     return this.get(museumId, userId ?? undefined);
   }
@@ -591,6 +615,67 @@ export class MuseumsDomain {
       for (const c of checkins) per.set(c.museum_id, (per.get(c.museum_id) ?? 0) + 1);
       for (const [mid, n] of per) await trx('museums').where({ id: mid }).update({ check_in_count: trx.raw('greatest(0, check_in_count - ?)', [n]) });
     });
+  }
+
+  // ---------------------------------------------------------------- "still right?" after a check-in
+
+  /** The viewer's check-in day at the museum today (local date), or null. */
+  private async checkedInToday(db: Db, userId: number, museumId: number): Promise<{ localDate: string } | null> {
+    const m = await db('museums').where({ id: museumId }).first('timezone');
+    if (!m) throw new HttpError(404, 'Museum not found');
+    const d = localDateTime(new Date(), m.timezone || 'UTC');
+    const localDate = `${d.year}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
+    const c = await db('museum_checkins').where({ user_id: userId, museum_id: museumId, local_date: localDate }).first('id');
+    return c ? { localDate } : null;
+  }
+
+  /** After a check-in today: the oldest fact group the member has not answered today, else null. */
+  async factQuestion(userId: number, museumId: number): Promise<{ group: FactGroup | null }> {
+    const day = await this.checkedInToday(this.knex, userId, museumId);
+    if (!day) return { group: null };
+    const answered = await this.knex('museum_fact_answers').where({ user_id: userId, museum_id: museumId, local_date: day.localDate }).pluck('fact_group');
+    if (answered.length) return { group: null }; // one quick question per visit
+    const row = await this.findRow(museumId);
+    return { group: oldestGroup(toFreshness(row.freshness)) };
+  }
+
+  /**
+   * A member's answer. Yes: the group is confirmed by visitors now. No: recorded with the
+   * correction; once two or more members disagree since the group's last confirmation (and after
+   * the last suggestion made from answers), one suggestion goes to the manager/admin queue. The
+   * museum row is locked for the count-then-insert, so concurrent answers make exactly one.
+   */
+  async answerFactQuestion(userId: number, museumId: number, group: FactGroup, agrees: boolean, correction: string | null | undefined): Promise<{ group: FactGroup; agrees: boolean; freshness: Freshness; suggestionId: number | null }> {
+    const text = typeof correction === 'string' && correction.trim() ? correction.trim().slice(0, 1000) : null;
+    const suggestionId = await this.knex.transaction(async (trx) => {
+      const m = await trx('museums').where({ id: museumId }).forUpdate().first('id');
+      if (!m) throw new HttpError(404, 'Museum not found');
+      const day = await this.checkedInToday(trx, userId, museumId);
+      if (!day) throw new HttpError(403, 'Check in at this museum first: only visitors can confirm its facts');
+      const inserted = await trx('museum_fact_answers')
+        .insert({ museum_id: museumId, user_id: userId, fact_group: group, local_date: day.localDate, agrees, correction: agrees ? null : text })
+        .onConflict(['user_id', 'museum_id', 'fact_group', 'local_date'])
+        .ignore()
+        .returning('id');
+      if (!inserted.length) throw new HttpError(409, 'You have already answered this question today');
+      if (agrees) {
+        await this.confirmGroups(trx, museumId, [group], 'member', userId);
+        return null;
+      }
+      const since = await trx('museum_fact_confirmations').where({ museum_id: museumId, fact_group: group }).first('confirmed_at');
+      const open = trx('museum_fact_answers').where({ museum_id: museumId, fact_group: group, agrees: false }).whereNull('suggestion_id');
+      if (since) open.where('created_at', '>', since.confirmed_at);
+      const rows = await open.select('id', 'user_id', 'correction').orderBy('id');
+      if (new Set(rows.map((r: any) => r.user_id)).size < 2) return null;
+      const notes = rows.map((r: any) => r.correction).filter(Boolean) as string[];
+      const reason = `${new Set(rows.map((r: any) => r.user_id)).size} visitors say the ${group} facts are not right${notes.length ? `: ${notes.map((n) => `"${n}"`).join('; ')}` : ''}`.slice(0, 1000);
+      const [sid] = await trx('museum_edit_suggestions').insert({ museum_id: museumId, user_id: userId, suggested_changes: JSON.stringify({}), reason }).returning('id');
+      const id = (sid as any).id ?? sid;
+      await trx('museum_fact_answers').whereIn('id', rows.map((r: any) => r.id)).update({ suggestion_id: id });
+      return id as number;
+    });
+    const row = await this.findRow(museumId);
+    return { group, agrees, freshness: toFreshness(row.freshness), suggestionId };
   }
 
   // ---------------------------------------------------------------- suggestions
@@ -706,7 +791,7 @@ export class MuseumsDomain {
       if (approve) {
         // Re-checked against today's rules; applies exactly the suggested fields.
         const fields = this.normalizeInput(jsonValue(s.suggested_changes) ?? {});
-        changes = await this.applyChanges(trx, s.museum_id, fields);
+        changes = await this.applyChanges(trx, s.museum_id, fields, { source: 'suggestion', userId: reviewerId });
       }
       await trx('museum_edit_suggestions')
         .where({ id: suggestionId })

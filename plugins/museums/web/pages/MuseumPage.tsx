@@ -23,6 +23,7 @@ import { OpenBadge } from '../components/OpenBadge.tsx';
 import { FreeBadge } from '../components/FreeBadge.tsx';
 import { AdmissionBlock } from '../components/AdmissionBlock.tsx';
 import { AccessibilityBlock } from '../components/AccessibilityBlock.tsx';
+import { FactQuestion, FreshnessLine } from '../components/FactCheck.tsx';
 import { normalizeAccessibility } from '../../shared/accessibility.ts';
 import { EditMuseumDialog } from '../components/EditMuseumDialog.tsx';
 import '../museums.css';
@@ -210,6 +211,8 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
             </div>
           </div>
 
+          {user && m.hasCheckedInToday && <FactQuestion museumId={m.id} onAnswered={refresh} />}
+
           <dl className="mz-stats" aria-label={t('museum.stats')}>
             <div>
               <dt className="is-sr-only">{t('museum.followers', { count: m.followerCount })}</dt>
@@ -330,6 +333,7 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
                       </p>
                     )}
                     <p className="help">{t('hours.timezone', { zone: m.timezone.replace(/_/g, ' ') })}</p>
+                    <FreshnessLine group="hours" confirmation={m.freshness?.hours} />
                   </>
                 ) : (
                   <p className="has-text-grey">{t('hours.none')}</p>
@@ -341,6 +345,7 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
                   {t('admission.title')}
                 </h2>
                 <AdmissionBlock admission={m.admission} />
+                <FreshnessLine group="admission" confirmation={m.freshness?.admission} />
               </section>
 
               <section className="box mz-section" aria-labelledby="mz-accessibility">
@@ -348,6 +353,7 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
                   {t('access.title')}
                 </h2>
                 <AccessibilityBlock accessibility={normalizeAccessibility(m.accessibility)} />
+                <FreshnessLine group="accessibility" confirmation={m.freshness?.accessibility} />
               </section>
 
               <section className="box mz-section" aria-labelledby="mz-address">
@@ -366,6 +372,7 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
                 ) : (
                   <p className="has-text-grey">{t('museum.noAddress')}</p>
                 )}
+                <FreshnessLine group="contact" confirmation={m.freshness?.contact} />
               </section>
 
               <section className="box mz-section" aria-labelledby="mz-amenities">

@@ -353,6 +353,27 @@ startDate?: string
 endDate?: string
 note?: string
 }
+/**
+ * When each fact group of a museum was last confirmed, and by whom: a manager's or an admin's edit, an approved suggestion, or a visitor's confirmation after a check-in. null: never confirmed.
+ */
+export interface Freshness {
+hours: ({
+confirmedAt: string
+source: ("manager" | "admin" | "suggestion" | "member")
+} | null)
+admission: ({
+confirmedAt: string
+source: ("manager" | "admin" | "suggestion" | "member")
+} | null)
+accessibility: ({
+confirmedAt: string
+source: ("manager" | "admin" | "suggestion" | "member")
+} | null)
+contact: ({
+confirmedAt: string
+source: ("manager" | "admin" | "suggestion" | "member")
+} | null)
+}
 export interface GeocodeResult {
 found: boolean
 latitude?: number
@@ -446,6 +467,7 @@ admission: (Admission | null)
 isFreeToday: boolean
 isFreeNow: boolean
 accessibility: Accessibility
+freshness: Freshness
 }
 export interface MuseumPage {
 items: Museum[]
@@ -609,6 +631,17 @@ visits: number
 lastVisitAt: string
 }[]
 }
+export interface AnswerMuseumFactQuestionBody {
+group: ("hours" | "admission" | "accessibility" | "contact")
+agrees: boolean
+correction?: (string | null)
+}
+export interface AnswerMuseumFactQuestionResponse {
+group: string
+agrees: boolean
+freshness: Freshness
+suggestionId: (number | null)
+}
 export interface GeocodeAddressQuery {
 address?: string
 city?: string
@@ -623,6 +656,9 @@ apiKey: string
 }
 export interface GetMuseumBySlugParams {
 slug: string
+}
+export interface GetMuseumFactQuestionResponse {
+group: (("hours" | "admission" | "accessibility" | "contact") | null)
 }
 export interface GetUserMuseumsParams {
 userId: Id
@@ -677,6 +713,7 @@ following: boolean
 followerCount: number
 }
 
+export type AnswerMuseumFactQuestionParams = IdParams;
 export type AutoPopulateMuseumBody = AutoPopulateBody;
 export type AutoPopulateMuseumResponse = AutoPopulateResult;
 export type CheckInAtMuseumParams = IdParams;
@@ -689,6 +726,7 @@ export type GeocodeAddressResponse = GeocodeResult;
 export type GetMuseumParams = IdParams;
 export type GetMuseumResponse = Museum;
 export type GetMuseumBySlugResponse = Museum;
+export type GetMuseumFactQuestionParams = IdParams;
 export type GetUserMuseumsResponse = UserMuseums;
 export type ListMuseumsResponse = MuseumPage;
 export type SearchAllResponse = SearchResult;
@@ -699,6 +737,14 @@ export type SuggestMuseumEditBody = SuggestEditBody;
 export type SuggestMuseumEditResponse = EditSuggestion;
 export type ToggleMuseumFollowParams = IdParams;
 
+/** POST /api/museums/:id/fact-check — A visitor who checked in today says whether a fact group is right (yes refreshes it; two or more no answers make a suggestion) (sign-in required) */
+export function answerMuseumFactQuestionUrl(params: AnswerMuseumFactQuestionParams): string {
+  return `/api/museums/${encodeURIComponent(String(params.id))}/fact-check`;
+}
+/** POST /api/museums/:id/fact-check — A visitor who checked in today says whether a fact group is right (yes refreshes it; two or more no answers make a suggestion) (sign-in required) */
+export function answerMuseumFactQuestion(args: { params: AnswerMuseumFactQuestionParams; body: AnswerMuseumFactQuestionBody }): Promise<AnswerMuseumFactQuestionResponse> {
+  return apiRequest('POST', answerMuseumFactQuestionUrl(args.params), args.body);
+}
 /** POST /api/museums/auto-populate — Looks a museum up by name in Wikidata; found false when nothing matches (sign-in required) */
 export function autoPopulateMuseumUrl(): string {
   return `/api/museums/auto-populate`;
@@ -770,6 +816,14 @@ export function getMuseumBySlugUrl(params: GetMuseumBySlugParams): string {
 /** GET /api/museums/slug/:slug — A museum by slug (an id is accepted too) */
 export function getMuseumBySlug(args: { params: GetMuseumBySlugParams }): Promise<GetMuseumBySlugResponse> {
   return apiRequest('GET', getMuseumBySlugUrl(args.params));
+}
+/** GET /api/museums/:id/fact-check — After a check-in today: the one fact group to ask the member about (the oldest confirmed), or null (sign-in required) */
+export function getMuseumFactQuestionUrl(params: GetMuseumFactQuestionParams): string {
+  return `/api/museums/${encodeURIComponent(String(params.id))}/fact-check`;
+}
+/** GET /api/museums/:id/fact-check — After a check-in today: the one fact group to ask the member about (the oldest confirmed), or null (sign-in required) */
+export function getMuseumFactQuestion(args: { params: GetMuseumFactQuestionParams }): Promise<GetMuseumFactQuestionResponse> {
+  return apiRequest('GET', getMuseumFactQuestionUrl(args.params));
 }
 /** GET /api/museums/user/:userId — Museums a user follows and has checked in at (profile MUSEUMS tab); respects profile privacy */
 export function getUserMuseumsUrl(params: GetUserMuseumsParams): string {
