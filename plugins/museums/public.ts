@@ -262,10 +262,20 @@ declare module '../../core/events.ts' {
      * After the check-in is stored. Handlers may return EarnedBadge (or { badge: EarnedBadge,
      * earnedAt }) objects or arrays of them: the check-in answer lists them as `badges`.
      */
-    'museums.museum.checkedIn': { userId: number; museumId: number; checkInId: number };
+    /** verified: near the museum and a possible journey (issue 20); badges count verified check-ins only. */
+    'museums.museum.checkedIn': { userId: number; museumId: number; checkInId: number; verified: boolean };
     'museums.museum.created': { museumId: number; userId: number | null };
     'museums.museum.updated': { museumId: number; userId: number | null; changes: Record<string, unknown> };
     'museums.suggestion.approved': { suggestionId: number; museumId: number | null; userId: number; reviewerId: number; kind: 'edit' | 'new' };
     'museums.suggestion.rejected': { suggestionId: number; museumId: number | null; userId: number; reviewerId: number; kind: 'edit' | 'new' };
   }
+}
+
+/**
+ * The check-in body that puts a member at the museum's own coordinates (10 m accuracy): what a
+ * phone standing in the museum sends. For tests and tools that check in on a member's behalf.
+ */
+export function positionAt(m: { latitude: number | null; longitude: number | null }): { latitude: number; longitude: number; accuracy: number } {
+  if (m.latitude == null || m.longitude == null) throw new Error('positionAt: the museum has no coordinates');
+  return { latitude: m.latitude, longitude: m.longitude, accuracy: 10 };
 }

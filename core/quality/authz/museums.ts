@@ -20,7 +20,7 @@ export const rows: AuthzRow[] = [
     route: 'POST /api/museums/:id/fact-check',
     req: (p) => ({ params: { id: p.w.museumB.id }, body: { group: 'hours', agrees: true } }),
     expect: { signedOut: 401, signedIn: 403 },
-    note: 'issue 20: only a member who checked in at the museum today may confirm its facts (nobody in the world checked in at museum B today); the allowed case is in plugins/museums/server/freshness.test.ts',
+    note: 'issue 20: only a member with a verified check-in at the museum today may confirm its facts (nobody in the world has one at museum B); the allowed case is in plugins/museums/server/freshness.test.ts',
   },
   {
     route: 'GET /api/museums/user/:userId',

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { sharedApp, uniqueName, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
-import { MuseumsService } from '../public.ts';
+import { MuseumsService, positionAt } from '../public.ts';
 
 const closed = { isOpen: false, isByAppointment: false };
 const HOURS = { defaultHours: Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, closed])) };
@@ -14,7 +14,7 @@ let app: TestApp;
 let admin: SignedInClient;
 
 async function newMuseum(by: SignedInClient) {
-  const r = await by.post('/api/museums', { name: uniqueName('Fresh Museum '), address: '1 Road', city: uniqueName('Freshtown'), country: 'France', state: 'IDF', zipCode: '75001', category: 'Art Museums' });
+  const r = await by.post('/api/museums', { name: uniqueName('Fresh Museum '), address: '1 Road', city: uniqueName('Freshtown'), country: 'France', state: 'IDF', zipCode: '75001', category: 'Art Museums', latitude: 48.8606, longitude: 2.3376 });
   expect(r.status, r.text).to.equal(201);
   return r.body;
 }
@@ -54,8 +54,13 @@ describe('museums API: fact freshness and "still right?"', function () {
     expect((await visitor.get(`/api/museums/${m.id}/fact-check`)).body).to.deep.equal({ group: null });
     const early = await visitor.post(`/api/museums/${m.id}/fact-check`, { group: 'hours', agrees: true });
     expect(early.status).to.equal(403);
-    expect(early.body.message).to.equal('Check in at this museum first: only visitors can confirm its facts');
-    expect((await visitor.post(`/api/museums/${m.id}/checkin`, {})).status).to.equal(201);
+    expect(early.body.message).to.equal('Check in at this museum first (from the museum itself): only visitors can confirm its facts');
+    // a visit without a position (unverified) does not make a member a witness
+    const away = await app.user();
+    expect((await away.post(`/api/museums/${m.id}/checkin`, {})).body.checkIn.verified).to.equal(false);
+    expect((await away.get(`/api/museums/${m.id}/fact-check`)).body).to.deep.equal({ group: null });
+    expect((await away.post(`/api/museums/${m.id}/fact-check`, { group: 'hours', agrees: true })).status).to.equal(403);
+    expect((await visitor.post(`/api/museums/${m.id}/checkin`, positionAt(m))).status).to.equal(201);
     // all four groups were confirmed by the same save: the first in order is the oldest tie
     const q = await visitor.get(`/api/museums/${m.id}/fact-check`);
     expect(q.body.group).to.equal('hours');
@@ -73,7 +78,7 @@ describe('museums API: fact freshness and "still right?"', function () {
     const a = await app.user();
     const b = await app.user();
     const c = await app.user();
-    for (const u of [a, b, c]) expect((await u.post(`/api/museums/${m.id}/checkin`, {})).status).to.equal(201);
+    for (const u of [a, b, c]) expect((await u.post(`/api/museums/${m.id}/checkin`, positionAt(m))).body.checkIn.verified).to.equal(true);
     const first = await a.post(`/api/museums/${m.id}/fact-check`, { group: 'hours', agrees: false, correction: 'Closed on Mondays now' });
     expect(first.body.suggestionId).to.equal(null);
     const [r1, r2] = await Promise.all([

@@ -41,7 +41,10 @@ export default definePluginServer({
   register(ctx: PluginContext) {
     const knex = ctx.db;
     const cfg = ctx.config;
-    const d = new MuseumsDomain(knex, ctx, { recentCheckInDays: cfg.recentCheckInDays ?? 30 });
+    const d = new MuseumsDomain(knex, ctx, {
+      recentCheckInDays: cfg.recentCheckInDays ?? 30,
+      verify: { radiusM: cfg.checkInRadiusMeters ?? 300, maxAccuracyM: cfg.checkInMaxAccuracyMeters ?? 1000, maxSpeedKmh: cfg.checkInMaxSpeedKmh ?? 900 },
+    });
     const wikidata: WikidataClient = createWikidataClient({
       apiUrl: cfg.wikidataApiUrl,
       sparqlUrl: cfg.wikidataSparqlUrl,
@@ -266,8 +269,26 @@ export default definePluginServer({
       summary: 'Check in (once per museum per day at the museum); answers the check-in, the new counts and badges earned',
       auth: 'required',
       status: 201,
-      schema: { params: idParams, response: { 201: ref('CheckInResult'), ...errorResponses } },
-      handler: (c) => d.checkIn(c.user!.id, c.input.params.id),
+      schema: {
+        params: idParams,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          description: "The browser's position (Geolocation API) with its accuracy in metres; without it the check-in is recorded as a visit, unverified",
+          properties: {
+            latitude: { type: 'number', minimum: -90, maximum: 90 },
+            longitude: { type: 'number', minimum: -180, maximum: 180 },
+            accuracy: { type: 'number', minimum: 0, maximum: 1000000 },
+          },
+          dependencies: { latitude: ['longitude', 'accuracy'], longitude: ['latitude', 'accuracy'], accuracy: ['latitude', 'longitude'] },
+        },
+        response: { 201: ref('CheckInResult'), ...errorResponses },
+      },
+      handler: (c) => {
+        const b = (c.input.body ?? {}) as { latitude?: number; longitude?: number; accuracy?: number };
+        const pos = typeof b.latitude === 'number' && typeof b.longitude === 'number' && typeof b.accuracy === 'number' ? { latitude: b.latitude, longitude: b.longitude, accuracy: b.accuracy } : null;
+        return d.checkIn(c.user!.id, c.input.params.id, pos);
+      },
     });
 
     ctx.routes.add<{ id: number }>({

@@ -24,6 +24,7 @@ import { isValidTimeZone, localDateTime, normalizeHours, openStatusAt } from '..
 import { holidaysAround, isKnownHolidayRegion } from './holidays.ts';
 import { freeStatusAt, normalizeAdmission } from '../shared/admission.ts';
 import { isAccessKey, normalizeAccessibility, type AccessKey } from '../shared/accessibility.ts';
+import { DEFAULT_VERIFY, verifyCheckIn, type VerifyOptions } from '../shared/verify.ts';
 import { FACT_GROUPS, groupsOf, oldestGroup, type ConfirmationSource, type FactGroup, type Freshness } from '../shared/freshness.ts';
 import { canonicalCategory, DISTANCE_SQL, guessTimeZone, slugify } from './places.ts';
 
@@ -31,6 +32,8 @@ type Db = Knex | Knex.Transaction;
 
 export interface MuseumsOptions {
   recentCheckInDays: number;
+  /** Check-in verification (shared/verify.ts); defaults DEFAULT_VERIFY. */
+  verify?: VerifyOptions;
 }
 
 /** Field name in answers and inputs → column. */
@@ -564,15 +567,47 @@ export class MuseumsDomain {
     return { following: result.following, followerCount: result.followerCount };
   }
 
-  async checkIn(userId: number, museumId: number) {
+  /**
+   * A check-in, with the browser's position when it gave one. Verified when near the museum and
+   * not an impossible journey from the member's previous verified check-in (shared/verify.ts);
+   * unverified ones are kept as visits but the event says verified: false (no badges, no crowd
+   * data). The member's check-ins are serialized with a transaction-scoped advisory lock, so two
+   * check-ins sent at once on two continents cannot both pass the speed check.
+   */
+  async checkIn(userId: number, museumId: number, position: { latitude: number; longitude: number; accuracy: number } | null = null) {
     const now = new Date();
     const stored = await this.knex.transaction(async (trx) => {
-      const m = await trx('museums').where({ id: museumId }).first('id', 'timezone');
+      await trx.raw('select pg_advisory_xact_lock(?, ?)', [20200, userId]);
+      const m = await trx('museums').where({ id: museumId }).first('id', 'timezone', 'latitude', 'longitude');
       if (!m) throw new HttpError(404, 'Museum not found');
       const d = localDateTime(now, m.timezone || 'UTC');
       const localDate = `${d.year}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
+      const prev = await trx('museum_checkins as c')
+        .join('museums as pm', 'pm.id', 'c.museum_id')
+        .where({ 'c.user_id': userId, 'c.verified': true })
+        .whereNotNull('pm.latitude')
+        .orderBy('c.created_at', 'desc')
+        .first('pm.latitude', 'pm.longitude', 'c.created_at');
+      const museumPos = m.latitude == null || m.longitude == null ? null : { latitude: Number(m.latitude), longitude: Number(m.longitude) };
+      const v = verifyCheckIn({
+        position,
+        museum: museumPos,
+        previous: prev ? { museum: { latitude: Number(prev.latitude), longitude: Number(prev.longitude) }, at: new Date(prev.created_at) } : null,
+        at: now,
+        opts: this.opts.verify ?? DEFAULT_VERIFY,
+      });
       const inserted = await trx('museum_checkins')
-        .insert({ user_id: userId, museum_id: museumId, local_date: localDate })
+        .insert({
+          user_id: userId,
+          museum_id: museumId,
+          local_date: localDate,
+          verified: v.verified,
+          unverified_reason: v.reason,
+          latitude: position?.latitude ?? null,
+          longitude: position?.longitude ?? null,
+          accuracy: position?.accuracy ?? null,
+          distance_m: v.distanceM,
+        })
         .onConflict(['user_id', 'museum_id', 'local_date'])
         .ignore()
         .returning(['id', 'created_at']);
@@ -582,11 +617,11 @@ export class MuseumsDomain {
         .where({ museum_id: museumId })
         .whereRaw(`created_at > now() - (?::int * interval '1 day')`, [this.opts.recentCheckInDays])
         .count<{ n: number }[]>({ n: '*' });
-      return { id: inserted[0].id as number, createdAt: iso(inserted[0].created_at), localDate, checkInCount: row.check_in_count as number, recent: Number(recent[0].n) };
+      return { id: inserted[0].id as number, createdAt: iso(inserted[0].created_at), localDate, checkInCount: row.check_in_count as number, recent: Number(recent[0].n), ...v };
     });
-    const results = await this.ctx.events.emit('museums.museum.checkedIn', { userId, museumId, checkInId: stored.id });
+    const results = await this.ctx.events.emit('museums.museum.checkedIn', { userId, museumId, checkInId: stored.id, verified: stored.verified });
     return {
-      checkIn: { id: stored.id, museumId, userId, localDate: stored.localDate, createdAt: stored.createdAt },
+      checkIn: { id: stored.id, museumId, userId, localDate: stored.localDate, createdAt: stored.createdAt, verified: stored.verified, unverifiedReason: stored.reason, distanceMeters: stored.distanceM },
       checkInCount: stored.checkInCount,
       recentCheckInsCount: stored.recent,
       badges: earnedBadgesFrom(results),
@@ -625,7 +660,8 @@ export class MuseumsDomain {
     if (!m) throw new HttpError(404, 'Museum not found');
     const d = localDateTime(new Date(), m.timezone || 'UTC');
     const localDate = `${d.year}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
-    const c = await db('museum_checkins').where({ user_id: userId, museum_id: museumId, local_date: localDate }).first('id');
+    // only a verified visit (at the museum, issue 20) may confirm or dispute its facts
+    const c = await db('museum_checkins').where({ user_id: userId, museum_id: museumId, local_date: localDate, verified: true }).first('id');
     return c ? { localDate } : null;
   }
 
@@ -651,7 +687,7 @@ export class MuseumsDomain {
       const m = await trx('museums').where({ id: museumId }).forUpdate().first('id');
       if (!m) throw new HttpError(404, 'Museum not found');
       const day = await this.checkedInToday(trx, userId, museumId);
-      if (!day) throw new HttpError(403, 'Check in at this museum first: only visitors can confirm its facts');
+      if (!day) throw new HttpError(403, 'Check in at this museum first (from the museum itself): only visitors can confirm its facts');
       const inserted = await trx('museum_fact_answers')
         .insert({ museum_id: museumId, user_id: userId, fact_group: group, local_date: day.localDate, agrees, correction: agrees ? null : text })
         .onConflict(['user_id', 'museum_id', 'fact_group', 'local_date'])

@@ -159,6 +159,9 @@ describe('museums in the browser: closures and open now', function () {
   it('after a check-in the visitor is asked about the oldest fact; yes shows "confirmed … by visitors"; no opens a correction form', async () => {
     const visitor = await app.user();
     await signInPage(page, app, visitor);
+    // the visitor's phone is at the museum (Puppeteer's geolocation override): a verified check-in
+    await page.browserContext().overridePermissions(app.url, ['geolocation']);
+    await page.setGeolocation({ latitude: 48.86, longitude: 2.34, accuracy: 20 });
     await page.goto(`${app.url}/museum/${closedOne.slug}`, { waitUntil: 'load' });
     await page.waitForSelector('[data-testid="checkin-button"]', { timeout: 20000 });
     expect(await page.$eval('[data-fresh="hours"]', (p) => p.textContent)).to.equal('Hours not confirmed yet');

@@ -75,6 +75,18 @@ export default function MuseumPage() {
   return <MuseumProfile museum={museum} onChanged={(m) => void mutate(m, { revalidate: false })} refresh={() => void mutate()} />;
 }
 
+/** The browser's position with its accuracy, or null (no Geolocation API, denied, or 10 s without a fix). */
+function currentPosition(): Promise<{ latitude: number; longitude: number; accuracy: number } | null> {
+  if (typeof navigator === 'undefined' || !navigator.geolocation) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    navigator.geolocation.getCurrentPosition(
+      (p) => resolve({ latitude: p.coords.latitude, longitude: p.coords.longitude, accuracy: p.coords.accuracy }),
+      () => resolve(null),
+      { enableHighAccuracy: true, timeout: 10000, maximumAge: 60000 },
+    );
+  });
+}
+
 function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; onChanged: (m: MuseumView) => void; refresh: () => void }) {
   const { t, i18n } = useTranslation('museums');
   const { user } = useAuth();
@@ -86,7 +98,7 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
   const insightSlot = useSlot('museum.insights');
 
   const follow = useMutation(() => toggleMuseumFollow({ params: { id: m.id } }));
-  const checkIn = useMutation(() => checkInAtMuseum({ params: { id: m.id } }), { retries: 0 });
+  const checkIn = useMutation((body: { latitude?: number; longitude?: number; accuracy?: number }) => checkInAtMuseum({ params: { id: m.id }, body }), { retries: 0 });
 
   const onFollow = async () => {
     if (!user) {
@@ -112,9 +124,13 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
       return;
     }
     try {
-      const r = await checkIn.trigger();
+      // The browser's position (with its accuracy) makes the check-in verified when it is at the
+      // museum; without one (denied, unavailable, too slow) the visit is still recorded, unverified.
+      const position = await currentPosition();
+      const r = await checkIn.trigger(position ?? {});
       onChanged({ ...m, checkInCount: r.checkInCount, recentCheckInsCount: r.recentCheckInsCount, hasCheckedInToday: true });
-      toast({ title: t('toasts.checkedIn'), description: t('toasts.checkedInText', { name: m.name }), variant: 'success' });
+      if (r.checkIn.verified) toast({ title: t('toasts.checkedIn'), description: t('toasts.checkedInText', { name: m.name }), variant: 'success' });
+      else toast({ title: t('checkin.unverifiedTitle'), description: t(`checkin.reasons.${r.checkIn.unverifiedReason ?? 'no_position'}`, { distance: r.checkIn.distanceMeters ?? '' }), variant: 'info' });
       // Earned badges are celebrated by the badges plugin (one toast per badge, profile lists refreshed).
       announceBadges(r.badges);
     } catch (e) {

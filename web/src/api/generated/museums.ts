@@ -222,6 +222,12 @@ userId: number
  */
 localDate: string
 createdAt: string
+/**
+ * Near the museum and a possible journey: counts for badges, streaks and crowd data
+ */
+verified: boolean
+unverifiedReason: (("no_position" | "no_museum_location" | "inaccurate" | "too_far" | "impossible_journey") | null)
+distanceMeters: (number | null)
 }
 checkInCount: number
 recentCheckInsCount: number
@@ -642,6 +648,14 @@ agrees: boolean
 freshness: Freshness
 suggestionId: (number | null)
 }
+/**
+ * The browser's position (Geolocation API) with its accuracy in metres; without it the check-in is recorded as a visit, unverified
+ */
+export interface CheckInAtMuseumBody {
+latitude?: number
+longitude?: number
+accuracy?: number
+}
 export interface GeocodeAddressQuery {
 address?: string
 city?: string
@@ -758,8 +772,8 @@ export function checkInAtMuseumUrl(params: CheckInAtMuseumParams): string {
   return `/api/museums/${encodeURIComponent(String(params.id))}/checkin`;
 }
 /** POST /api/museums/:id/checkin — Check in (once per museum per day at the museum); answers the check-in, the new counts and badges earned (sign-in required) */
-export function checkInAtMuseum(args: { params: CheckInAtMuseumParams }): Promise<CheckInAtMuseumResponse> {
-  return apiRequest('POST', checkInAtMuseumUrl(args.params));
+export function checkInAtMuseum(args: { params: CheckInAtMuseumParams; body: CheckInAtMuseumBody }): Promise<CheckInAtMuseumResponse> {
+  return apiRequest('POST', checkInAtMuseumUrl(args.params), args.body);
 }
 /** POST /api/museums — Create a museum profile (unverified until an Admin verifies it) (sign-in required) */
 export function createMuseumUrl(): string {
