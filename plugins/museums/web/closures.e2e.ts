@@ -178,6 +178,25 @@ describe('museums in the browser: closures and open now', function () {
     expect(await page.$eval('[data-fresh="hours"]', (p) => p.textContent)).to.match(/^Hours confirmed .+ by visitors$/);
   });
 
+  it('a check-in from 2 km away is recorded as a visit and the page says why it does not count', async () => {
+    const visitor = await app.user();
+    await signInPage(page, app, visitor);
+    await page.browserContext().overridePermissions(app.url, ['geolocation']);
+    await page.setGeolocation({ latitude: 48.878, longitude: 2.34, accuracy: 20 });
+    await page.goto(`${app.url}/museum/${openOne.slug}`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="checkin-button"]', { timeout: 20000 });
+    const answer = page.waitForResponse((r) => r.url().endsWith(`/api/museums/${openOne.id}/checkin`) && r.request().method() === 'POST');
+    const asked = page.waitForResponse((r) => r.url().endsWith(`/api/museums/${openOne.id}/fact-check`) && r.request().method() === 'GET');
+    await page.click('[data-testid="checkin-button"]');
+    const body = await (await answer).json();
+    expect(body.checkIn).to.include({ verified: false, unverifiedReason: 'too_far' });
+    expect(await (await asked).json()).to.deep.equal({ group: null });
+    await waitForText(page, 'Visit recorded, not verified');
+    await waitForText(page, `You seem to be ${body.checkIn.distanceMeters} m from the museum`);
+    // an unverified visitor is not asked to confirm facts (the answer above was group: null)
+    expect(await page.$('[data-testid="fact-question"]')).to.equal(null);
+  });
+
   it('a manager adds a closure for today in the edit dialog (SchemaForm) and the museum turns closed', async () => {
     await signInPage(page, app, manager);
     await page.goto(`${app.url}/museum/${openOne.slug}`, { waitUntil: 'load' });
