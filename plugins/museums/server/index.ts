@@ -293,6 +293,32 @@ export default definePluginServer({
 
     ctx.routes.add<{ id: number }>({
       method: 'GET',
+      path: '/api/museums/:id/busy-times',
+      operationId: 'getMuseumBusyTimes',
+      summary: "Best time to visit: verified check-ins by local weekday (Monday first) and hour; null below the minimum; now relative to the museum's busiest hour",
+      auth: 'optional',
+      schema: {
+        params: idParams,
+        response: {
+          200: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['total', 'minimum', 'histogram', 'now'],
+            properties: {
+              total: { type: 'integer' },
+              minimum: { type: 'integer' },
+              histogram: { anyOf: [{ type: 'array', items: { type: 'array', items: { type: 'integer' } } }, { type: 'null' }] },
+              now: { anyOf: [{ type: 'string', enum: ['quiet', 'average', 'busy'] }, { type: 'null' }] },
+            },
+          },
+          404: { $ref: 'shared/Error' },
+        },
+      },
+      handler: (c) => d.busyTimes(c.input.params.id, cfg.busyMinCheckIns ?? 20),
+    });
+
+    ctx.routes.add<{ id: number }>({
+      method: 'GET',
       path: '/api/museums/:id/fact-check',
       operationId: 'getMuseumFactQuestion',
       summary: 'After a check-in today: the one fact group to ask the member about (the oldest confirmed), or null',

@@ -84,6 +84,8 @@ export function toFreshness(raw: unknown): Freshness {
   return out;
 }
 
+const DAY_INDEX: Record<string, number> = { monday: 0, tuesday: 1, wednesday: 2, thursday: 3, friday: 4, saturday: 5, sunday: 6 };
+
 /** Escapes LIKE wildcards. */
 export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -626,6 +628,34 @@ export class MuseumsDomain {
       recentCheckInsCount: stored.recent,
       badges: earnedBadgesFrom(results),
     };
+  }
+
+  /**
+   * Best time to visit (issue 20): verified check-ins of the last year by local weekday and hour
+   * at the museum (its zone, so DST moves nothing), shown only from `minimum` check-ins on, and
+   * "now" as quiet / average / busy relative to the museum's own busiest hour.
+   */
+  async busyTimes(museumId: number, minimum: number, now = new Date()) {
+    const m = await this.knex('museums').where({ id: museumId }).first('id', 'timezone');
+    if (!m) throw new HttpError(404, 'Museum not found');
+    const tz = m.timezone || 'UTC';
+    const rows = await this.knex('museum_checkins')
+      .where({ museum_id: museumId, verified: true })
+      .whereRaw(`created_at > now() - interval '365 days'`)
+      .orderBy('created_at', 'desc')
+      .limit(50000)
+      .pluck('created_at');
+    const total = rows.length;
+    if (total < Math.max(1, minimum)) return { total, minimum, histogram: null, now: null };
+    const histogram = Array.from({ length: 7 }, () => Array.from({ length: 24 }, () => 0));
+    for (const at of rows) {
+      const l = localDateTime(new Date(at), tz);
+      histogram[DAY_INDEX[l.weekday]][Math.floor(l.minutes / 60)] += 1;
+    }
+    const max = Math.max(...histogram.flat());
+    const here = localDateTime(now, tz);
+    const share = histogram[DAY_INDEX[here.weekday]][Math.floor(here.minutes / 60)] / max;
+    return { total, minimum, histogram, now: share >= 2 / 3 ? 'busy' : share <= 1 / 3 ? 'quiet' : 'average' };
   }
 
   async adjustInsightCount(museumId: number, delta: number): Promise<void> {

@@ -95,6 +95,7 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
   const role = user ? canonicalRole(user.role) : null;
   const canEdit = !!user && (role === 'Admin' || (role === 'Museum Manager' && m.managerId === user.id));
   const eventSlot = useSlot('museum.events');
+  const busy = useApi<{ now: 'quiet' | 'average' | 'busy' | null }>(`/api/museums/${m.id}/busy-times`, { shouldRetryOnError: false });
   const insightSlot = useSlot('museum.insights');
 
   const follow = useMutation(() => toggleMuseumFollow({ params: { id: m.id } }));
@@ -184,6 +185,11 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
           <p className="mz-hero__status">
             <OpenBadge openStatus={m.openStatus} />
             <FreeBadge isFreeNow={m.isFreeNow} isFreeToday={m.isFreeToday} className="ml-2" />
+            {busy.data?.now && (
+              <span className="tag is-light ml-2 mz-busy" data-busy={busy.data.now}>
+                {t(`busy.${busy.data.now}`)}
+              </span>
+            )}
             {detail && <span className="mz-hero__detail">{detail}</span>}
           </p>
         </div>

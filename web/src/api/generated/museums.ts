@@ -668,6 +668,12 @@ export type GetFeaturedMuseumsResponse = Museum[]
 export interface GetGoogleMapsConfigResponse {
 apiKey: string
 }
+export interface GetMuseumBusyTimesResponse {
+total: number
+minimum: number
+histogram: (number[][] | null)
+now: (("quiet" | "average" | "busy") | null)
+}
 export interface GetMuseumBySlugParams {
 slug: string
 }
@@ -739,6 +745,7 @@ export type EditMuseumResponse = Museum;
 export type GeocodeAddressResponse = GeocodeResult;
 export type GetMuseumParams = IdParams;
 export type GetMuseumResponse = Museum;
+export type GetMuseumBusyTimesParams = IdParams;
 export type GetMuseumBySlugResponse = Museum;
 export type GetMuseumFactQuestionParams = IdParams;
 export type GetUserMuseumsResponse = UserMuseums;
@@ -822,6 +829,14 @@ export function getMuseumUrl(params: GetMuseumParams): string {
 /** GET /api/museums/:id — A museum by id */
 export function getMuseum(args: { params: GetMuseumParams }): Promise<GetMuseumResponse> {
   return apiRequest('GET', getMuseumUrl(args.params));
+}
+/** GET /api/museums/:id/busy-times — Best time to visit: verified check-ins by local weekday (Monday first) and hour; null below the minimum; now relative to the museum's busiest hour */
+export function getMuseumBusyTimesUrl(params: GetMuseumBusyTimesParams): string {
+  return `/api/museums/${encodeURIComponent(String(params.id))}/busy-times`;
+}
+/** GET /api/museums/:id/busy-times — Best time to visit: verified check-ins by local weekday (Monday first) and hour; null below the minimum; now relative to the museum's busiest hour */
+export function getMuseumBusyTimes(args: { params: GetMuseumBusyTimesParams }): Promise<GetMuseumBusyTimesResponse> {
+  return apiRequest('GET', getMuseumBusyTimesUrl(args.params));
 }
 /** GET /api/museums/slug/:slug — A museum by slug (an id is accepted too) */
 export function getMuseumBySlugUrl(params: GetMuseumBySlugParams): string {
