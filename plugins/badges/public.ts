@@ -3,7 +3,7 @@
  * the events it emits. Other plugins import only this file from badges, never its tables.
  *
  * Badges are awarded from other plugins' events (no calls needed):
- *   museums.museum.checkedIn  → check_ins (every check-in counts)
+ *   museums.museum.checkedIn  → check_ins (verified check-ins only: near the museum, possible journey)
  *   insights.post.created / insights.post.deleted → posts (insights currently shared)
  *   insights.post.liked       → likes: likes RECEIVED on the member's insights (a like taken back,
  *                               or its post deleted, lowers the count; the author's own likes do not count)

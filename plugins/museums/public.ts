@@ -10,7 +10,10 @@
  */
 import type { Knex } from 'knex';
 import { serviceRef } from '../../core/services.ts';
-import type { StructuredHours } from './shared/catalog.ts';
+import type { PublicHoliday, StructuredHours } from './shared/catalog.ts';
+import type { Admission } from './shared/admission.ts';
+import type { Accessibility } from './shared/accessibility.ts';
+import type { Freshness } from './shared/freshness.ts';
 
 export interface MuseumSummary {
   id: number;
@@ -42,6 +45,17 @@ export interface Museum extends MuseumSummary {
   amenities: string[];
   /** Always the structured form (text-form input is converted on write). */
   openingHours: StructuredHours | null;
+  /** Public holidays (per openingHours.publicHolidays) from yesterday to two weeks ahead at the museum. */
+  holidays: PublicHoliday[];
+  /** Prices and free-entry rules (schema museums/Admission), null when unknown. */
+  admission: Admission | null;
+  /** Every fact, unknown when nobody reported it (schema museums/Accessibility). */
+  accessibility: Accessibility;
+  /** When each fact group was last confirmed and by whom (null: never). */
+  freshness: Freshness;
+  /** From freeStatusAt(admission, now, timezone): a free-for-everyone rule applies today / now. */
+  isFreeToday: boolean;
+  isFreeNow: boolean;
   rating: number;
   totalReviews: number;
   totalInsights: number;
@@ -86,6 +100,8 @@ export interface MuseumInput {
   amenities?: string[];
   /** either form of part 2 §3; stored structured */
   openingHours?: unknown;
+  admission?: unknown;
+  accessibility?: unknown;
   isFeatured?: boolean;
 }
 
@@ -251,10 +267,20 @@ declare module '../../core/events.ts' {
      * After the check-in is stored. Handlers may return EarnedBadge (or { badge: EarnedBadge,
      * earnedAt }) objects or arrays of them: the check-in answer lists them as `badges`.
      */
-    'museums.museum.checkedIn': { userId: number; museumId: number; checkInId: number };
+    /** verified: near the museum and a possible journey (issue 20); badges count verified check-ins only. */
+    'museums.museum.checkedIn': { userId: number; museumId: number; checkInId: number; verified: boolean };
     'museums.museum.created': { museumId: number; userId: number | null };
     'museums.museum.updated': { museumId: number; userId: number | null; changes: Record<string, unknown> };
     'museums.suggestion.approved': { suggestionId: number; museumId: number | null; userId: number; reviewerId: number; kind: 'edit' | 'new' };
     'museums.suggestion.rejected': { suggestionId: number; museumId: number | null; userId: number; reviewerId: number; kind: 'edit' | 'new' };
   }
+}
+
+/**
+ * The check-in body that puts a member at the museum's own coordinates (10 m accuracy): what a
+ * phone standing in the museum sends. For tests and tools that check in on a member's behalf.
+ */
+export function positionAt(m: { latitude: number | null; longitude: number | null }): { latitude: number; longitude: number; accuracy: number } {
+  if (m.latitude == null || m.longitude == null) throw new Error('positionAt: the museum has no coordinates');
+  return { latitude: m.latitude, longitude: m.longitude, accuracy: 10 };
 }

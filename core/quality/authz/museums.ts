@@ -15,6 +15,14 @@ export const rows: AuthzRow[] = [
   { route: 'GET /api/museums/:id', req: (p) => ({ params: { id: p.w.museumA.id } }), expect: everyone() },
   { route: 'POST /api/museums/:id/follow', req: (p) => ({ params: { id: p.w.museumA.id } }), expect: member() },
   { route: 'POST /api/museums/:id/checkin', req: (p) => ({ params: { id: p.w.museumA.id } }), expect: member(201) },
+  { route: 'GET /api/museums/:id/busy-times', req: (p) => ({ params: { id: p.w.museumA.id } }), expect: everyone(), note: 'issue 20: aggregate counts only, no member is named' },
+  { route: 'GET /api/museums/:id/fact-check', req: (p) => ({ params: { id: p.w.museumB.id } }), expect: member(), note: 'issue 20: every member may ask; the group is null without a check-in today' },
+  {
+    route: 'POST /api/museums/:id/fact-check',
+    req: (p) => ({ params: { id: p.w.museumB.id }, body: { group: 'hours', agrees: true } }),
+    expect: { signedOut: 401, signedIn: 403 },
+    note: 'issue 20: only a member with a verified check-in at the museum today may confirm its facts (nobody in the world has one at museum B); the allowed case is in plugins/museums/server/freshness.test.ts',
+  },
   {
     route: 'GET /api/museums/user/:userId',
     objects: both,

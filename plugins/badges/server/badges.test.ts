@@ -18,7 +18,7 @@ function input(over: Partial<BadgeInput> & { type?: BadgeInput['requirement']['t
 }
 
 async function checkIn(app: TestApp, userId: number, checkInId = nextId()): Promise<EarnedBadge[]> {
-  return (await app.events.emit('museums.museum.checkedIn', { userId, museumId: 1, checkInId })) as EarnedBadge[];
+  return (await app.events.emit('museums.museum.checkedIn', { userId, museumId: 1, checkInId, verified: true })) as EarnedBadge[];
 }
 
 const mine = (earned: EarnedBadge[], badgeId: number) => earned.filter((b) => b.id === badgeId);
@@ -225,10 +225,10 @@ describe('badges', function () {
         const users: SignedInClient[] = [];
         for (let i = 0; i < 7; i++) users.push(await small.user());
         for (const u of users) {
-          await small.events.emit('museums.museum.checkedIn', { userId: u.me.id, museumId: 1, checkInId: nextId() });
-          await small.events.emit('museums.museum.checkedIn', { userId: u.me.id, museumId: 1, checkInId: nextId() });
+          await small.events.emit('museums.museum.checkedIn', { userId: u.me.id, museumId: 1, checkInId: nextId(), verified: true });
+          await small.events.emit('museums.museum.checkedIn', { userId: u.me.id, museumId: 1, checkInId: nextId(), verified: true });
         }
-        await small.events.emit('museums.museum.checkedIn', { userId: users[0].me.id, museumId: 1, checkInId: nextId() });
+        await small.events.emit('museums.museum.checkedIn', { userId: users[0].me.id, museumId: 1, checkInId: nextId(), verified: true });
         const badge = await api.createBadge(input({ count: 2 }));
         await waitFor(async () => (await api.getBadge(badge.id))!.earnedCount === 7, { timeout: 15000 });
         const job = await small.knex('core_jobs').where({ name: 'badges.awardRetroactive' }).orderBy('id', 'desc').first();

@@ -79,7 +79,8 @@ export default definePluginServer({
     });
 
     // ---- activity from the other plugins (only through the event bus) ----
-    ctx.events.on('museums.museum.checkedIn', (p) => svc.record(p.userId, 'check_ins', String(p.checkInId)));
+    // Only verified check-ins count (issue 20): an unverified one is a visit, not an achievement.
+    ctx.events.on('museums.museum.checkedIn', (p) => (p.verified === true ? svc.record(p.userId, 'check_ins', String(p.checkInId)) : undefined));
     ctx.events.on('museums.museum.followed', async (p) => {
       const ref = `${p.userId}:${p.museumId}`;
       if (p.following) return svc.record(p.userId, 'follows', ref);

@@ -6,19 +6,24 @@
 import { expect } from 'chai';
 import { sharedApp, uniqueName, waitFor, type TestApp, type SignedInClient } from '../../../core/testing/index.ts';
 import { BadgesService, type BadgesApi } from '../public.ts';
-import { MuseumsService } from '../../museums/public.ts';
+import { MuseumsService, positionAt } from '../../museums/public.ts';
 
 const hasRoute = (app: TestApp, method: string, path: string) => app.routes.some((r) => r.method === method && r.path === path);
 
+/** Museums side by side on the Rue de Rivoli (about 20 m apart): a member can visit them all at once. */
+const positions = new Map<number, { latitude: number; longitude: number; accuracy: number }>();
 async function museums(app: TestApp, n: number): Promise<number[]> {
   const api = app.services.get(MuseumsService);
   const ids: number[] = [];
   for (let i = 0; i < n; i++) {
-    const m = await api.createMuseum({ name: uniqueName('Museum '), address: `${i + 1} Rue de Rivoli`, city: 'Paris', country: 'France' } as any, null);
+    const m = await api.createMuseum({ name: uniqueName('Museum '), address: `${i + 1} Rue de Rivoli`, city: 'Paris', country: 'France', latitude: 48.8606 + i * 0.0002, longitude: 2.3376 } as any, null);
+    positions.set(m.id, positionAt(m));
     ids.push(m.id);
   }
   return ids;
 }
+/** A check-in from a phone standing in the museum (verified check-ins are the ones badges count). */
+const checkIn = (u: SignedInClient, id: number) => u.post(`/api/museums/${id}/checkin`, positions.get(id));
 
 const unread = async (u: SignedInClient) => (await u.get('/api/notifications/unread-count')).body.count as number;
 
@@ -36,7 +41,7 @@ describe('badges and notifications over real HTTP', function () {
     const badge = await badges.createBadge({ name: uniqueName('Explorer '), description: 'Checked in 4 times.', icon: '🧭', color: '#0EA5E9', requirement: { type: 'check_ins', count: 4 } });
     const ids = await museums(app, 7);
     const before = await unread(user);
-    const answers = await Promise.all(ids.map((id) => user.post(`/api/museums/${id}/checkin`)));
+    const answers = await Promise.all(ids.map((id) => checkIn(user, id)));
     for (const a of answers) expect(a.status, a.text).to.equal(201);
     const carrying = answers.filter((a) => a.body.badges.some((b: any) => b.id === badge.id));
     expect(carrying).to.have.length(1);
@@ -49,7 +54,7 @@ describe('badges and notifications over real HTTP', function () {
     expect(inbox).to.have.length(1);
     expect(await unread(user)).to.be.at.least(before + 1);
     // a second check-in at the same museum the same day is refused by museums and counts nothing
-    const again = await user.post(`/api/museums/${ids[0]}/checkin`);
+    const again = await checkIn(user, ids[0]);
     if (again.status === 201) expect(again.body.badges).to.deep.equal([]);
     expect((await badges.counts(user.me.id)).check_ins).to.equal(7);
   });

@@ -11,7 +11,7 @@ import { launchBrowser, startE2EApp, signInPage, waitForText } from '../../../co
 import { uniqueName, type TestApp } from '../../../core/testing/index.ts';
 import { ROOT } from '../../../core/config.ts';
 import { BadgesService } from '../public.ts';
-import { MuseumsService } from '../../museums/public.ts';
+import { MuseumsService, positionAt, type Museum } from '../../museums/public.ts';
 import { NotificationsService } from '../../notifications/public.ts';
 
 describe('badges and notifications in the browser', function () {
@@ -52,7 +52,9 @@ describe('badges and notifications in the browser', function () {
     });
     const museums = app.services.get(MuseumsService);
     const ids: number[] = [];
-    for (let i = 0; i < 2; i++) ids.push((await museums.createMuseum({ name: uniqueName('Museum '), address: '1 Main St', city: 'Paris', country: 'France' } as any, null)).id);
+    const made: Museum[] = [];
+    for (let i = 0; i < 2; i++) made.push(await museums.createMuseum({ name: uniqueName('Museum '), address: '1 Main St', city: 'Paris', country: 'France', latitude: 48.8606 + i * 0.0002, longitude: 2.3376 } as any, null));
+    for (const m of made) ids.push(m.id);
 
     await signInPage(page, app, member);
     await page.goto(`${app.url}/`, { waitUntil: 'networkidle0' });
@@ -60,8 +62,9 @@ describe('badges and notifications in the browser', function () {
     expect(await bellCount()).to.equal(null);
 
     // two check-ins (the second earns the badge)
-    expect((await member.post(`/api/museums/${ids[0]}/checkin`)).status).to.equal(201);
-    const second = await member.post(`/api/museums/${ids[1]}/checkin`);
+    // verified check-ins: the member's phone is at each museum (positionAt)
+    expect((await member.post(`/api/museums/${ids[0]}/checkin`, positionAt(made[0]))).status).to.equal(201);
+    const second = await member.post(`/api/museums/${ids[1]}/checkin`, positionAt(made[1]));
     expect(second.status).to.equal(201);
     expect(second.body.badges.map((b: any) => b.id)).to.include(badge.id);
 

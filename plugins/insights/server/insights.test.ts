@@ -540,7 +540,7 @@ describe('insights: recommendations', function () {
     const b = await createMuseum(app, `Trend B ${Date.now()}`);
     const u = await app.user();
     // clear leaders, whatever else this worker's database holds
-    for (let i = 0; i < 50; i++) await app.events.emit('museums.museum.checkedIn', { userId: u.me.id, museumId: a.id, checkInId: i });
+    for (let i = 0; i < 50; i++) await app.events.emit('museums.museum.checkedIn', { userId: u.me.id, museumId: a.id, checkInId: i, verified: true });
     for (let i = 0; i < 12; i++) await textPost(u, `b${i}`, { museumId: b.id });
     const r = await app.client().get('/api/trending/museums?limit=50');
     const ia = r.body.findIndex((m: any) => m.id === a.id);

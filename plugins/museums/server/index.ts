@@ -41,7 +41,10 @@ export default definePluginServer({
   register(ctx: PluginContext) {
     const knex = ctx.db;
     const cfg = ctx.config;
-    const d = new MuseumsDomain(knex, ctx, { recentCheckInDays: cfg.recentCheckInDays ?? 30 });
+    const d = new MuseumsDomain(knex, ctx, {
+      recentCheckInDays: cfg.recentCheckInDays ?? 30,
+      verify: { radiusM: cfg.checkInRadiusMeters ?? 300, maxAccuracyM: cfg.checkInMaxAccuracyMeters ?? 1000, maxSpeedKmh: cfg.checkInMaxSpeedKmh ?? 900 },
+    });
     const wikidata: WikidataClient = createWikidataClient({
       apiUrl: cfg.wikidataApiUrl,
       sparqlUrl: cfg.wikidataSparqlUrl,
@@ -176,7 +179,7 @@ export default definePluginServer({
 
     // ---------------------------------------------------------------- directory
 
-    ctx.routes.add<unknown, { page: number; pageSize: number; category?: string; q?: string; verified?: boolean; near?: string; radius?: number; sort?: string }>({
+    ctx.routes.add<unknown, { page: number; pageSize: number; category?: string; q?: string; verified?: boolean; near?: string; radius?: number; sort?: string; open?: 'now'; free?: 'now' | 'today'; access?: string }>({
       method: 'GET',
       path: '/api/museums',
       operationId: 'listMuseums',
@@ -195,6 +198,9 @@ export default definePluginServer({
             near: { type: 'string', maxLength: 60, pattern: '^\\s*-?\\d+(\\.\\d+)?\\s*,\\s*-?\\d+(\\.\\d+)?\\s*$', description: 'latitude,longitude', 'x-messages': { pattern: 'near must be "latitude,longitude"' } },
             radius: { type: 'number', exclusiveMinimum: 0, maximum: 12500, description: 'Miles around near' },
             sort: { type: 'string', enum: ['name', 'distance', 'popular', 'recent'] },
+            open: { type: 'string', enum: ['now'], description: 'now: only museums open at this moment (their zone, closures and public holidays)' },
+            access: { type: 'string', maxLength: 300, pattern: '^[A-Za-z]+(,[A-Za-z]+)*$', description: 'Accessibility facts that must be yes, comma separated (stepFreeEntrance, accessibleToilets, …)', 'x-messages': { pattern: 'access must be a comma-separated list of accessibility facts' } },
+            free: { type: 'string', enum: ['now', 'today'], description: 'only museums free for everyone now / at some time today (their free-entry rules, local time)' },
           },
         },
         response: { 200: ref('MuseumPage'), 400: { $ref: 'shared/Error' } },
@@ -264,8 +270,102 @@ export default definePluginServer({
       summary: 'Check in (once per museum per day at the museum); answers the check-in, the new counts and badges earned',
       auth: 'required',
       status: 201,
-      schema: { params: idParams, response: { 201: ref('CheckInResult'), ...errorResponses } },
-      handler: (c) => d.checkIn(c.user!.id, c.input.params.id),
+      schema: {
+        params: idParams,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          description: "The browser's position (Geolocation API) with its accuracy in metres; without it the check-in is recorded as a visit, unverified",
+          properties: {
+            latitude: { type: 'number', minimum: -90, maximum: 90 },
+            longitude: { type: 'number', minimum: -180, maximum: 180 },
+            accuracy: { type: 'number', minimum: 0, maximum: 1000000 },
+          },
+          dependencies: { latitude: ['longitude', 'accuracy'], longitude: ['latitude', 'accuracy'], accuracy: ['latitude', 'longitude'] },
+        },
+        response: { 201: ref('CheckInResult'), ...errorResponses },
+      },
+      handler: (c) => {
+        const b = (c.input.body ?? {}) as { latitude?: number; longitude?: number; accuracy?: number };
+        const pos = typeof b.latitude === 'number' && typeof b.longitude === 'number' && typeof b.accuracy === 'number' ? { latitude: b.latitude, longitude: b.longitude, accuracy: b.accuracy } : null;
+        return d.checkIn(c.user!.id, c.input.params.id, pos);
+      },
+    });
+
+    ctx.routes.add<{ id: number }>({
+      method: 'GET',
+      path: '/api/museums/:id/busy-times',
+      operationId: 'getMuseumBusyTimes',
+      summary: "Best time to visit: verified check-ins by local weekday (Monday first) and hour; null below the minimum; now relative to the museum's busiest hour",
+      auth: 'optional',
+      schema: {
+        params: idParams,
+        response: {
+          200: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['total', 'minimum', 'histogram', 'now'],
+            properties: {
+              total: { type: 'integer' },
+              minimum: { type: 'integer' },
+              histogram: { anyOf: [{ type: 'array', items: { type: 'array', items: { type: 'integer' } } }, { type: 'null' }] },
+              now: { anyOf: [{ type: 'string', enum: ['quiet', 'average', 'busy'] }, { type: 'null' }] },
+            },
+          },
+          404: { $ref: 'shared/Error' },
+        },
+      },
+      handler: (c) => d.busyTimes(c.input.params.id, cfg.busyMinCheckIns ?? 20),
+    });
+
+    ctx.routes.add<{ id: number }>({
+      method: 'GET',
+      path: '/api/museums/:id/fact-check',
+      operationId: 'getMuseumFactQuestion',
+      summary: 'After a check-in today: the one fact group to ask the member about (the oldest confirmed), or null',
+      auth: 'required',
+      schema: {
+        params: idParams,
+        response: { 200: { type: 'object', additionalProperties: false, required: ['group'], properties: { group: { anyOf: [{ type: 'string', enum: ['hours', 'admission', 'accessibility', 'contact'] }, { type: 'null' }] } } }, ...errorResponses },
+      },
+      handler: (c) => d.factQuestion(c.user!.id, c.input.params.id),
+    });
+
+    ctx.routes.add<{ id: number }, unknown, { group: 'hours' | 'admission' | 'accessibility' | 'contact'; agrees: boolean; correction?: string | null }>({
+      method: 'POST',
+      path: '/api/museums/:id/fact-check',
+      operationId: 'answerMuseumFactQuestion',
+      summary: 'A visitor who checked in today says whether a fact group is right (yes refreshes it; two or more no answers make a suggestion)',
+      auth: 'required',
+      status: 201,
+      schema: {
+        params: idParams,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['group', 'agrees'],
+          properties: {
+            group: { type: 'string', enum: ['hours', 'admission', 'accessibility', 'contact'] },
+            agrees: { type: 'boolean' },
+            correction: { type: ['string', 'null'], maxLength: 1000 },
+          },
+        },
+        response: {
+          201: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['group', 'agrees', 'freshness', 'suggestionId'],
+            properties: {
+              group: { type: 'string' },
+              agrees: { type: 'boolean' },
+              freshness: ref('Freshness'),
+              suggestionId: { type: ['integer', 'null'] },
+            },
+          },
+          ...errorResponses,
+        },
+      },
+      handler: (c) => d.answerFactQuestion(c.user!.id, c.input.params.id, c.input.body.group, c.input.body.agrees, c.input.body.correction),
     });
 
     ctx.routes.add<{ userId: number }>({
@@ -360,7 +460,7 @@ export default definePluginServer({
         const id = c.input.params.id;
         if (!(await knex('museums').where({ id }).first('id'))) throw new HttpError(404, 'Museum not found');
         if (!(await d.canManage(c.user, id))) throw new HttpError(403, 'Only an Admin or this museum\'s manager can edit it directly. Suggest an edit instead.');
-        return d.update(id, c.input.body, c.user!.id, { requireForEdit: true });
+        return d.update(id, c.input.body, c.user!.id, { requireForEdit: true, source: c.user!.role === 'Admin' ? 'admin' : 'manager' });
       },
     });
 
@@ -563,6 +663,8 @@ export async function seedMuseums(ctx: PluginContext, progress: { start(total: n
         featuredImage: m.featuredImage,
         amenities: m.amenities ?? [],
         openingHours: m.openingHours ?? null,
+        admission: m.admission ?? null,
+        accessibility: m.accessibility ?? {},
       });
       const row: Record<string, unknown> = {
         slug: m.slug,
@@ -585,6 +687,8 @@ export async function seedMuseums(ctx: PluginContext, progress: { start(total: n
         featured_image: fields.featuredImage ?? null,
         amenities: JSON.stringify(fields.amenities ?? []),
         opening_hours: fields.openingHours ? JSON.stringify(fields.openingHours) : null,
+        admission: fields.admission ? JSON.stringify(fields.admission) : null,
+        accessibility: JSON.stringify(fields.accessibility ?? {}),
         is_verified: Boolean(m.isVerified),
         is_featured: Boolean(m.isFeatured),
         rating: typeof m.rating === 'number' ? m.rating : 0,

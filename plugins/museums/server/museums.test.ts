@@ -415,7 +415,7 @@ describe('museums API', function () {
       expect(r.status, r.text).to.equal(201);
       expect(r.body).to.include({ status: 'pending', museumId: museum.id, reason: 'User suggested edit', reviewedAt: null, reviewer: null });
       expect(r.body.suggestionId).to.equal(r.body.id);
-      expect(r.body.suggestedChanges).to.deep.equal({ description: 'A better description', openingHours: hours });
+      expect(r.body.suggestedChanges).to.deep.equal({ description: 'A better description', openingHours: { ...hours, exceptions: [], publicHolidays: null } });
       expect(r.body.user).to.include({ id: member.me.id, username: member.me.username, email: member.me.email });
       expect(r.body.museum).to.deep.equal({ id: museum.id, slug: museum.slug, name: current.name });
       const withReason = await member.post(`/api/museums/${museum.id}/suggest-edit`, { suggestedChanges: { phone: '+1 555 0199' }, reason: 'Their new number' });

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { makeAjv } from '../../../core/schemas.ts';
 import catalogSchema from '../schemas/museum-catalog.schema.json' with { type: 'json' };
+import holidayPolicySchema from '../schemas/holiday-policy.schema.json' with { type: 'json' };
+import hoursExceptionSchema from '../schemas/hours-exception.schema.json' with { type: 'json' };
 import { AMENITY_GROUPS, AMENITY_KEYS, AMENITY_LABELS, CATEGORIES, DEFAULT_CATEGORY, PUBLIC_CATEGORIES, catalogRef, type DayEntry, type StructuredHours, type WeeklyHours } from '../shared/catalog.ts';
 import {
   TIME_CHOICES,
@@ -203,14 +205,16 @@ describe('museums: opening hours', () => {
       expect(normalizeHours(text)).to.deep.equal({
         defaultHours: week(C, O('10:00', '17:00'), O('09:00', '17:00'), O('10:00', '18:00'), A, O('10:00', '22:00'), O('18:00', '01:00')),
         seasonalHours: [],
+        exceptions: [],
+        publicHolidays: null,
       });
     });
   });
 
   describe('normalizeHours', () => {
     it('turns nothing into an all-closed week', () => {
-      expect(normalizeHours(null)).to.deep.equal({ defaultHours: closedWeek(), seasonalHours: [] });
-      expect(normalizeHours('not json')).to.deep.equal({ defaultHours: closedWeek(), seasonalHours: [] });
+      expect(normalizeHours(null)).to.deep.equal({ defaultHours: closedWeek(), seasonalHours: [], exceptions: [], publicHolidays: null });
+      expect(normalizeHours('not json')).to.deep.equal({ defaultHours: closedWeek(), seasonalHours: [], exceptions: [], publicHolidays: null });
     });
     it('parses a JSON string, fills missing days and drops inconsistent flags', () => {
       const r = normalizeHours(JSON.stringify({ defaultHours: { monday: O('10:00', '17:00'), tuesday: { isOpen: false, isByAppointment: true }, wednesday: { isOpen: true, isByAppointment: false } } }));
@@ -291,6 +295,8 @@ describe('museums: opening hours', () => {
 describe('museums: catalogue schema', () => {
   const ajv = makeAjv();
   ajv.addSchema(catalogSchema);
+  ajv.addSchema(hoursExceptionSchema);
+  ajv.addSchema(holidayPolicySchema);
   const validate = (name: string, value: unknown) => ajv.validate(catalogRef(name as any), value);
 
   it('lists the amenity keys of the spec in 6 groups, in spec order', () => {
@@ -345,6 +351,11 @@ describe('museums: catalogue schema', () => {
     ['a season without a name', 'Season', { name: '', startDate: '01-01', endDate: '01-05', hours: closedWeek() }, false],
     ['structured hours without defaultHours', 'StructuredHours', { seasonalHours: [] }, false],
     ['the normalized text form', 'StructuredHours', normalizeHours({ monday: '10:00-17:00' }), true],
+    ['a closure and a holiday rule', 'StructuredHours', { ...validHours, exceptions: [{ startDate: '2026-12-24', closed: true, note: 'Closed for installation' }, { startDate: '2026-12-31', endDate: '2026-12-31', closed: false, openTime: '10:00', closeTime: '15:45' }], publicHolidays: { country: 'FR', mode: 'closed' } }, true],
+    ['special hours without times', 'StructuredHours', { ...validHours, exceptions: [{ startDate: '2026-12-31', closed: false }] }, false],
+    ['an exception with a MM-DD date', 'StructuredHours', { ...validHours, exceptions: [{ startDate: '12-31', closed: true }] }, false],
+    ['holiday hours without times', 'StructuredHours', { ...validHours, publicHolidays: { country: 'US', region: 'NY', mode: 'hours' } }, false],
+    ['a three-letter holiday country', 'StructuredHours', { ...validHours, publicHolidays: { country: 'FRA', mode: 'closed' } }, false],
   ];
   for (const [name, def, value, ok] of table) {
     it(`${ok ? 'accepts' : 'rejects'} ${name} (${def})`, () => expect(validate(def, value), JSON.stringify(ajv.errors)).to.equal(ok));

@@ -4,6 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { makeAjv } from '../../../core/schemas.ts';
 import catalogSchema from '../schemas/museum-catalog.schema.json' with { type: 'json' };
+import holidayPolicySchema from '../schemas/holiday-policy.schema.json' with { type: 'json' };
+import hoursExceptionSchema from '../schemas/hours-exception.schema.json' with { type: 'json' };
+import admissionSchema from '../schemas/admission.schema.json' with { type: 'json' };
+import freeRuleSchema from '../schemas/free-rule.schema.json' with { type: 'json' };
+import accessibilitySchema from '../schemas/accessibility.schema.json' with { type: 'json' };
 import { DAY_KEYS, type StructuredHours } from '../shared/catalog.ts';
 import { isValidTimeZone, localDateTime, openStatusAt } from './opening-hours.ts';
 
@@ -24,6 +29,11 @@ const januaryOffset = (tz: string) => {
 describe('museums: seed data', () => {
   const ajv = makeAjv();
   ajv.addSchema(catalogSchema);
+  ajv.addSchema(hoursExceptionSchema);
+  ajv.addSchema(holidayPolicySchema);
+  ajv.addSchema(admissionSchema);
+  ajv.addSchema(freeRuleSchema);
+  ajv.addSchema(accessibilitySchema);
   const compileSeed = (name: 'Museum' | 'Event') => ajv.compile({ definitions: seedSchema.definitions, $ref: `#/definitions/${name}` });
 
   it('has at least 64 museums in at least 12 countries and 10 time zones, all categories used', () => {

@@ -31,6 +31,14 @@ describe('museums: seeds', function () {
     expect(met.status).to.equal(200);
     expect(met.body).to.include({ timezone: 'America/New_York', city: 'New York', isVerified: true });
     expect(met.body.openingHours.defaultHours.wednesday).to.deep.equal({ isOpen: false, isByAppointment: false });
+    // issue 20 facts travel from the seed file: closures, admission, accessibility
+    expect(met.body.openingHours.exceptions.map((e: any) => e.note)).to.include('Thanksgiving Day');
+    expect(met.body.admission.prices.find((p: any) => p.visitorType === 'adult')).to.deep.equal({ visitorType: 'adult', cents: 3000 });
+    expect(met.body.accessibility.stepFreeEntrance.value).to.equal('yes');
+    const bm = (await app.client().get('/api/museums/slug/british-museum')).body;
+    expect(bm).to.include({ isFreeToday: true, isFreeNow: true });
+    const stepFree = await app.client().get('/api/museums?access=stepFreeEntrance&free=now&pageSize=100');
+    expect(stepFree.body.items.map((m: any) => m.slug)).to.include.members(['british-museum', 'national-gallery-of-art']);
     const page = await app.client().get('/api/museums?pageSize=100');
     expect(page.body.total).to.equal(list.length);
     const zones = new Set(page.body.items.map((m: any) => m.timezone));

@@ -21,12 +21,19 @@ import type {
 } from '../public.ts';
 import { isAmenityKey } from '../shared/catalog.ts';
 import { isValidTimeZone, localDateTime, normalizeHours, openStatusAt } from '../shared/opening-hours.ts';
+import { holidaysAround, isKnownHolidayRegion } from './holidays.ts';
+import { freeStatusAt, normalizeAdmission } from '../shared/admission.ts';
+import { isAccessKey, normalizeAccessibility, type AccessKey } from '../shared/accessibility.ts';
+import { DEFAULT_VERIFY, verifyCheckIn, type VerifyOptions } from '../shared/verify.ts';
+import { FACT_GROUPS, groupsOf, oldestGroup, type ConfirmationSource, type FactGroup, type Freshness } from '../shared/freshness.ts';
 import { canonicalCategory, DISTANCE_SQL, guessTimeZone, slugify } from './places.ts';
 
 type Db = Knex | Knex.Transaction;
 
 export interface MuseumsOptions {
   recentCheckInDays: number;
+  /** Check-in verification (shared/verify.ts); defaults DEFAULT_VERIFY. */
+  verify?: VerifyOptions;
 }
 
 /** Field name in answers and inputs → column. */
@@ -50,6 +57,8 @@ const COLUMNS: Record<string, string> = {
   featuredImage: 'featured_image',
   amenities: 'amenities',
   openingHours: 'opening_hours',
+  admission: 'admission',
+  accessibility: 'accessibility',
   isFeatured: 'is_featured',
   wikidataId: 'wikidata_id',
 };
@@ -66,6 +75,16 @@ const NULLABLE_TEXT = new Set(['phone', 'email', 'website', 'donateUrl', 'addres
 const iso = (v: unknown): string => (v instanceof Date ? v.toISOString() : typeof v === 'string' ? new Date(v).toISOString() : '');
 const isoOrNull = (v: unknown): string | null => (v == null ? null : iso(v));
 const jsonValue = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
+
+/** The json_agg of museum_fact_confirmations → every group, null when never confirmed. */
+export function toFreshness(raw: unknown): Freshness {
+  const out = Object.fromEntries(FACT_GROUPS.map((g) => [g, null])) as Freshness;
+  const list = (jsonValue(raw) ?? []) as Array<{ g: FactGroup; at: string; s: ConfirmationSource }>;
+  for (const x of Array.isArray(list) ? list : []) if (x && x.g in out) out[x.g] = { confirmedAt: iso(x.at), source: x.s };
+  return out;
+}
+
+const DAY_INDEX: Record<string, number> = { monday: 0, tuesday: 1, wednesday: 2, thursday: 3, friday: 4, saturday: 5, sunday: 6 };
 
 /** Escapes LIKE wildcards. */
 export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -84,6 +103,7 @@ export class MuseumsDomain {
     const q = db('museums').select(
       'museums.*',
       db.raw(`(select count(*) from museum_checkins c where c.museum_id = museums.id and c.created_at > now() - (?::int * interval '1 day'))::int as recent_check_ins`, [this.opts.recentCheckInDays]),
+      db.raw(`(select json_agg(json_build_object('g', fc.fact_group, 'at', fc.confirmed_at, 's', fc.source)) from museum_fact_confirmations fc where fc.museum_id = museums.id) as freshness`),
     );
     if (viewerId) {
       q.select(
@@ -97,7 +117,10 @@ export class MuseumsDomain {
   toMuseum(row: any, now = new Date()): Museum {
     const hours = row.opening_hours == null ? null : normalizeHours(jsonValue(row.opening_hours));
     const tz = row.timezone || 'UTC';
-    const status = hours ? openStatusAt(hours, now, tz) : null;
+    const holidays = hours ? holidaysAround(hours.publicHolidays, now, tz) : [];
+    const status = hours ? openStatusAt(hours, now, tz, holidays) : null;
+    const admission = row.admission == null ? null : normalizeAdmission(jsonValue(row.admission));
+    const free = freeStatusAt(admission, now, tz);
     const m: Museum = {
       id: row.id,
       slug: row.slug,
@@ -120,6 +143,12 @@ export class MuseumsDomain {
       featuredImage: row.featured_image ?? null,
       amenities: (jsonValue(row.amenities) ?? []) as string[],
       openingHours: hours,
+      holidays,
+      admission,
+      accessibility: normalizeAccessibility(jsonValue(row.accessibility)),
+      freshness: toFreshness(row.freshness),
+      isFreeToday: free.freeToday,
+      isFreeNow: free.freeNow,
       managerId: row.manager_id ?? null,
       rating: Number(row.rating ?? 0),
       totalReviews: row.total_reviews ?? 0,
@@ -194,6 +223,10 @@ export class MuseumsDomain {
     near?: { lat: number; lng: number };
     radius?: number;
     sort?: string;
+    open?: 'now';
+    free?: 'now' | 'today';
+    /** accessibility facts that must be "yes" */
+    access?: string;
     viewerId?: number;
   }): Promise<Page<Museum>> {
     const base = this.knex('museums');
@@ -209,6 +242,38 @@ export class MuseumsDomain {
     const near = query.near;
     if (near && query.radius) {
       base.whereNotNull('museums.latitude').whereRaw(`${DISTANCE_SQL} <= ?`, [near.lat, near.lat, near.lng, query.radius]);
+    }
+    if (query.open === 'now') {
+      // Open now depends on each museum's zone, exceptions and holidays: decided in code (the
+      // same function as the answers' isOpen) over the museums the other filters keep.
+      const now = new Date();
+      const candidates = await base.clone().whereNotNull('museums.opening_hours').select('museums.id', 'museums.opening_hours', 'museums.timezone');
+      const openIds = candidates
+        .filter((r: any) => {
+          const h = normalizeHours(jsonValue(r.opening_hours));
+          const tz = r.timezone || 'UTC';
+          return openStatusAt(h, now, tz, holidaysAround(h.publicHolidays, now, tz)).isOpen;
+        })
+        .map((r: any) => r.id as number);
+      base.whereIn('museums.id', openIds);
+    }
+    if (query.access) {
+      const keys = [...new Set(query.access.split(',').map((k) => k.trim()).filter(Boolean))];
+      const bad = keys.filter((k) => !isAccessKey(k));
+      if (bad.length) throw new HttpError(400, `Unknown accessibility fact: ${bad.join(', ')}`);
+      for (const k of keys as AccessKey[]) base.whereRaw(`museums.accessibility -> ? ->> 'value' = 'yes'`, [k]);
+    }
+    if (query.free) {
+      // Free for everyone now / today: the same rule evaluation as isFreeNow / isFreeToday.
+      const now = new Date();
+      const candidates = await base.clone().whereNotNull('museums.admission').select('museums.id', 'museums.admission', 'museums.timezone');
+      const freeIds = candidates
+        .filter((r: any) => {
+          const f = freeStatusAt(normalizeAdmission(jsonValue(r.admission)), now, r.timezone || 'UTC');
+          return query.free === 'now' ? f.freeNow : f.freeToday;
+        })
+        .map((r: any) => r.id as number);
+      base.whereIn('museums.id', freeIds);
     }
     const [{ total }] = await base.clone().count<{ total: number }[]>({ total: '*' });
     const rowsQ = this.selectMuseums(this.knex, query.viewerId).from(base.clone().select('museums.*').as('museums'));
@@ -317,7 +382,18 @@ export class MuseumsDomain {
         if (bad.length) errors.push({ path: '/amenities', message: `Unknown amenity: ${bad.join(', ')}` });
         v = [...new Set(list.filter(isAmenityKey))];
       }
-      if (k === 'openingHours') v = v == null ? null : normalizeHours(v);
+      if (k === 'accessibility') v = normalizeAccessibility(v);
+      if (k === 'admission' && v != null) {
+        v = normalizeAdmission(v);
+        if (!v) errors.push({ path: '/admission', message: 'Admission needs a three-letter currency code' });
+      }
+      if (k === 'openingHours') {
+        v = v == null ? null : normalizeHours(v);
+        const policy = (v as { publicHolidays?: { country: string; region?: string } | null } | null)?.publicHolidays;
+        if (policy && !isKnownHolidayRegion(policy.country, policy.region)) {
+          errors.push({ path: '/openingHours/publicHolidays', message: 'Unknown country or region for public holidays' });
+        }
+      }
       out[k] = v;
     }
     if (errors.length) throw new HttpError(400, [...new Set(errors.map((e) => e.message))].join(', '), { errors });
@@ -329,7 +405,11 @@ export class MuseumsDomain {
     for (const [k, v] of Object.entries(fields)) {
       const col = COLUMNS[k];
       if (!col) continue;
-      row[col] = k === 'amenities' || k === 'openingHours' ? (v == null ? (k === 'amenities' ? '[]' : null) : JSON.stringify(v)) : v;
+      if (k === 'accessibility') {
+        row[col] = JSON.stringify(v ?? {});
+        continue;
+      }
+      row[col] = k === 'amenities' || k === 'openingHours' || k === 'admission' ? (v == null ? (k === 'amenities' ? '[]' : null) : JSON.stringify(v)) : v;
     }
     return row;
   }
@@ -412,10 +492,13 @@ export class MuseumsDomain {
   }
 
   /** Applies normalized fields; answers what changed (nothing written when nothing differs). */
-  async applyChanges(db: Db, museumId: number, fields: Record<string, unknown>): Promise<Record<string, unknown>> {
+  async applyChanges(db: Db, museumId: number, fields: Record<string, unknown>, confirm?: { source: ConfirmationSource; userId: number | null }): Promise<Record<string, unknown>> {
     const row = await db('museums').where({ id: museumId }).forUpdate().first();
     if (!row) throw new HttpError(404, 'Museum not found');
     const changes = this.diff(row, fields);
+    // A manager's, an admin's or an approved suggestion's save confirms the fact groups it covers,
+    // changed or re-saved as they were.
+    if (confirm) await this.confirmGroups(db, museumId, groupsOf(Object.keys(fields)), confirm.source, confirm.userId);
     if (!Object.keys(changes).length) return {};
     if (('name' in changes || 'city' in changes) && (await db('museums').whereNot({ id: museumId }).whereRaw('lower(name) = lower(?)', [String(changes.name ?? row.name)]).whereRaw('lower(city) = lower(?)', [String(changes.city ?? row.city)]).first('id'))) {
       throw new HttpError(409, `A museum named ${changes.name ?? row.name} already exists in ${changes.city ?? row.city}`);
@@ -424,9 +507,19 @@ export class MuseumsDomain {
     return changes;
   }
 
-  async update(museumId: number, input: Record<string, unknown>, userId: number | null, opts: { requireForEdit?: boolean } = {}): Promise<Museum> {
+  /** Marks fact groups confirmed now (one upsert per group; the latest confirmation wins). */
+  async confirmGroups(db: Db, museumId: number, groups: FactGroup[], source: ConfirmationSource, userId: number | null): Promise<void> {
+    for (const g of groups) {
+      await db('museum_fact_confirmations')
+        .insert({ museum_id: museumId, fact_group: g, source, confirmed_by: userId, confirmed_at: db.fn.now() })
+        .onConflict(['museum_id', 'fact_group'])
+        .merge({ source, confirmed_by: userId, confirmed_at: db.fn.now() });
+    }
+  }
+
+  async update(museumId: number, input: Record<string, unknown>, userId: number | null, opts: { requireForEdit?: boolean; source?: ConfirmationSource } = {}): Promise<Museum> {
     const fields = this.normalizeInput(input, opts);
-    const changes = await this.knex.transaction((trx) => this.applyChanges(trx, museumId, fields));
+    const changes = await this.knex.transaction((trx) => this.applyChanges(trx, museumId, fields, { source: opts.source ?? 'admin', userId }));
     if (Object.keys(changes).length) await this.ctx.events.emit('museums.museum.updated', { museumId, userId, changes });
     return this.get(museumId, userId ?? undefined);
   }
@@ -476,15 +569,47 @@ export class MuseumsDomain {
     return { following: result.following, followerCount: result.followerCount };
   }
 
-  async checkIn(userId: number, museumId: number) {
+  /**
+   * A check-in, with the browser's position when it gave one. Verified when near the museum and
+   * not an impossible journey from the member's previous verified check-in (shared/verify.ts);
+   * unverified ones are kept as visits but the event says verified: false (no badges, no crowd
+   * data). The member's check-ins are serialized with a transaction-scoped advisory lock, so two
+   * check-ins sent at once on two continents cannot both pass the speed check.
+   */
+  async checkIn(userId: number, museumId: number, position: { latitude: number; longitude: number; accuracy: number } | null = null) {
     const now = new Date();
     const stored = await this.knex.transaction(async (trx) => {
-      const m = await trx('museums').where({ id: museumId }).first('id', 'timezone');
+      await trx.raw('select pg_advisory_xact_lock(?, ?)', [20200, userId]);
+      const m = await trx('museums').where({ id: museumId }).first('id', 'timezone', 'latitude', 'longitude');
       if (!m) throw new HttpError(404, 'Museum not found');
       const d = localDateTime(now, m.timezone || 'UTC');
       const localDate = `${d.year}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
+      const prev = await trx('museum_checkins as c')
+        .join('museums as pm', 'pm.id', 'c.museum_id')
+        .where({ 'c.user_id': userId, 'c.verified': true })
+        .whereNotNull('pm.latitude')
+        .orderBy('c.created_at', 'desc')
+        .first('pm.latitude', 'pm.longitude', 'c.created_at');
+      const museumPos = m.latitude == null || m.longitude == null ? null : { latitude: Number(m.latitude), longitude: Number(m.longitude) };
+      const v = verifyCheckIn({
+        position,
+        museum: museumPos,
+        previous: prev ? { museum: { latitude: Number(prev.latitude), longitude: Number(prev.longitude) }, at: new Date(prev.created_at) } : null,
+        at: now,
+        opts: this.opts.verify ?? DEFAULT_VERIFY,
+      });
       const inserted = await trx('museum_checkins')
-        .insert({ user_id: userId, museum_id: museumId, local_date: localDate })
+        .insert({
+          user_id: userId,
+          museum_id: museumId,
+          local_date: localDate,
+          verified: v.verified,
+          unverified_reason: v.reason,
+          latitude: position?.latitude ?? null,
+          longitude: position?.longitude ?? null,
+          accuracy: position?.accuracy ?? null,
+          distance_m: v.distanceM,
+        })
         .onConflict(['user_id', 'museum_id', 'local_date'])
         .ignore()
         .returning(['id', 'created_at']);
@@ -494,15 +619,43 @@ export class MuseumsDomain {
         .where({ museum_id: museumId })
         .whereRaw(`created_at > now() - (?::int * interval '1 day')`, [this.opts.recentCheckInDays])
         .count<{ n: number }[]>({ n: '*' });
-      return { id: inserted[0].id as number, createdAt: iso(inserted[0].created_at), localDate, checkInCount: row.check_in_count as number, recent: Number(recent[0].n) };
+      return { id: inserted[0].id as number, createdAt: iso(inserted[0].created_at), localDate, checkInCount: row.check_in_count as number, recent: Number(recent[0].n), ...v };
     });
-    const results = await this.ctx.events.emit('museums.museum.checkedIn', { userId, museumId, checkInId: stored.id });
+    const results = await this.ctx.events.emit('museums.museum.checkedIn', { userId, museumId, checkInId: stored.id, verified: stored.verified });
     return {
-      checkIn: { id: stored.id, museumId, userId, localDate: stored.localDate, createdAt: stored.createdAt },
+      checkIn: { id: stored.id, museumId, userId, localDate: stored.localDate, createdAt: stored.createdAt, verified: stored.verified, unverifiedReason: stored.reason, distanceMeters: stored.distanceM },
       checkInCount: stored.checkInCount,
       recentCheckInsCount: stored.recent,
       badges: earnedBadgesFrom(results),
     };
+  }
+
+  /**
+   * Best time to visit (issue 20): verified check-ins of the last year by local weekday and hour
+   * at the museum (its zone, so DST moves nothing), shown only from `minimum` check-ins on, and
+   * "now" as quiet / average / busy relative to the museum's own busiest hour.
+   */
+  async busyTimes(museumId: number, minimum: number, now = new Date()) {
+    const m = await this.knex('museums').where({ id: museumId }).first('id', 'timezone');
+    if (!m) throw new HttpError(404, 'Museum not found');
+    const tz = m.timezone || 'UTC';
+    const rows = await this.knex('museum_checkins')
+      .where({ museum_id: museumId, verified: true })
+      .whereRaw(`created_at > now() - interval '365 days'`)
+      .orderBy('created_at', 'desc')
+      .limit(50000)
+      .pluck('created_at');
+    const total = rows.length;
+    if (total < Math.max(1, minimum)) return { total, minimum, histogram: null, now: null };
+    const histogram = Array.from({ length: 7 }, () => Array.from({ length: 24 }, () => 0));
+    for (const at of rows) {
+      const l = localDateTime(new Date(at), tz);
+      histogram[DAY_INDEX[l.weekday]][Math.floor(l.minutes / 60)] += 1;
+    }
+    const max = Math.max(...histogram.flat());
+    const here = localDateTime(now, tz);
+    const share = histogram[DAY_INDEX[here.weekday]][Math.floor(here.minutes / 60)] / max;
+    return { total, minimum, histogram, now: share >= 2 / 3 ? 'busy' : share <= 1 / 3 ? 'quiet' : 'average' };
   }
 
   async adjustInsightCount(museumId: number, delta: number): Promise<void> {
@@ -527,6 +680,68 @@ export class MuseumsDomain {
       for (const c of checkins) per.set(c.museum_id, (per.get(c.museum_id) ?? 0) + 1);
       for (const [mid, n] of per) await trx('museums').where({ id: mid }).update({ check_in_count: trx.raw('greatest(0, check_in_count - ?)', [n]) });
     });
+  }
+
+  // ---------------------------------------------------------------- "still right?" after a check-in
+
+  /** The viewer's check-in day at the museum today (local date), or null. */
+  private async checkedInToday(db: Db, userId: number, museumId: number): Promise<{ localDate: string } | null> {
+    const m = await db('museums').where({ id: museumId }).first('timezone');
+    if (!m) throw new HttpError(404, 'Museum not found');
+    const d = localDateTime(new Date(), m.timezone || 'UTC');
+    const localDate = `${d.year}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
+    // only a verified visit (at the museum, issue 20) may confirm or dispute its facts
+    const c = await db('museum_checkins').where({ user_id: userId, museum_id: museumId, local_date: localDate, verified: true }).first('id');
+    return c ? { localDate } : null;
+  }
+
+  /** After a check-in today: the oldest fact group the member has not answered today, else null. */
+  async factQuestion(userId: number, museumId: number): Promise<{ group: FactGroup | null }> {
+    const day = await this.checkedInToday(this.knex, userId, museumId);
+    if (!day) return { group: null };
+    const answered = await this.knex('museum_fact_answers').where({ user_id: userId, museum_id: museumId, local_date: day.localDate }).pluck('fact_group');
+    if (answered.length) return { group: null }; // one quick question per visit
+    const row = await this.findRow(museumId);
+    return { group: oldestGroup(toFreshness(row.freshness)) };
+  }
+
+  /**
+   * A member's answer. Yes: the group is confirmed by visitors now. No: recorded with the
+   * correction; once two or more members disagree since the group's last confirmation (and after
+   * the last suggestion made from answers), one suggestion goes to the manager/admin queue. The
+   * museum row is locked for the count-then-insert, so concurrent answers make exactly one.
+   */
+  async answerFactQuestion(userId: number, museumId: number, group: FactGroup, agrees: boolean, correction: string | null | undefined): Promise<{ group: FactGroup; agrees: boolean; freshness: Freshness; suggestionId: number | null }> {
+    const text = typeof correction === 'string' && correction.trim() ? correction.trim().slice(0, 1000) : null;
+    const suggestionId = await this.knex.transaction(async (trx) => {
+      const m = await trx('museums').where({ id: museumId }).forUpdate().first('id');
+      if (!m) throw new HttpError(404, 'Museum not found');
+      const day = await this.checkedInToday(trx, userId, museumId);
+      if (!day) throw new HttpError(403, 'Check in at this museum first (from the museum itself): only visitors can confirm its facts');
+      const inserted = await trx('museum_fact_answers')
+        .insert({ museum_id: museumId, user_id: userId, fact_group: group, local_date: day.localDate, agrees, correction: agrees ? null : text })
+        .onConflict(['user_id', 'museum_id', 'fact_group', 'local_date'])
+        .ignore()
+        .returning('id');
+      if (!inserted.length) throw new HttpError(409, 'You have already answered this question today');
+      if (agrees) {
+        await this.confirmGroups(trx, museumId, [group], 'member', userId);
+        return null;
+      }
+      const since = await trx('museum_fact_confirmations').where({ museum_id: museumId, fact_group: group }).first('confirmed_at');
+      const open = trx('museum_fact_answers').where({ museum_id: museumId, fact_group: group, agrees: false }).whereNull('suggestion_id');
+      if (since) open.where('created_at', '>', since.confirmed_at);
+      const rows = await open.select('id', 'user_id', 'correction').orderBy('id');
+      if (new Set(rows.map((r: any) => r.user_id)).size < 2) return null;
+      const notes = rows.map((r: any) => r.correction).filter(Boolean) as string[];
+      const reason = `${new Set(rows.map((r: any) => r.user_id)).size} visitors say the ${group} facts are not right${notes.length ? `: ${notes.map((n) => `"${n}"`).join('; ')}` : ''}`.slice(0, 1000);
+      const [sid] = await trx('museum_edit_suggestions').insert({ museum_id: museumId, user_id: userId, suggested_changes: JSON.stringify({}), reason }).returning('id');
+      const id = (sid as any).id ?? sid;
+      await trx('museum_fact_answers').whereIn('id', rows.map((r: any) => r.id)).update({ suggestion_id: id });
+      return id as number;
+    });
+    const row = await this.findRow(museumId);
+    return { group, agrees, freshness: toFreshness(row.freshness), suggestionId };
   }
 
   // ---------------------------------------------------------------- suggestions
@@ -642,7 +857,7 @@ export class MuseumsDomain {
       if (approve) {
         // Re-checked against today's rules; applies exactly the suggested fields.
         const fields = this.normalizeInput(jsonValue(s.suggested_changes) ?? {});
-        changes = await this.applyChanges(trx, s.museum_id, fields);
+        changes = await this.applyChanges(trx, s.museum_id, fields, { source: 'suggestion', userId: reviewerId });
       }
       await trx('museum_edit_suggestions')
         .where({ id: suggestionId })

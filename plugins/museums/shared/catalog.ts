@@ -87,9 +87,37 @@ export interface Season {
   endDate: string;
   hours: WeeklyHours;
 }
+/** A dated closure or special hours (schema museums/HoursException). */
+export interface HoursException {
+  /** YYYY-MM-DD, local dates at the museum, both inclusive (endDate defaults to startDate). */
+  startDate: string;
+  endDate?: string;
+  closed: boolean;
+  /** HH:MM when not closed; a closeTime earlier than or equal to openTime ends on the next day. */
+  openTime?: string;
+  closeTime?: string;
+  note?: string;
+}
+export type HolidayMode = 'normal' | 'closed' | 'hours';
+/** What the museum does on public holidays (schema museums/HolidayPolicy). */
+export interface HolidayPolicy {
+  /** ISO 3166-1 alpha-2, and optionally the date-holidays region code (US + NY). */
+  country: string;
+  region?: string;
+  mode: HolidayMode;
+  openTime?: string;
+  closeTime?: string;
+}
+/** One public holiday on the museum's calendar (computed on the server, sent with the museum). */
+export interface PublicHoliday {
+  date: string;
+  name: string;
+}
 export interface StructuredHours {
   defaultHours: WeeklyHours;
   seasonalHours?: Season[];
+  exceptions?: HoursException[];
+  publicHolidays?: HolidayPolicy | null;
 }
 export type TextHours = Record<DayKey, string>;
 export type OpeningHours = StructuredHours | TextHours;

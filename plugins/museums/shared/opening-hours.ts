@@ -16,11 +16,28 @@
  *    every year and may cross the new year (11-15 → 03-15); YYYY-MM-DD dates are a one-off
  *    period. One-off periods win over recurring seasons, then the first in the list wins.
  *    Seasons with unreadable dates (e.g. the editor's empty "New Season") never apply.
+ *  - Dated exceptions (closed, or special hours, with a note) win over everything on their local
+ *    dates (first match in the list); then public holidays when the museum has a holiday rule
+ *    (closed, or holiday hours; "normal" keeps the usual hours); then seasons; then the default
+ *    week. Which dates are public holidays is not decided here (no holiday data in the browser
+ *    bundle): the server computes them with date-holidays (server/holidays.ts) and sends them
+ *    with the museum; every function takes them as `holidays`.
  *  - "Now" is read in the museum's IANA time zone with Intl.DateTimeFormat, so it is right on
  *    daylight-saving change days. An empty or unknown zone falls back to UTC (validate zones on
  *    write with isValidTimeZone).
  */
-import { DAY_KEYS, DAY_LABELS, type DayEntry, type DayKey, type Season, type StructuredHours, type WeeklyHours } from './catalog.ts';
+import {
+  DAY_KEYS,
+  DAY_LABELS,
+  type DayEntry,
+  type DayKey,
+  type HolidayPolicy,
+  type HoursException,
+  type PublicHoliday,
+  type Season,
+  type StructuredHours,
+  type WeeklyHours,
+} from './catalog.ts';
 
 export type OpenStatusKind = 'open' | 'closed' | 'by_appointment';
 
@@ -40,11 +57,15 @@ export interface OpenStatus {
   entryDay: DayKey;
   /** Name of the seasonal schedule that entry comes from (absent: default hours). */
   season?: string;
+  /** The entry comes from a dated exception (with its note) or the public-holiday rule. */
+  special?: SpecialDay;
   /** When open: the closing time (HH:MM, may be on the next day). */
   closesAt?: string;
   /** When closed: the next opening within a week (HH:MM) and its weekday (may be today). */
   opensAt?: string;
   opensOn?: DayKey;
+  /** The local date of that opening (it may be more than a week away after a long closure). */
+  opensDate?: string;
 }
 
 export interface DayRange {
@@ -59,6 +80,25 @@ export interface DayRange {
   closeTime?: string;
   /** English text: "10:00 AM – 5:00 PM", "Closed", "By appointment", "Open 24 hours". */
   text: string;
+}
+
+/** Why a day's hours differ from the weekly schedule. */
+export interface SpecialDay {
+  reason: 'exception' | 'holiday';
+  /** The exception's note. */
+  note?: string;
+  /** The public holiday's name. */
+  holiday?: string;
+}
+
+/** One dated day of the museum's calendar, as the week view shows it. */
+export interface CalendarDay {
+  date: string;
+  day: DayKey;
+  entry: DayEntry;
+  kind: OpenStatusKind;
+  special?: SpecialDay;
+  season?: string;
 }
 
 /** A date on the museum's calendar. */
@@ -211,11 +251,13 @@ export function normalizeHours(input: unknown): StructuredHours {
       v = null;
     }
   }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return { defaultHours: closedWeek(), seasonalHours: [] };
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return { defaultHours: closedWeek(), seasonalHours: [], exceptions: [], publicHolidays: null };
   const o = v as Record<string, unknown>;
-  if (!('defaultHours' in o) && !('seasonalHours' in o) && hasDayKeys(o)) return { defaultHours: normalizeWeek(o), seasonalHours: [] };
+  if (!('defaultHours' in o) && !('seasonalHours' in o) && hasDayKeys(o)) return { defaultHours: normalizeWeek(o), seasonalHours: [], exceptions: [], publicHolidays: null };
   const seasons = Array.isArray(o.seasonalHours) ? o.seasonalHours : [];
   return {
+    exceptions: normalizeExceptions(o.exceptions),
+    publicHolidays: normalizePolicy(o.publicHolidays),
     defaultHours: normalizeWeek(o.defaultHours),
     seasonalHours: seasons
       .filter((s): s is Record<string, unknown> => !!s && typeof s === 'object')
@@ -226,6 +268,54 @@ export function normalizeHours(input: unknown): StructuredHours {
         hours: normalizeWeek(s.hours),
       })),
   };
+}
+
+const ISO_DATE = /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+
+/** Exceptions with readable dates kept (endDate ≥ startDate, defaulting to it); times normalized. */
+export function normalizeExceptions(v: unknown): HoursException[] {
+  if (!Array.isArray(v)) return [];
+  const out: HoursException[] = [];
+  for (const raw of v) {
+    if (!raw || typeof raw !== 'object') continue;
+    const e = raw as Record<string, unknown>;
+    const start = typeof e.startDate === 'string' ? e.startDate.trim() : '';
+    if (!ISO_DATE.test(start)) continue;
+    let end = typeof e.endDate === 'string' && ISO_DATE.test(e.endDate.trim()) ? e.endDate.trim() : start;
+    if (end < start) end = start;
+    const o = timeToMinutes(e.openTime);
+    const c = timeToMinutes(e.closeTime);
+    const closed = e.closed !== false || o === null || c === null;
+    const x: HoursException = { startDate: start, endDate: end, closed };
+    if (!closed) {
+      x.openTime = minutesToTime(o!);
+      x.closeTime = minutesToTime(c!);
+    }
+    const note = typeof e.note === 'string' ? e.note.trim().slice(0, 200) : '';
+    if (note) x.note = note;
+    out.push(x);
+  }
+  return out;
+}
+
+/** A holiday rule with a two-letter country, or null. */
+export function normalizePolicy(v: unknown): HolidayPolicy | null {
+  if (!v || typeof v !== 'object') return null;
+  const p = v as Record<string, unknown>;
+  const country = typeof p.country === 'string' ? p.country.trim().toUpperCase() : '';
+  if (!/^[A-Z]{2}$/.test(country)) return null;
+  const region = typeof p.region === 'string' ? p.region.trim().toUpperCase() : '';
+  const o = timeToMinutes(p.openTime);
+  const c = timeToMinutes(p.closeTime);
+  let mode: HolidayPolicy['mode'] = p.mode === 'closed' || p.mode === 'hours' ? p.mode : 'normal';
+  if (mode === 'hours' && (o === null || c === null)) mode = 'closed';
+  const out: HolidayPolicy = { country, mode };
+  if (region) out.region = region;
+  if (mode === 'hours') {
+    out.openTime = minutesToTime(o!);
+    out.closeTime = minutesToTime(c!);
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------- calendar
@@ -278,6 +368,44 @@ export function scheduleFor(hours: unknown, date: LocalDate | string): { hours: 
     if (match) return { hours: match.hours, season: match };
   }
   return { hours: h.defaultHours };
+}
+
+type HolidayList = ReadonlyArray<PublicHoliday> | undefined;
+
+/**
+ * The hours of one local date: a dated exception, else the public-holiday rule (when the date is
+ * one of `holidays`), else the season in force, else the default week.
+ */
+export function dayScheduleFor(hours: unknown, date: LocalDate, holidays?: HolidayList): { entry: DayEntry; special?: SpecialDay; season?: Season } {
+  const h = normalizeHours(hours);
+  const key = isoDate(date);
+  const ex = (h.exceptions ?? []).find((e) => e.startDate <= key && key <= (e.endDate || e.startDate));
+  if (ex) {
+    const entry: DayEntry = ex.closed ? closedEntry() : { isOpen: true, isByAppointment: false, openTime: ex.openTime, closeTime: ex.closeTime };
+    return { entry, special: { reason: 'exception', ...(ex.note ? { note: ex.note } : {}) } };
+  }
+  const policy = h.publicHolidays;
+  const holiday = policy && policy.mode !== 'normal' ? holidays?.find((x) => x.date === key) : undefined;
+  if (policy && holiday) {
+    const entry: DayEntry = policy.mode === 'closed' ? closedEntry() : { isOpen: true, isByAppointment: false, openTime: policy.openTime, closeTime: policy.closeTime };
+    return { entry, special: { reason: 'holiday', holiday: holiday.name } };
+  }
+  const sched = scheduleFor(h, date);
+  return { entry: sched.hours[weekdayOf(date)], ...(sched.season ? { season: sched.season } : {}) };
+}
+
+/** The next `count` local days from the instant's date at the museum (today first), dated. */
+export function calendarDays(hours: unknown, instant: Date, timeZone: string, holidays?: HolidayList, count = 7): CalendarDay[] {
+  const h = normalizeHours(hours);
+  const now = localDateTime(instant, timeZone);
+  const today: LocalDate = { year: now.year, month: now.month, day: now.day };
+  const out: CalendarDay[] = [];
+  for (let i = 0; i < count; i++) {
+    const d = addDays(today, i);
+    const s = dayScheduleFor(h, d, holidays);
+    out.push({ date: isoDate(d), day: weekdayOf(d), entry: s.entry, kind: entryKind(s.entry), ...(s.special ? { special: s.special } : {}), ...(s.season ? { season: s.season.name } : {}) });
+  }
+  return out;
 }
 
 /** "YYYY-MM-DD" → LocalDate; "MM-DD" → that day in 2001 (a non-leap reference year); else null. */
@@ -339,7 +467,7 @@ export function localDateTime(instant: Date, timeZone: string): LocalDate & { we
   return { ...date, weekday: weekdayOf(date), minutes };
 }
 
-const isoDate = (d: LocalDate) => `${String(d.year).padStart(4, '0')}-${pad(d.month)}-${pad(d.day)}`;
+export const isoDate = (d: LocalDate) => `${String(d.year).padStart(4, '0')}-${pad(d.month)}-${pad(d.day)}`;
 
 // ---------------------------------------------------------------- open now
 
@@ -356,7 +484,7 @@ function span(e: DayEntry): [number, number] | null {
  * Whether the museum is open, closed or open by appointment at an instant, in its time zone.
  * `hours` may be either form (or anything normalizeHours accepts).
  */
-export function openStatusAt(hours: unknown, instant: Date, timeZone: string): OpenStatus {
+export function openStatusAt(hours: unknown, instant: Date, timeZone: string, holidays?: HolidayList): OpenStatus {
   const h = normalizeHours(hours);
   const now = localDateTime(instant, timeZone);
   const todayDate: LocalDate = { year: now.year, month: now.month, day: now.day };
@@ -366,33 +494,32 @@ export function openStatusAt(hours: unknown, instant: Date, timeZone: string): O
   // Yesterday's hours still running past midnight win over today's entry.
   const yDate = addDays(todayDate, -1);
   const yDay = weekdayOf(yDate);
-  const ySched = scheduleFor(h, yDate);
-  const ySpan = span(ySched.hours[yDay]);
+  const ySched = dayScheduleFor(h, yDate, holidays);
+  const ySpan = span(ySched.entry);
   if (ySpan && ySpan[1] > 1440 && t < ySpan[1] - 1440) {
-    return { ...base, status: 'open', isOpen: true, today: ySched.hours[yDay], entryDay: yDay, ...seasonName(ySched.season), closesAt: ySched.hours[yDay].closeTime };
+    return { ...base, status: 'open', isOpen: true, today: ySched.entry, entryDay: yDay, ...extras(ySched), closesAt: ySched.entry.closeTime };
   }
 
-  const sched = scheduleFor(h, todayDate);
-  const entry = sched.hours[now.weekday];
-  const common = { ...base, today: entry, entryDay: now.weekday, ...seasonName(sched.season) };
+  const sched = dayScheduleFor(h, todayDate, holidays);
+  const entry = sched.entry;
+  const common = { ...base, today: entry, entryDay: now.weekday, ...extras(sched) };
   if (entry.isOpen && entry.isByAppointment) return { ...common, status: 'by_appointment', isOpen: false };
   const sp = span(entry);
   if (sp && sp[0] <= t && t < sp[1]) return { ...common, status: 'open', isOpen: true, closesAt: entry.closeTime };
-  return { ...common, status: 'closed', isOpen: false, ...nextOpening(h, todayDate, now.weekday, t) };
+  return { ...common, status: 'closed', isOpen: false, ...nextOpening(h, todayDate, t, holidays) };
 }
 
-function seasonName(s: Season | undefined): { season?: string } {
-  return s ? { season: s.name } : {};
+function extras(s: { season?: Season; special?: SpecialDay }): { season?: string; special?: SpecialDay } {
+  return { ...(s.season ? { season: s.season.name } : {}), ...(s.special ? { special: s.special } : {}) };
 }
 
-function nextOpening(h: StructuredHours, today: LocalDate, weekday: DayKey, t: number): { opensAt?: string; opensOn?: DayKey } {
-  const sp = span(scheduleFor(h, today).hours[weekday]);
-  if (sp && t < sp[0]) return { opensAt: minutesToTime(sp[0]), opensOn: weekday };
-  for (let i = 1; i <= 7; i++) {
+function nextOpening(h: StructuredHours, today: LocalDate, t: number, holidays: HolidayList): { opensAt?: string; opensOn?: DayKey; opensDate?: string } {
+  const sp = span(dayScheduleFor(h, today, holidays).entry);
+  if (sp && t < sp[0]) return { opensAt: minutesToTime(sp[0]), opensOn: weekdayOf(today), opensDate: isoDate(today) };
+  for (let i = 1; i <= 14; i++) {
     const d = addDays(today, i);
-    const day = weekdayOf(d);
-    const e = scheduleFor(h, d).hours[day];
-    if (span(e)) return { opensAt: e.openTime, opensOn: day };
+    const e = dayScheduleFor(h, d, holidays).entry;
+    if (span(e)) return { opensAt: e.openTime, opensOn: weekdayOf(d), opensDate: isoDate(d) };
   }
   return {};
 }

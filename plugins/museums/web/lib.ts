@@ -2,7 +2,7 @@
 import type { TFunction } from 'i18next';
 import type { Museum } from '../../../web/src/api/generated/museums.ts';
 import { CATEGORIES, DAY_KEYS, type DayKey } from '../shared/catalog.ts';
-import { formatTime12, mergeDayRanges, openStatusAt, type DayRange } from '../shared/opening-hours.ts';
+import { calendarDays, formatTime12, mergeDayRanges, openStatusAt, type CalendarDay, type DayRange } from '../shared/opening-hours.ts';
 
 export type MuseumView = Museum;
 
@@ -52,17 +52,46 @@ export function rangeText(t: TFunction, r: DayRange, lang: string): { days: stri
 }
 
 /** The week shown on the profile: the schedule in force today at the museum (seasons included). */
-export function weekRows(m: Pick<MuseumView, 'openingHours' | 'timezone'>, now = new Date()) {
-  if (!m.openingHours) return { rows: [] as DayRange[], season: undefined as string | undefined };
+export function weekRows(m: Pick<MuseumView, 'openingHours' | 'timezone' | 'holidays'>, now = new Date()) {
+  if (!m.openingHours) return { rows: [] as DayRange[], season: undefined as string | undefined, special: [] as CalendarDay[] };
   const rows = mergeDayRanges(m.openingHours, now, m.timezone);
-  const status = openStatusAt(m.openingHours, now, m.timezone);
-  return { rows, season: status.season };
+  const status = openStatusAt(m.openingHours, now, m.timezone, m.holidays);
+  return { rows, season: status.season, special: specialDays(m, now) };
+}
+
+/** The days of the next two weeks whose hours differ from the week: closures, special hours, public holidays. */
+export function specialDays(m: Pick<MuseumView, 'openingHours' | 'timezone' | 'holidays'>, now = new Date(), count = 14): CalendarDay[] {
+  if (!m.openingHours) return [];
+  return calendarDays(m.openingHours, now, m.timezone, m.holidays, count).filter((d) => d.special);
+}
+
+/** "Closed", "10:00 AM – 3:00 PM" for one dated day. */
+export function dayHoursText(t: TFunction, d: CalendarDay, lang: string): string {
+  if (d.kind === 'closed') return t('hours.closed');
+  if (d.kind === 'by_appointment') return t('hours.byAppointment');
+  if (d.entry.openTime === d.entry.closeTime && d.entry.openTime === '00:00') return t('hours.open24');
+  return t('hours.timeRange', { open: formatTime(d.entry.openTime, lang), close: formatTime(d.entry.closeTime, lang) });
+}
+
+/** Why a day is special: the closure's note, or the public holiday's name. */
+export function specialReason(t: TFunction, d: CalendarDay): string {
+  if (d.special?.reason === 'holiday') return t('hours.publicHoliday', { name: d.special.holiday ?? '' });
+  return d.special?.note || t('hours.specialHours');
+}
+
+/** A local date at the museum ("2026-12-24") in the viewer's language: "Thu, Dec 24". */
+export function formatLocalDate(date: string, lang: string): string {
+  const [y, mo, d] = date.split('-').map(Number);
+  return new Intl.DateTimeFormat(lang, { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(y, mo - 1, d)));
 }
 
 /** "Closes at 5:00 PM" / "Opens Tuesday at 10:00 AM", from the shared open-now function. */
-export function statusDetail(t: TFunction, m: Pick<MuseumView, 'openingHours' | 'timezone'>, lang: string, now = new Date()): string | null {
+export function statusDetail(t: TFunction, m: Pick<MuseumView, 'openingHours' | 'timezone' | 'holidays'>, lang: string, now = new Date()): string | null {
   if (!m.openingHours) return null;
-  const s = openStatusAt(m.openingHours, now, m.timezone);
+  const s = openStatusAt(m.openingHours, now, m.timezone, m.holidays);
+  if (s.status === 'closed' && s.opensAt && s.opensDate && s.opensOn !== s.day && s.opensDate > addDaysIso(s.date, 6)) {
+    return t('hours.opensOnDate', { date: formatLocalDate(s.opensDate, lang), time: formatTime(s.opensAt, lang) });
+  }
   if (s.status === 'open' && s.closesAt) return t('hours.closesAt', { time: formatTime(s.closesAt, lang) });
   if (s.status === 'closed' && s.opensAt && s.opensOn) {
     if (s.opensOn === s.day) return t('hours.opensToday', { time: formatTime(s.opensAt, lang) });
@@ -72,6 +101,11 @@ export function statusDetail(t: TFunction, m: Pick<MuseumView, 'openingHours' | 
 }
 
 export const WEEK: readonly DayKey[] = DAY_KEYS;
+
+function addDaysIso(date: string, n: number): string {
+  const [y, m, d] = date.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
+}
 
 /** Great-circle distance in miles (earth radius 3959). */
 export function distanceMiles(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {

@@ -129,6 +129,9 @@ describe('museums in the browser', function () {
     });
     const visitor = await app.user({ firstName: 'Vera', lastName: 'Visitor' });
     await signInPage(page, app, visitor);
+    // the visitor's phone is at the museum: a verified check-in, the kind badges count
+    await page.browserContext().overridePermissions(app.url, ['geolocation']);
+    await page.setGeolocation({ latitude: 47.2459, longitude: -122.4337, accuracy: 15 });
     await openMuseum();
     await page.evaluate(() => {
       (window as any).__earned = [];

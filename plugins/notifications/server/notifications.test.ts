@@ -213,10 +213,10 @@ describe('notifications', function () {
       if (!badges) this.skip();
       const user = await app.user();
       const badge = await badges!.createBadge({ name: `Inbox ${nextId()}`, description: 'Checked in twice.', icon: '🎉', color: '#F59E0B', requirement: { type: 'check_ins', count: 2 } });
-      await app.events.emit('museums.museum.checkedIn', { userId: user.me.id, museumId: 1, checkInId: nextId() });
+      await app.events.emit('museums.museum.checkedIn', { userId: user.me.id, museumId: 1, checkInId: nextId(), verified: true });
       expect((await inbox(user)).filter((n) => n.type === 'badge' && n.params?.name === badge.name)).to.have.length(0);
-      await app.events.emit('museums.museum.checkedIn', { userId: user.me.id, museumId: 1, checkInId: nextId() });
-      await app.events.emit('museums.museum.checkedIn', { userId: user.me.id, museumId: 1, checkInId: nextId() });
+      await app.events.emit('museums.museum.checkedIn', { userId: user.me.id, museumId: 1, checkInId: nextId(), verified: true });
+      await app.events.emit('museums.museum.checkedIn', { userId: user.me.id, museumId: 1, checkInId: nextId(), verified: true });
       const mine = (await inbox(user)).filter((n) => n.type === 'badge' && n.params?.name === badge.name);
       expect(mine).to.have.length(1);
       expect(mine[0]).to.deep.include({ title: 'Badge earned!', message: `You earned the 🎉 ${badge.name} badge: Checked in twice.`, link: '/profile?tab=badges', template: 'badges:notification' });

@@ -6,6 +6,10 @@ import { closedWeek, normalizeHours } from '../../shared/opening-hours.ts';
 import { catKey, type MuseumView } from '../lib.ts';
 import { AmenitiesPicker } from './AmenitiesPicker.tsx';
 import { BusinessHoursEditor, seasonErrors } from './BusinessHoursEditor.tsx';
+import { ClosuresEditor } from './ClosuresEditor.tsx';
+import { AccessibilityEditor } from './AccessibilityBlock.tsx';
+import { normalizeAccessibility, type Accessibility } from '../../shared/accessibility.ts';
+import { AdmissionEditor, admissionFromDraft, draftFrom, type AdmissionDraft } from './AdmissionEditor.tsx';
 
 interface FormState {
   description: string;
@@ -20,6 +24,8 @@ interface FormState {
   category: string;
   amenities: string[];
   openingHours: StructuredHours;
+  admission: AdmissionDraft;
+  accessibility: Accessibility;
   reason: string;
 }
 
@@ -40,6 +46,8 @@ function initialState(m: MuseumView): FormState {
     category: m.category ?? '',
     amenities: [...m.amenities],
     openingHours: m.openingHours ? normalizeHours(m.openingHours) : { defaultHours: closedWeek(), seasonalHours: [] },
+    admission: draftFrom(m.admission),
+    accessibility: normalizeAccessibility(m.accessibility),
     reason: '',
   };
 }
@@ -73,8 +81,19 @@ export function EditMuseumDialog({ museum, mode, onClose, onSaved }: { museum: M
     for (const [k, msg] of req) if (!String(form[k]).trim()) e[k] = t(msg);
     if (form.email.trim() && !EMAIL.test(form.email.trim())) e.email = t('validation.invalidEmail');
     if (Object.keys(seasonErrors(form.openingHours)).length) e.openingHours = t('hoursEditor.seasonsInvalid');
+    const adm = admissionFromDraft(form.admission);
+    if ('error' in adm) e.admission = t(`admission.${adm.error}`);
     return e;
   }
+
+  const admissionValue = () => {
+    const a = admissionFromDraft(form.admission);
+    return 'value' in a ? a.value : null;
+  };
+  const admissionChanged = () => {
+    const before = admissionFromDraft(initial.admission);
+    return JSON.stringify(admissionValue()) !== JSON.stringify('value' in before ? before.value : null);
+  };
 
   async function onSubmit(ev: FormEvent) {
     ev.preventDefault();
@@ -88,6 +107,8 @@ export function EditMuseumDialog({ museum, mode, onClose, onSaved }: { museum: M
       // Hours only when edited: stored hours from the text form may hold minutes the editor's
       // 30-minute choices (and the input schema) do not offer.
       if (JSON.stringify(form.openingHours) !== JSON.stringify(initial.openingHours)) body.openingHours = form.openingHours as EditMuseumBody['openingHours'];
+      if (admissionChanged()) body.admission = admissionValue() as EditMuseumBody['admission'];
+      if (JSON.stringify(normalizeAccessibility(form.accessibility)) !== JSON.stringify(initial.accessibility)) body.accessibility = normalizeAccessibility(form.accessibility) as EditMuseumBody['accessibility'];
       try {
         const updated = await edit.trigger(body);
         toast({ title: t('toasts.museumUpdated'), description: t('toasts.museumUpdatedText'), variant: 'success' });
@@ -110,6 +131,8 @@ export function EditMuseumDialog({ museum, mode, onClose, onSaved }: { museum: M
     }
     if (JSON.stringify(form.amenities) !== JSON.stringify(initial.amenities)) changes.amenities = form.amenities;
     if (JSON.stringify(form.openingHours) !== JSON.stringify(initial.openingHours)) changes.openingHours = form.openingHours;
+    if (admissionChanged()) changes.admission = admissionValue();
+    if (JSON.stringify(normalizeAccessibility(form.accessibility)) !== JSON.stringify(initial.accessibility)) changes.accessibility = normalizeAccessibility(form.accessibility);
     if (!Object.keys(changes).length) {
       toast({ title: t('toasts.noChanges'), description: t('toasts.noChangesText'), variant: 'destructive' });
       return;
@@ -223,6 +246,7 @@ export function EditMuseumDialog({ museum, mode, onClose, onSaved }: { museum: M
           <div className="column is-half">{field('country', { required: true })}</div>
         </div>
         <AmenitiesPicker value={form.amenities} onChange={(v) => set('amenities', v)} />
+        <AccessibilityEditor value={form.accessibility} onChange={(v) => set('accessibility', v)} />
         <BusinessHoursEditor value={form.openingHours} onChange={(v) => set('openingHours', v)} showErrors={submitted} />
         {errors.openingHours && <p className="help is-danger">{errors.openingHours}</p>}
         {mode === 'suggest' && (
@@ -234,6 +258,9 @@ export function EditMuseumDialog({ museum, mode, onClose, onSaved }: { museum: M
           </div>
         )}
       </form>
+      {/* Outside the dialog's form: these are forms of their own (no nested forms). */}
+      <ClosuresEditor value={form.openingHours} onChange={(v) => set('openingHours', v)} />
+      <AdmissionEditor value={form.admission} onChange={(v) => set('admission', v)} error={errors.admission} />
     </Modal>
   );
 }

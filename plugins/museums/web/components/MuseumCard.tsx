@@ -3,6 +3,7 @@ import { useTranslation } from '../../../../web/src/index.ts';
 import { categoryLabel, formatMiles, museumPath, type MuseumView } from '../lib.ts';
 import { MuseumImage } from './MuseumImage.tsx';
 import { OpenBadge } from './OpenBadge.tsx';
+import { FreeBadge } from './FreeBadge.tsx';
 
 /** A museum in grids and result lists: image, name, place, open-now, insights, distance. */
 export function MuseumCard({ museum, compact = false }: { museum: MuseumView; compact?: boolean }) {
@@ -18,6 +19,7 @@ export function MuseumCard({ museum, compact = false }: { museum: MuseumView; co
         <div className="mz-card__body">
           <h3 className="mz-card__title">{m.name}</h3>
           <p className="mz-card__place">{[m.city, m.country].filter(Boolean).join(', ')}</p>
+          <FreeBadge isFreeNow={m.isFreeNow} isFreeToday={m.isFreeToday} />
           <p className="mz-card__meta">
             {m.category && <span>{categoryLabel(t, m.category)}</span>}
             <span>{t('featured.insights', { count: m.totalInsights })}</span>

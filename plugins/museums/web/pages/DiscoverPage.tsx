@@ -39,6 +39,9 @@ interface SearchAnswer {
   events: Item[];
 }
 
+/** Accessibility facts offered as Discover filters (each must be "yes"). */
+const ACCESS_FILTERS = ['stepFreeEntrance', 'accessibleToilets', 'wheelchairLoan', 'quietHours'] as const;
+
 const MIN_QUERY = 3; // "longer than 2 characters"
 
 /** The viewer's position, or New York when geolocation is unavailable or denied. */
@@ -98,6 +101,16 @@ export default function DiscoverPage() {
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
   const category = params.get('category') ?? '';
+  const openNow = params.get('open') === 'now';
+  const freeNow = params.get('free') === 'now';
+  const access = (params.get('access') ?? '').split(',').filter((k) => (ACCESS_FILTERS as readonly string[]).includes(k));
+  const toggleAccess = (k: string) => {
+    const next = new URLSearchParams(params);
+    const list = access.includes(k) ? access.filter((x) => x !== k) : [...access, k];
+    if (list.length) next.set('access', list.join(','));
+    else next.delete('access');
+    setParams(next, { replace: true });
+  };
   const [text, setText] = useState(q);
   const inputRef = useRef<HTMLInputElement>(null);
   const mapRef = useRef<HTMLDivElement>(null);
@@ -139,10 +152,19 @@ export default function DiscoverPage() {
     setParams(next, { replace: true });
   };
 
-  const nearUrl = pos ? `/api/museums?near=${pos.lat.toFixed(4)},${pos.lng.toFixed(4)}&pageSize=4${category ? `&category=${encodeURIComponent(category)}` : ''}` : null;
+  const toggleFilter = (name: string, value: string) => {
+    const next = new URLSearchParams(params);
+    if (next.get(name) === value) next.delete(name);
+    else next.set(name, value);
+    setParams(next, { replace: true });
+  };
+  // The filters travel in the URL (?category=…&open=now), so a filtered Discover can be shared.
+  const filterQuery = `${category ? `&category=${encodeURIComponent(category)}` : ''}${openNow ? '&open=now' : ''}${freeNow ? '&free=now' : ''}${access.length ? `&access=${access.join(',')}` : ''}`;
+  const filtering = !!category || openNow || freeNow || access.length > 0;
+  const nearUrl = pos ? `/api/museums?near=${pos.lat.toFixed(4)},${pos.lng.toFixed(4)}&pageSize=4${filterQuery}` : null;
   const nearby = useApi<ListPage<MuseumView>>(nearUrl);
-  const categoryList = useApi<ListPage<MuseumView>>(category ? `/api/museums?category=${encodeURIComponent(category)}&pageSize=24${pos ? `&near=${pos.lat.toFixed(4)},${pos.lng.toFixed(4)}` : ''}` : null);
-  const mapMuseums = category ? categoryList.data?.items ?? [] : nearby.data?.items ?? [];
+  const categoryList = useApi<ListPage<MuseumView>>(filtering ? `/api/museums?pageSize=24${filterQuery}${pos ? `&near=${pos.lat.toFixed(4)},${pos.lng.toFixed(4)}` : ''}` : null);
+  const mapMuseums = filtering ? categoryList.data?.items ?? [] : nearby.data?.items ?? [];
 
   return (
     <Page title={t('discover.title')} subtitle={t('discover.subtitle')} width="wide" className="mz-discover">
@@ -181,14 +203,27 @@ export default function DiscoverPage() {
           </button>
         ))}
       </div>
+      <div className="mz-chips" role="group" aria-label={t('discover.filtersLabel')} data-testid="discover-filters">
+        <button type="button" className={`mz-chip${openNow ? ' is-active' : ''}`} aria-pressed={openNow} data-filter="open" onClick={() => toggleFilter('open', 'now')}>
+          <Icon name="clock" size={14} /> {t('discover.openNow')}
+        </button>
+        <button type="button" className={`mz-chip${freeNow ? ' is-active' : ''}`} aria-pressed={freeNow} data-filter="free" onClick={() => toggleFilter('free', 'now')}>
+          {t('admission.freeNow')}
+        </button>
+        {ACCESS_FILTERS.map((k) => (
+          <button type="button" key={k} className={`mz-chip${access.includes(k) ? ' is-active' : ''}`} aria-pressed={access.includes(k)} data-filter={k} onClick={() => toggleAccess(k)}>
+            {t(`access.filters.${k}`)}
+          </button>
+        ))}
+      </div>
 
       {searching ? (
         <SearchResults q={q.trim()} category={category} />
       ) : (
-        category && (
-          <section className="mz-block" aria-labelledby="mz-cat-title">
+        filtering && (
+          <section className="mz-block" aria-labelledby="mz-cat-title" data-testid="filtered">
             <h2 className="title is-5" id="mz-cat-title">
-              {t(`categories.${catKey(category)}`)}
+              {category ? t(`categories.${catKey(category)}`) : t('discover.filtered')}
             </h2>
             {categoryList.isLoading ? (
               <Spinner center />
@@ -199,7 +234,7 @@ export default function DiscoverPage() {
                 ))}
               </div>
             ) : (
-              <EmptyState compact icon="museum" title={t('discover.noMuseumsInCategory')} />
+              <EmptyState compact icon="museum" title={openNow || freeNow || access.length ? t('discover.noMatches') : t('discover.noMuseumsInCategory')} />
             )}
           </section>
         )

@@ -18,9 +18,14 @@ import {
 } from '../../../../web/src/index.ts';
 import { checkInAtMuseum, toggleMuseumFollow } from '../../../../web/src/api/generated/museums.ts';
 import { AMENITY_KEYS } from '../../shared/catalog.ts';
-import { addressLine, announceBadges, categoryLabel, directionsUrl, rangeText, safeUrl, statusDetail, weekRows, type MuseumView } from '../lib.ts';
+import { formatTime, addressLine, announceBadges, categoryLabel, dayHoursText, directionsUrl, formatLocalDate, rangeText, safeUrl, specialReason, statusDetail, weekRows, type MuseumView } from '../lib.ts';
 import { MuseumImage } from '../components/MuseumImage.tsx';
 import { OpenBadge } from '../components/OpenBadge.tsx';
+import { FreeBadge } from '../components/FreeBadge.tsx';
+import { AdmissionBlock } from '../components/AdmissionBlock.tsx';
+import { AccessibilityBlock } from '../components/AccessibilityBlock.tsx';
+import { FactQuestion, FreshnessLine } from '../components/FactCheck.tsx';
+import { normalizeAccessibility } from '../../shared/accessibility.ts';
 import { EditMuseumDialog } from '../components/EditMuseumDialog.tsx';
 import '../museums.css';
 
@@ -71,6 +76,18 @@ export default function MuseumPage() {
   return <MuseumProfile museum={museum} onChanged={(m) => void mutate(m, { revalidate: false })} refresh={() => void mutate()} />;
 }
 
+/** The browser's position with its accuracy, or null (no Geolocation API, denied, or 10 s without a fix). */
+function currentPosition(): Promise<{ latitude: number; longitude: number; accuracy: number } | null> {
+  if (typeof navigator === 'undefined' || !navigator.geolocation) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    navigator.geolocation.getCurrentPosition(
+      (p) => resolve({ latitude: p.coords.latitude, longitude: p.coords.longitude, accuracy: p.coords.accuracy }),
+      () => resolve(null),
+      { enableHighAccuracy: true, timeout: 10000, maximumAge: 60000 },
+    );
+  });
+}
+
 function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; onChanged: (m: MuseumView) => void; refresh: () => void }) {
   const { t, i18n } = useTranslation('museums');
   const { user } = useAuth();
@@ -79,10 +96,11 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
   const role = user ? canonicalRole(user.role) : null;
   const canEdit = !!user && (role === 'Admin' || (role === 'Museum Manager' && m.managerId === user.id));
   const eventSlot = useSlot('museum.events');
+  const busy = useApi<{ now: 'quiet' | 'average' | 'busy' | null }>(`/api/museums/${m.id}/busy-times`, { shouldRetryOnError: false });
   const insightSlot = useSlot('museum.insights');
 
   const follow = useMutation(() => toggleMuseumFollow({ params: { id: m.id } }));
-  const checkIn = useMutation(() => checkInAtMuseum({ params: { id: m.id } }), { retries: 0 });
+  const checkIn = useMutation((body: { latitude?: number; longitude?: number; accuracy?: number }) => checkInAtMuseum({ params: { id: m.id }, body }), { retries: 0 });
 
   const onFollow = async () => {
     if (!user) {
@@ -108,9 +126,13 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
       return;
     }
     try {
-      const r = await checkIn.trigger();
+      // The browser's position (with its accuracy) makes the check-in verified when it is at the
+      // museum; without one (denied, unavailable, too slow) the visit is still recorded, unverified.
+      const position = await currentPosition();
+      const r = await checkIn.trigger(position ?? {});
       onChanged({ ...m, checkInCount: r.checkInCount, recentCheckInsCount: r.recentCheckInsCount, hasCheckedInToday: true });
-      toast({ title: t('toasts.checkedIn'), description: t('toasts.checkedInText', { name: m.name }), variant: 'success' });
+      if (r.checkIn.verified) toast({ title: t('toasts.checkedIn'), description: t('toasts.checkedInText', { name: m.name }), variant: 'success' });
+      else toast({ title: t('checkin.unverifiedTitle'), description: t(`checkin.reasons.${r.checkIn.unverifiedReason ?? 'no_position'}`, { distance: r.checkIn.distanceMeters ?? '' }), variant: 'info' });
       // Earned badges are celebrated by the badges plugin (one toast per badge, profile lists refreshed).
       announceBadges(r.badges);
     } catch (e) {
@@ -123,8 +145,9 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
   };
 
   const lang = i18n.language || 'en';
-  const { rows, season } = useMemo(() => weekRows(m), [m]);
+  const { rows, season, special } = useMemo(() => weekRows(m), [m]);
   const detail = statusDetail(t, m, lang);
+  const formatTimeLang = (time?: string) => formatTime(time, lang);
   const todayKey = useMemo(() => {
     const wd = new Intl.DateTimeFormat('en-US', { timeZone: m.timezone, weekday: 'long' }).format(new Date()).toLowerCase();
     return wd;
@@ -162,6 +185,12 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
           <p className="mz-hero__place">{[m.city, m.country].filter(Boolean).join(', ')}</p>
           <p className="mz-hero__status">
             <OpenBadge openStatus={m.openStatus} />
+            <FreeBadge isFreeNow={m.isFreeNow} isFreeToday={m.isFreeToday} className="ml-2" />
+            {busy.data?.now && (
+              <span className="tag is-light ml-2 mz-busy" data-busy={busy.data.now}>
+                {t(`busy.${busy.data.now}`)}
+              </span>
+            )}
             {detail && <span className="mz-hero__detail">{detail}</span>}
           </p>
         </div>
@@ -212,6 +241,8 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
               )}
             </div>
           </div>
+
+          {user && m.hasCheckedInToday && <FactQuestion museumId={m.id} onAnswered={refresh} />}
 
           <dl className="mz-stats" aria-label={t('museum.stats')}>
             <div>
@@ -309,11 +340,51 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
                         })}
                       </tbody>
                     </table>
+                    {special.length > 0 && (
+                      <>
+                        <h3 className="title is-6 mt-3 mb-2" id="mz-special-hours">
+                          {t('hours.comingUp')}
+                        </h3>
+                        <ul className="mz-special" aria-labelledby="mz-special-hours" data-testid="special-hours">
+                          {special.map((d) => (
+                            <li key={d.date} className="mz-special__day" data-date={d.date} data-kind={d.kind} data-reason={d.special?.reason}>
+                              <span className="mz-special__date">{formatLocalDate(d.date, lang)}</span>
+                              <span className={`mz-special__hours${d.kind === 'closed' ? ' has-text-danger-dark' : ''}`}>{dayHoursText(t, d, lang)}</span>
+                              <span className="mz-special__why">{specialReason(t, d)}</span>
+                            </li>
+                          ))}
+                        </ul>
+                      </>
+                    )}
+                    {m.openingHours?.publicHolidays && m.openingHours.publicHolidays.mode !== 'normal' && (
+                      <p className="help">
+                        {m.openingHours.publicHolidays.mode === 'closed'
+                          ? t('hours.holidayClosed')
+                          : t('hours.holidayHours', { open: formatTimeLang(m.openingHours.publicHolidays.openTime), close: formatTimeLang(m.openingHours.publicHolidays.closeTime) })}
+                      </p>
+                    )}
                     <p className="help">{t('hours.timezone', { zone: m.timezone.replace(/_/g, ' ') })}</p>
+                    <FreshnessLine group="hours" confirmation={m.freshness?.hours} />
                   </>
                 ) : (
                   <p className="has-text-grey">{t('hours.none')}</p>
                 )}
+              </section>
+
+              <section className="box mz-section" aria-labelledby="mz-admission">
+                <h2 className="title is-5" id="mz-admission">
+                  {t('admission.title')}
+                </h2>
+                <AdmissionBlock admission={m.admission} />
+                <FreshnessLine group="admission" confirmation={m.freshness?.admission} />
+              </section>
+
+              <section className="box mz-section" aria-labelledby="mz-accessibility">
+                <h2 className="title is-5" id="mz-accessibility">
+                  {t('access.title')}
+                </h2>
+                <AccessibilityBlock accessibility={normalizeAccessibility(m.accessibility)} />
+                <FreshnessLine group="accessibility" confirmation={m.freshness?.accessibility} />
               </section>
 
               <section className="box mz-section" aria-labelledby="mz-address">
@@ -332,6 +403,7 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
                 ) : (
                   <p className="has-text-grey">{t('museum.noAddress')}</p>
                 )}
+                <FreshnessLine group="contact" confirmation={m.freshness?.contact} />
               </section>
 
               <section className="box mz-section" aria-labelledby="mz-amenities">

@@ -5,6 +5,69 @@ import { apiRequest } from '../../lib/api.ts';
 import { qs } from '../qs.ts';
 import type { Id, IdParams } from './shared.ts';
 
+/**
+ * Accessibility facts, each yes / limited / no / unknown with an optional note (Wheelmap style). A missing key is unknown; unknown is not no. Answers always carry every key.
+ */
+export interface Accessibility {
+stepFreeEntrance?: AccessFact
+accessibleToilets?: AccessFact
+wheelchairLoan?: AccessFact
+liftsAllFloors?: AccessFact
+seating?: AccessFact
+quietHours?: AccessFact
+audioDescription?: AccessFact
+signLanguageTours?: AccessFact
+largePrintGuides?: AccessFact
+assistanceDogs?: AccessFact
+}
+export interface AccessFact {
+value: ("yes" | "limited" | "no" | "unknown")
+note?: string
+}
+/**
+ * Admission prices per visitor type in integer minor units (cents) of one ISO 4217 currency, and free-entry rules (OSM fee:conditional style), each with an optional note. Rules are read on the museum's local date and time. kind always: free for everyone; weekly: on a weekday, optionally between from and to (HH:MM); nthWeekday: the nth (1-4, or -1 for the last) weekday of each month, optionally between from and to; age: free up to maxAge (does not make the museum free for everyone); dateRange: from startDate to endDate (YYYY-MM-DD, inclusive).
+ */
+export interface Admission {
+currency: string
+/**
+ * @maxItems 4
+ */
+prices: []|[{
+visitorType: ("adult" | "reduced" | "child" | "member")
+cents: number
+}]|[{
+visitorType: ("adult" | "reduced" | "child" | "member")
+cents: number
+}, {
+visitorType: ("adult" | "reduced" | "child" | "member")
+cents: number
+}]|[{
+visitorType: ("adult" | "reduced" | "child" | "member")
+cents: number
+}, {
+visitorType: ("adult" | "reduced" | "child" | "member")
+cents: number
+}, {
+visitorType: ("adult" | "reduced" | "child" | "member")
+cents: number
+}]|[{
+visitorType: ("adult" | "reduced" | "child" | "member")
+cents: number
+}, {
+visitorType: ("adult" | "reduced" | "child" | "member")
+cents: number
+}, {
+visitorType: ("adult" | "reduced" | "child" | "member")
+cents: number
+}, {
+visitorType: ("adult" | "reduced" | "child" | "member")
+cents: number
+}]
+/**
+ * @maxItems 20
+ */
+freeRules: []|[FreeRule]|[FreeRule, FreeRule]|[FreeRule, FreeRule, FreeRule]|[FreeRule, FreeRule, FreeRule, FreeRule]|[FreeRule, FreeRule, FreeRule, FreeRule, FreeRule]|[FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule]|[FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule]|[FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule]|[FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule]|[FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule]|[FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule]|[FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule]|[FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule]|[FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule]|[FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule]|[FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule]|[FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule]|[FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule]|[FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule]|[FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule, FreeRule]
+}
 export interface AutoPopulateBody {
 museumName: string
 }
@@ -115,7 +178,7 @@ endDate?: {
 }
 }
 /**
- * Default weekly hours plus seasonal schedules.
+ * Default weekly hours plus seasonal schedules, dated exceptions (closures and special hours) and the public-holiday rule.
  */
 export interface StructuredHours {
 defaultHours: WeeklyHours
@@ -123,6 +186,11 @@ defaultHours: WeeklyHours
  * @maxItems 20
  */
 seasonalHours?: []|[Season]|[Season, Season]|[Season, Season, Season]|[Season, Season, Season, Season]|[Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]|[Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season, Season]
+/**
+ * @maxItems 100
+ */
+exceptions?: HoursException[]
+publicHolidays?: (HolidayPolicy | null)
 }
 /**
  * Free text for one day: "Closed", anything containing "appointment", or an open and close time split at a dash ("10:00-17:00", "9:00 AM - 5:00 PM", "10am-6pm").
@@ -154,6 +222,12 @@ userId: number
  */
 localDate: string
 createdAt: string
+/**
+ * Near the museum and a possible journey: counts for badges, streaks and crowd data
+ */
+verified: boolean
+unverifiedReason: (("no_position" | "no_museum_location" | "inaccurate" | "too_far" | "impossible_journey") | null)
+distanceMeters: (number | null)
 }
 checkInCount: number
 recentCheckInsCount: number
@@ -199,6 +273,8 @@ openingHours?: (OpeningHours | null)
  * Wikidata item the form was auto-populated from.
  */
 wikidataId?: (string | null)
+admission?: (Admission | null)
+accessibility?: (Accessibility | null)
 }
 /**
  * Direct edit (Admin, or the Museum Manager whose id is the museum's managerId). Only the fields sent change; address, city, state, zipCode, country and category may not be blank.
@@ -229,6 +305,8 @@ timezone?: string
 featuredImage?: (string | null)
 amenities?: Amenities
 openingHours?: (OpeningHours | null)
+admission?: (Admission | null)
+accessibility?: (Accessibility | null)
 }
 /**
  * A suggested museum edit (part 2 §3).
@@ -267,12 +345,68 @@ total: number
 page: number
 pageSize: number
 }
+/**
+ * One free-entry rule (see museums/Admission).
+ */
+export type FreeRule = {
+kind: ("always" | "weekly" | "nthWeekday" | "age" | "dateRange")
+weekday?: ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday")
+nth?: (1 | 2 | 3 | 4 | -1)
+from?: string
+to?: string
+maxAge?: number
+startDate?: string
+endDate?: string
+note?: string
+}
+/**
+ * When each fact group of a museum was last confirmed, and by whom: a manager's or an admin's edit, an approved suggestion, or a visitor's confirmation after a check-in. null: never confirmed.
+ */
+export interface Freshness {
+hours: ({
+confirmedAt: string
+source: ("manager" | "admin" | "suggestion" | "member")
+} | null)
+admission: ({
+confirmedAt: string
+source: ("manager" | "admin" | "suggestion" | "member")
+} | null)
+accessibility: ({
+confirmedAt: string
+source: ("manager" | "admin" | "suggestion" | "member")
+} | null)
+contact: ({
+confirmedAt: string
+source: ("manager" | "admin" | "suggestion" | "member")
+} | null)
+}
 export interface GeocodeResult {
 found: boolean
 latitude?: number
 longitude?: number
 displayName?: string
 timezone?: string
+}
+/**
+ * What the museum does on the public holidays of a country (ISO 3166-1 alpha-2) and optionally a region of it (the date-holidays state code, e.g. US + NY, DE + BY). normal: the usual hours; closed: closed; hours: open from openTime to closeTime. Dated exceptions still win.
+ */
+export interface HolidayPolicy {
+country: string
+region?: string
+mode: ("normal" | "closed" | "hours")
+openTime?: string
+closeTime?: string
+}
+/**
+ * A dated exception to the weekly and seasonal hours (OSM opening_hours style): closed, or open at different hours, on the local dates from startDate to endDate (both inclusive; endDate defaults to startDate), with an optional note such as "Closed for installation". Exceptions win over public holidays, seasons and the default hours; when two overlap, the first in the list wins.
+ */
+export interface HoursException {
+startDate: string
+endDate?: string
+closed: boolean
+openTime?: string
+closeTime?: string
+note?: string
 }
 /**
  * A museum as every museum answer shows it.
@@ -299,6 +433,13 @@ timezone: string
 featuredImage: (string | null)
 amenities: string[]
 openingHours: (StoredHours | null)
+/**
+ * Public holidays (per openingHours.publicHolidays) from yesterday to two weeks ahead, local dates at the museum
+ */
+holidays: {
+date: string
+name: string
+}[]
 managerId: (number | null)
 rating: number
 totalReviews: number
@@ -328,6 +469,11 @@ distance?: (number | null)
 wikidataId: (string | null)
 createdAt: string
 updatedAt: string
+admission: (Admission | null)
+isFreeToday: boolean
+isFreeNow: boolean
+accessibility: Accessibility
+freshness: Freshness
 }
 export interface MuseumPage {
 items: Museum[]
@@ -430,6 +576,8 @@ startDate: string
 endDate: string
 hours: StoredWeek
 }[]
+exceptions: HoursException[]
+publicHolidays: (HolidayPolicy | null)
 }
 export interface StoredDay {
 isOpen: boolean
@@ -473,6 +621,8 @@ featuredImage?: (string | null)
 amenities?: Amenities
 openingHours?: (OpeningHours | null)
 name?: string
+admission?: (Admission | null)
+accessibility?: (Accessibility | null)
 }
 reason?: (string | null)
 }
@@ -487,6 +637,25 @@ visits: number
 lastVisitAt: string
 }[]
 }
+export interface AnswerMuseumFactQuestionBody {
+group: ("hours" | "admission" | "accessibility" | "contact")
+agrees: boolean
+correction?: (string | null)
+}
+export interface AnswerMuseumFactQuestionResponse {
+group: string
+agrees: boolean
+freshness: Freshness
+suggestionId: (number | null)
+}
+/**
+ * The browser's position (Geolocation API) with its accuracy in metres; without it the check-in is recorded as a visit, unverified
+ */
+export interface CheckInAtMuseumBody {
+latitude?: number
+longitude?: number
+accuracy?: number
+}
 export interface GeocodeAddressQuery {
 address?: string
 city?: string
@@ -499,8 +668,17 @@ export type GetFeaturedMuseumsResponse = Museum[]
 export interface GetGoogleMapsConfigResponse {
 apiKey: string
 }
+export interface GetMuseumBusyTimesResponse {
+total: number
+minimum: number
+histogram: (number[][] | null)
+now: (("quiet" | "average" | "busy") | null)
+}
 export interface GetMuseumBySlugParams {
 slug: string
+}
+export interface GetMuseumFactQuestionResponse {
+group: (("hours" | "admission" | "accessibility" | "contact") | null)
 }
 export interface GetUserMuseumsParams {
 userId: Id
@@ -523,6 +701,18 @@ near?: string
  */
 radius?: number
 sort?: ("name" | "distance" | "popular" | "recent")
+/**
+ * now: only museums open at this moment (their zone, closures and public holidays)
+ */
+open?: "now"
+/**
+ * Accessibility facts that must be yes, comma separated (stepFreeEntrance, accessibleToilets, …)
+ */
+access?: string
+/**
+ * only museums free for everyone now / at some time today (their free-entry rules, local time)
+ */
+free?: ("now" | "today")
 }
 export interface LoadGoogleMapsScriptQuery {
 libraries?: string
@@ -543,6 +733,7 @@ following: boolean
 followerCount: number
 }
 
+export type AnswerMuseumFactQuestionParams = IdParams;
 export type AutoPopulateMuseumBody = AutoPopulateBody;
 export type AutoPopulateMuseumResponse = AutoPopulateResult;
 export type CheckInAtMuseumParams = IdParams;
@@ -554,7 +745,9 @@ export type EditMuseumResponse = Museum;
 export type GeocodeAddressResponse = GeocodeResult;
 export type GetMuseumParams = IdParams;
 export type GetMuseumResponse = Museum;
+export type GetMuseumBusyTimesParams = IdParams;
 export type GetMuseumBySlugResponse = Museum;
+export type GetMuseumFactQuestionParams = IdParams;
 export type GetUserMuseumsResponse = UserMuseums;
 export type ListMuseumsResponse = MuseumPage;
 export type SearchAllResponse = SearchResult;
@@ -565,6 +758,14 @@ export type SuggestMuseumEditBody = SuggestEditBody;
 export type SuggestMuseumEditResponse = EditSuggestion;
 export type ToggleMuseumFollowParams = IdParams;
 
+/** POST /api/museums/:id/fact-check — A visitor who checked in today says whether a fact group is right (yes refreshes it; two or more no answers make a suggestion) (sign-in required) */
+export function answerMuseumFactQuestionUrl(params: AnswerMuseumFactQuestionParams): string {
+  return `/api/museums/${encodeURIComponent(String(params.id))}/fact-check`;
+}
+/** POST /api/museums/:id/fact-check — A visitor who checked in today says whether a fact group is right (yes refreshes it; two or more no answers make a suggestion) (sign-in required) */
+export function answerMuseumFactQuestion(args: { params: AnswerMuseumFactQuestionParams; body: AnswerMuseumFactQuestionBody }): Promise<AnswerMuseumFactQuestionResponse> {
+  return apiRequest('POST', answerMuseumFactQuestionUrl(args.params), args.body);
+}
 /** POST /api/museums/auto-populate — Looks a museum up by name in Wikidata; found false when nothing matches (sign-in required) */
 export function autoPopulateMuseumUrl(): string {
   return `/api/museums/auto-populate`;
@@ -578,8 +779,8 @@ export function checkInAtMuseumUrl(params: CheckInAtMuseumParams): string {
   return `/api/museums/${encodeURIComponent(String(params.id))}/checkin`;
 }
 /** POST /api/museums/:id/checkin — Check in (once per museum per day at the museum); answers the check-in, the new counts and badges earned (sign-in required) */
-export function checkInAtMuseum(args: { params: CheckInAtMuseumParams }): Promise<CheckInAtMuseumResponse> {
-  return apiRequest('POST', checkInAtMuseumUrl(args.params));
+export function checkInAtMuseum(args: { params: CheckInAtMuseumParams; body: CheckInAtMuseumBody }): Promise<CheckInAtMuseumResponse> {
+  return apiRequest('POST', checkInAtMuseumUrl(args.params), args.body);
 }
 /** POST /api/museums — Create a museum profile (unverified until an Admin verifies it) (sign-in required) */
 export function createMuseumUrl(): string {
@@ -629,6 +830,14 @@ export function getMuseumUrl(params: GetMuseumParams): string {
 export function getMuseum(args: { params: GetMuseumParams }): Promise<GetMuseumResponse> {
   return apiRequest('GET', getMuseumUrl(args.params));
 }
+/** GET /api/museums/:id/busy-times — Best time to visit: verified check-ins by local weekday (Monday first) and hour; null below the minimum; now relative to the museum's busiest hour */
+export function getMuseumBusyTimesUrl(params: GetMuseumBusyTimesParams): string {
+  return `/api/museums/${encodeURIComponent(String(params.id))}/busy-times`;
+}
+/** GET /api/museums/:id/busy-times — Best time to visit: verified check-ins by local weekday (Monday first) and hour; null below the minimum; now relative to the museum's busiest hour */
+export function getMuseumBusyTimes(args: { params: GetMuseumBusyTimesParams }): Promise<GetMuseumBusyTimesResponse> {
+  return apiRequest('GET', getMuseumBusyTimesUrl(args.params));
+}
 /** GET /api/museums/slug/:slug — A museum by slug (an id is accepted too) */
 export function getMuseumBySlugUrl(params: GetMuseumBySlugParams): string {
   return `/api/museums/slug/${encodeURIComponent(String(params.slug))}`;
@@ -636,6 +845,14 @@ export function getMuseumBySlugUrl(params: GetMuseumBySlugParams): string {
 /** GET /api/museums/slug/:slug — A museum by slug (an id is accepted too) */
 export function getMuseumBySlug(args: { params: GetMuseumBySlugParams }): Promise<GetMuseumBySlugResponse> {
   return apiRequest('GET', getMuseumBySlugUrl(args.params));
+}
+/** GET /api/museums/:id/fact-check — After a check-in today: the one fact group to ask the member about (the oldest confirmed), or null (sign-in required) */
+export function getMuseumFactQuestionUrl(params: GetMuseumFactQuestionParams): string {
+  return `/api/museums/${encodeURIComponent(String(params.id))}/fact-check`;
+}
+/** GET /api/museums/:id/fact-check — After a check-in today: the one fact group to ask the member about (the oldest confirmed), or null (sign-in required) */
+export function getMuseumFactQuestion(args: { params: GetMuseumFactQuestionParams }): Promise<GetMuseumFactQuestionResponse> {
+  return apiRequest('GET', getMuseumFactQuestionUrl(args.params));
 }
 /** GET /api/museums/user/:userId — Museums a user follows and has checked in at (profile MUSEUMS tab); respects profile privacy */
 export function getUserMuseumsUrl(params: GetUserMuseumsParams): string {

@@ -1,0 +1,42 @@
+/**
+ * Accessibility facts (Wheelmap style): each yes / limited / no / unknown with an optional note.
+ * "unknown" is not "no": a fact nobody has reported stays unknown. Isomorphic.
+ */
+export const ACCESS_KEYS = [
+  'stepFreeEntrance',
+  'accessibleToilets',
+  'wheelchairLoan',
+  'liftsAllFloors',
+  'seating',
+  'quietHours',
+  'audioDescription',
+  'signLanguageTours',
+  'largePrintGuides',
+  'assistanceDogs',
+] as const;
+export type AccessKey = (typeof ACCESS_KEYS)[number];
+export type AccessValue = 'yes' | 'limited' | 'no' | 'unknown';
+export const ACCESS_VALUES: readonly AccessValue[] = ['yes', 'limited', 'no', 'unknown'];
+export interface AccessFact {
+  value: AccessValue;
+  note?: string;
+}
+export type Accessibility = Record<AccessKey, AccessFact>;
+
+export const isAccessKey = (k: unknown): k is AccessKey => typeof k === 'string' && (ACCESS_KEYS as readonly string[]).includes(k);
+
+/** Every key present; unknown values and missing keys → unknown; notes trimmed (≤ 300 characters). */
+export function normalizeAccessibility(v: unknown): Accessibility {
+  const src = v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
+  const out = {} as Accessibility;
+  for (const k of ACCESS_KEYS) {
+    const f = src[k] as Record<string, unknown> | undefined;
+    const value = f && (ACCESS_VALUES as readonly unknown[]).includes(f.value) ? (f.value as AccessValue) : 'unknown';
+    const note = f && typeof f.note === 'string' ? f.note.trim().slice(0, 300) : '';
+    out[k] = note ? { value, note } : { value };
+  }
+  return out;
+}
+
+/** Whether any fact is known (the museum page hides an all-unknown block behind one line). */
+export const anyKnown = (a: Accessibility) => ACCESS_KEYS.some((k) => a[k].value !== 'unknown');
