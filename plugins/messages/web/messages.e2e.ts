@@ -60,6 +60,9 @@ describe('messages in the browser: two members talk live', function () {
     await bobPage.waitForFunction(() => document.querySelector('[data-testid="message-count"]')?.textContent === '1', { timeout: 20000 });
     await bobPage.waitForFunction(() => Number(document.querySelector('.curio-bell__count')?.textContent ?? 0) >= 1, { timeout: 20000 });
 
+    // Ann's tab connects its stream once its first requests are quiet (web/src/lib/live.tsx); what was
+    // published before that is caught up by the first connection's revalidation
+    await waitFor(async () => app.stream.openCount() >= 2, { timeout: 20000 });
     // Bob opens it and replies: Shift+Enter makes a new line, Enter sends
     await bobPage.click('.msg-row__link');
     await bobPage.waitForSelector('#msg-composer-text');

@@ -102,7 +102,8 @@ export function LiveStream({ userId }: { userId: number }) {
     let delay = 1000;
     let timer: ReturnType<typeof setTimeout> | null = null;
     let stopped = false;
-    let wasDown = false;
+    // the page's data was read before the stream opened: the first open catches up like a reconnect
+    let wasDown = true;
     const types = () => Object.keys(mapRef.current);
 
     const revalidate = (prefixes: string[]) => {
