@@ -63,6 +63,9 @@ describe('quality: the built app under its Content-Security-Policy', function ()
     for (const path of ['/', '/profile', '/discover', '/events', `/museum/${museum.slug}`, '/communities', `/communities/${community.id}`, '/groups', '/sessions', '/create-museum', '/admin']) {
       for (const v of await visit(page, app.url, path)) violations.push(`admin ${path}: ${v}`);
     }
+    // pages left behind do not keep their live-update streams (each would hold one of the browser's
+    // six connections to the host until navigation stalls): only the current page's may be open
+    expect(app.stream.openCount(), 'open streams after visiting every page').to.be.at.most(1);
     expect(violations).to.deep.equal([]);
 
     // the detector itself: an inline script is refused by the policy and reported

@@ -118,6 +118,7 @@ describe('messages in the browser: two members talk live', function () {
     expect(conv.body.kind).to.equal('group');
     expect(conv.body.participants.map((x: any) => x.id).sort()).to.deep.equal([ann.me.id, p2.me.id].sort());
     // Add people (the creator's menu)
+    await page.waitForSelector('[aria-label="Conversation options"]', { visible: true });
     await page.click('[aria-label="Conversation options"]');
     await page.evaluate(() => [...document.querySelectorAll<HTMLElement>('[role="menuitem"]')].find((e) => e.innerText.trim() === 'Add people')!.click());
     await page.waitForSelector('.modal #msg-picker-q, [role="dialog"] #msg-picker-q');

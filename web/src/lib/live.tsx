@@ -148,7 +148,24 @@ export function LiveStream({ userId }: { userId: number }) {
       };
     };
     const cancelWait = whenQuiet(connect);
+    // A page left for another keeps its connections while the browser holds it (back/forward cache):
+    // close the stream on pagehide, or every page visited holds one of the host's six connections
+    // until navigation stalls; reconnect (resuming from the last event) if the page is shown again.
+    const onHide = () => {
+      if (timer) clearTimeout(timer);
+      es?.close();
+      es = null;
+      wasDown = true;
+      setConnected(false);
+    };
+    const onShow = (e: PageTransitionEvent) => {
+      if (e.persisted && !es && !stopped) connect();
+    };
+    window.addEventListener('pagehide', onHide);
+    window.addEventListener('pageshow', onShow);
     return () => {
+      window.removeEventListener('pagehide', onHide);
+      window.removeEventListener('pageshow', onShow);
       cancelWait();
       stopped = true;
       if (timer) clearTimeout(timer);
