@@ -11,6 +11,23 @@ async function lockUsers(trx: Knex.Transaction, ids: number[]): Promise<number[]
   return (await trx('users').whereIn('id', [...new Set(ids)]).orderBy('id').forUpdate().select('id')).map((r: any) => r.id);
 }
 
+/**
+ * A follow-graph transaction, run again when PostgreSQL chose it as a deadlock victim (40P01) or
+ * could not serialize it (40001): the victim was rolled back whole, so running it again is safe.
+ * Row locks are taken in id order (lockUsers), but the foreign-key checks of other plugins' writes
+ * (notifications naming a member) lock users rows too, outside that order.
+ */
+async function followTransaction<T>(knex: Knex, fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await knex.transaction(fn);
+    } catch (err: any) {
+      if (attempt >= 5 || (err?.code !== '40P01' && err?.code !== '40001')) throw err;
+      await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * attempt));
+    }
+  }
+}
+
 /** Is there a block between a and b, either way? (inside the caller's statement or transaction) */
 export async function blockedEitherWay(knex: Knex, a: number, b: number): Promise<{ byA: boolean; byB: boolean }> {
   const rows = await knex('user_blocks')
@@ -49,7 +66,7 @@ const followersCountOf = async (trx: Knex.Transaction, id: number): Promise<numb
  * follower blocked the target.
  */
 export async function toggleFollow(knex: Knex, followerId: number, followingId: number): Promise<FollowOutcome> {
-  return knex.transaction(async (trx) => {
+  return followTransaction(knex, async (trx) => {
     const locked = await lockUsers(trx, [followerId, followingId]);
     if (locked.length < 2) return { kind: 'missing' } as const;
     const b = await blockedEitherWay(trx, followerId, followingId);
@@ -73,7 +90,7 @@ export async function toggleFollow(knex: Knex, followerId: number, followingId: 
  * id, or null when there is no such pending request (already decided, withdrawn, or someone else's).
  */
 export async function decideRequest(knex: Knex, ownerId: number, requestId: number, approve: boolean): Promise<{ requesterId: number; followed: boolean } | null> {
-  return knex.transaction(async (trx) => {
+  return followTransaction(knex, async (trx) => {
     const req = await trx('user_follow_requests').where({ id: requestId, target_id: ownerId }).first('requester_id');
     if (!req) return null;
     await lockUsers(trx, [ownerId, req.requester_id]);
@@ -86,7 +103,7 @@ export async function decideRequest(knex: Knex, ownerId: number, requestId: numb
 
 /** Accepts every pending request to `ownerId` (the profile became public); answers the requesters who now follow. */
 export async function acceptAllRequests(knex: Knex, ownerId: number): Promise<number[]> {
-  return knex.transaction(async (trx) => {
+  return followTransaction(knex, async (trx) => {
     const ids: number[] = await trx('user_follow_requests').where({ target_id: ownerId }).pluck('requester_id');
     if (!ids.length) return [];
     await lockUsers(trx, [ownerId, ...ids]);
@@ -99,7 +116,7 @@ export async function acceptAllRequests(knex: Knex, ownerId: number): Promise<nu
 
 /** `ownerId` removes `followerId` from their followers (no block); answers whether a follow went, null for an unknown user. */
 export async function removeFollower(knex: Knex, ownerId: number, followerId: number): Promise<boolean | null> {
-  return knex.transaction(async (trx) => {
+  return followTransaction(knex, async (trx) => {
     const locked = await lockUsers(trx, [ownerId, followerId]);
     if (locked.length < 2) return null;
     return dropFollow(trx, followerId, ownerId);
@@ -112,7 +129,7 @@ export async function removeFollower(knex: Knex, ownerId: number, followerId: nu
  * Answers null for an unknown user.
  */
 export async function block(knex: Knex, blockerId: number, blockedId: number): Promise<boolean | null> {
-  return knex.transaction(async (trx) => {
+  return followTransaction(knex, async (trx) => {
     const locked = await lockUsers(trx, [blockerId, blockedId]);
     if (locked.length < 2) return null;
     await trx('user_blocks').insert({ blocker_id: blockerId, blocked_id: blockedId }).onConflict(['blocker_id', 'blocked_id']).ignore();
@@ -166,7 +183,7 @@ export async function followedAmong(knex: Knex, viewerId: number, ids: number[])
  * Answers the removed row, or null.
  */
 export async function removeUser(knex: Knex, userId: number): Promise<any | null> {
-  return knex.transaction(async (trx) => {
+  return followTransaction(knex, async (trx) => {
     // Lock the user and everyone whose counter moves, in id order (the order toggleFollow uses).
     await trx.raw(
       `select id from users where id = ? or id in (select following_id from user_follows where follower_id = ?)
