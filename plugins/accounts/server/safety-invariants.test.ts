@@ -123,7 +123,7 @@ describe('accounts: follower counts under concurrent requests, approvals, remova
           expect(publicWithRequests).to.deep.equal([]);
         }
       }),
-      { numRuns: RUNS },
+      { numRuns: RUNS, endOnFailure: true, includeErrorInReport: true, seed: process.env.INVARIANT_SEED ? Number(process.env.INVARIANT_SEED) : undefined },
     );
   });
 });
