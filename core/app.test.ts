@@ -51,6 +51,13 @@ describe('core HTTP behaviour', () => {
     expect(r.headers.get('x-content-type-options')).to.equal('nosniff');
     expect(r.headers.get('referrer-policy')).to.equal('strict-origin-when-cross-origin');
     expect(r.headers.get('x-request-id')).to.be.a('string');
+    // helmet's other headers, computed once at start (issue 18): the same on every answer
+    for (const h of ['cross-origin-opener-policy', 'cross-origin-resource-policy', 'x-frame-options', 'x-dns-prefetch-control', 'x-permitted-cross-domain-policies', 'origin-agent-cluster']) {
+      expect(r.headers.get(h), h).to.be.a('string');
+    }
+    const again = await app.client().post('/api/auth/login', { email: 'nobody@x.test', password: 'nope-nope' });
+    for (const h of ['content-security-policy', 'cross-origin-opener-policy', 'x-frame-options', 'referrer-policy']) expect(again.headers.get(h), h).to.equal(r.headers.get(h));
+    expect(again.headers.get('x-request-id')).to.not.equal(r.headers.get('x-request-id'));
   });
 
   it('serves an OpenAPI 3.1 document of the registered routes', async () => {
@@ -83,6 +90,14 @@ describe('operations', () => {
     expect(r.text).to.include('curio_http_request_duration_seconds_bucket');
     expect(r.text).to.match(/curio_db_pool_connections\{state="used"\}/);
     expect(r.text).to.match(/curio_jobs\{status="queued"\}/);
+    // the series are made once per route and status (issue 18): counts still exact
+    const count = (text: string) => Number(/curio_http_requests_total\{method="POST",route="\/api\/auth\/login",status="401"\} (\d+)/.exec(text)?.[1]);
+    const timed = (text: string) => Number(/curio_http_request_duration_seconds_count\{method="POST",route="\/api\/auth\/login"\} (\d+)/.exec(text)?.[1]);
+    const before = (await c.get('/metrics')).text;
+    for (let i = 0; i < 3; i++) await c.post('/api/auth/login', { email: 'nobody@x.test', password: 'nope-nope' });
+    const after = (await c.get('/metrics')).text;
+    expect(count(after) - count(before)).to.equal(3);
+    expect(timed(after) - timed(before)).to.be.at.least(3);
   });
 });
 
@@ -207,5 +222,41 @@ describe('the built web app (serveWebBuild)', () => {
 
   it('leaves /api to the routes', async () => {
     expect((await fetch(`${url}/api/nothing`)).status).to.equal(404);
+  });
+});
+
+describe('behind trusted proxies: X-Forwarded-Proto and -Host from the trusted hop, not the left-most value', function () {
+  this.timeout(60_000);
+  const post = (app: TestApp, headers: Record<string, string>) =>
+    fetch(`${app.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({}) });
+
+  it('one hop: the right-most value (what our proxy wrote) decides the app’s own origin for the origin check', async () => {
+    const app = await startTestApp({ trustProxy: 1, logLevel: 'silent' });
+    try {
+      // a client forged the left-most values; the proxy appended what it saw
+      const forged = { 'x-forwarded-proto': 'http, https', 'x-forwarded-host': 'evil.example, curio.example' };
+      expect((await post(app, { ...forged, origin: 'http://evil.example' })).status, 'the forged origin').to.equal(403);
+      // passes the origin check: refused only for its empty body
+      expect((await post(app, { ...forged, origin: 'https://curio.example' })).status, 'the proxy’s origin').to.equal(400);
+      // a proxy that overwrites the headers: one value, used as is
+      expect((await post(app, { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'curio.example', origin: 'https://curio.example' })).status).to.equal(400);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('two hops: the second value from the right; no proxy trusted: the headers are ignored', async () => {
+    const two = await startTestApp({ trustProxy: 2, logLevel: 'silent' });
+    const none = await startTestApp({ trustProxy: 0, logLevel: 'silent' });
+    try {
+      const chain = { 'x-forwarded-proto': 'http, https, http', 'x-forwarded-host': 'evil.example, curio.example, internal.lb' };
+      expect((await post(two, { ...chain, origin: 'https://curio.example' })).status).to.equal(400);
+      expect((await post(two, { ...chain, origin: 'http://internal.lb' })).status).to.equal(403);
+      expect((await post(two, { ...chain, origin: 'http://evil.example' })).status).to.equal(403);
+      expect((await post(none, { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'curio.example', origin: 'https://curio.example' })).status).to.equal(403);
+    } finally {
+      await two.close();
+      await none.close();
+    }
   });
 });

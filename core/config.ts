@@ -10,6 +10,8 @@ export interface CurioConfig {
   port: number;
   host: string;
   databaseUrl: string | null;
+  /** PostgreSQL pool: connections per process and statement_timeout (defaults in core/db.ts) */
+  database?: { poolMax?: number; statementTimeoutMs?: number };
   dataDir: string;
   sessionKeys: string[];
   googleMapsApiKey: string;
@@ -37,12 +39,16 @@ export interface CurioConfig {
   /** SIGTERM: still accepting (health says draining) this long, then in-flight requests get up to drainTimeoutMs */
   drainDelayMs?: number;
   drainTimeoutMs?: number;
+  /** PostgreSQL connections per process (default 10) */
+  databasePoolMax?: number;
   /** uploads on local disk (default) or in an S3-compatible bucket */
   storage?: {
     driver: 'local' | 's3';
     s3?: { endpoint?: string | null; bucket: string; region?: string; accessKeyId?: string | null; secretAccessKey?: string | null; forcePathStyle?: boolean };
     mediaPublicUrl?: string | null;
   };
+  /** how long background work's records are kept, in days (core/app.ts purgeJobRecords; defaults in config/default.json) */
+  retention?: { jobRowsDays?: number; jobKeysDays?: number; mailSentDays?: number };
   plugins: { disabled: string[]; config: Record<string, Record<string, unknown>> };
 }
 
@@ -92,6 +98,8 @@ function fromEnv(env: NodeJS.ProcessEnv): Json {
   if (env.HOST) set('host', env.HOST);
   if (env.DATABASE_URL !== undefined) set('databaseUrl', env.DATABASE_URL === '' ? null : env.DATABASE_URL);
   if (env.DATA_DIR) set('dataDir', env.DATA_DIR);
+  if (env.DB_POOL_MAX) set('database.poolMax', num('DB_POOL_MAX', env.DB_POOL_MAX));
+  if (env.DB_STATEMENT_TIMEOUT_MS) set('database.statementTimeoutMs', num('DB_STATEMENT_TIMEOUT_MS', env.DB_STATEMENT_TIMEOUT_MS));
   if (env.SESSION_KEYS) set('sessionKeys', list(env.SESSION_KEYS));
   if (env.GOOGLE_MAPS_API_KEY !== undefined) set('googleMapsApiKey', env.GOOGLE_MAPS_API_KEY);
   if (env.PUBLIC_ORIGIN) set('publicOrigin', env.PUBLIC_ORIGIN);
@@ -109,6 +117,7 @@ function fromEnv(env: NodeJS.ProcessEnv): Json {
   if (env.SEED_ON_START) set('seedOnStart', bool(env.SEED_ON_START));
   if (env.DRAIN_DELAY_MS) set('drainDelayMs', num('DRAIN_DELAY_MS', env.DRAIN_DELAY_MS));
   if (env.DRAIN_TIMEOUT_MS) set('drainTimeoutMs', num('DRAIN_TIMEOUT_MS', env.DRAIN_TIMEOUT_MS));
+  if (env.DATABASE_POOL_MAX) set('databasePoolMax', num('DATABASE_POOL_MAX', env.DATABASE_POOL_MAX));
   if (env.STORAGE) set('storage.driver', env.STORAGE);
   if (env.S3_ENDPOINT) set('storage.s3.endpoint', env.S3_ENDPOINT);
   if (env.S3_BUCKET) set('storage.s3.bucket', env.S3_BUCKET);

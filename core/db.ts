@@ -17,9 +17,11 @@ export interface Database {
   knex: Knex;
   kind: 'postgres' | 'pglite';
   close(): Promise<void>;
+  /** the embedded database itself (PGlite): its LISTEN (`listen(channel, fn)`) for the cross-process signals' in-process path */
+  pglite?: { listen(channel: string, fn: (payload: string) => void): Promise<unknown> };
 }
 
-async function openPglite(dataDir: string | null): Promise<Knex> {
+async function openPglite(dataDir: string | null): Promise<{ knex: Knex; pglite: NonNullable<Database['pglite']> }> {
   const [{ PGlite }, { pg_trgm }, { citext }, ClientPgLite] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite/contrib/pg_trgm'),
@@ -36,7 +38,7 @@ async function openPglite(dataDir: string | null): Promise<Knex> {
     useNullAsDefault: false,
   } as Knex.Config);
   // PGlite parses int8 as BigInt-safe strings? Normalise counts the same way as pg.
-  return knex;
+  return { knex, pglite };
 }
 
 /**
@@ -45,29 +47,39 @@ async function openPglite(dataDir: string | null): Promise<Knex> {
  * a lock (core/db-lock.ts) makes a second process stop with a clear message instead of corrupting
  * it, and a process started after a crash takes the dead owner's lock over at once.
  */
-export async function openDatabase(config: Pick<CurioConfig, 'databaseUrl' | 'dataDir'>, opts: { memory?: boolean; poolMax?: number } = {}): Promise<Database> {
+export const DEFAULT_POOL_MAX = 10;
+/** none by default: migrations and bulk jobs on a large database may run longer than any request should */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 0;
+
+export async function openDatabase(
+  config: Pick<CurioConfig, 'databaseUrl' | 'dataDir'> & Partial<Pick<CurioConfig, 'database'>>,
+  opts: { memory?: boolean; poolMax?: number } = {},
+): Promise<Database> {
   if (config.databaseUrl) {
+    // Pool size and statement timeout from config (database.poolMax / DB_POOL_MAX, database.statementTimeoutMs).
+    const timeout = config.database?.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
     const knex = knexFactory({
       client: 'pg',
-      connection: config.databaseUrl,
-      pool: { min: 0, max: opts.poolMax ?? 10 },
+      connection: { connectionString: config.databaseUrl, ...(timeout > 0 ? { statement_timeout: timeout } : {}) },
+      pool: { min: 0, max: opts.poolMax ?? config.database?.poolMax ?? DEFAULT_POOL_MAX },
     });
     await knex.raw('select 1');
     return { knex, kind: 'postgres', close: () => knex.destroy() };
   }
   if (opts.memory) {
-    const knex = await openPglite(null);
-    return { knex, kind: 'pglite', close: () => knex.destroy() };
+    const { knex, pglite } = await openPglite(null);
+    return { knex, kind: 'pglite', pglite, close: () => knex.destroy() };
   }
   const dir = path.join(config.dataDir, 'db');
   fs.mkdirSync(dir, { recursive: true });
   const release = await lockEmbeddedDatabase(config.dataDir, dir);
   try {
-    const knex = await openPglite(dir);
+    const { knex, pglite } = await openPglite(dir);
     await knex.raw('select 1');
     return {
       knex,
       kind: 'pglite',
+      pglite,
       close: async () => {
         await knex.destroy();
         await release().catch(() => {});

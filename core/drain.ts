@@ -5,7 +5,10 @@ import type http from 'node:http';
  * /api/health answers 503 `{ status: "draining" }` and answers carry `Connection: close`; after
  * `delayMs` the listener closes (new connections are refused, so the balancer sends them
  * elsewhere) while requests in flight, uploads included, finish for up to `timeoutMs`; then the
- * remaining connections are cut.
+ * remaining connections are cut. Behind deploy/'s nginx (X-Balancer-Retries: 503) GET and HEAD
+ * get a 503 at once while draining (core/app.ts), which nginx retries elsewhere and which marks
+ * the process down, so that nothing waits in the accept queue when the listener closes; nginx's
+ * upstream keepalive_timeout is shorter than delayMs, so no idle socket of nginx is closed under it.
  *
  * Long-lived answers never finish by themselves: modules holding them register `onDrain` hooks
  * (e.g. close SSE streams with a retry hint); any text/event-stream answer still open is ended

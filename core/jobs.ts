@@ -25,6 +25,20 @@ export interface JobHelpers {
   log: Logger;
   /** The jobs clock when the job was claimed (the test clock when one is set). */
   now: Date;
+  /**
+   * Aborted when the process, shutting down, gives the job back to the queue (stopAndRelease):
+   * a long job stops at its next step. `progress()` then throws too, so a job that reports its
+   * progress stops without looking. The job runs again elsewhere: its steps must be safe to redo.
+   */
+  signal: AbortSignal;
+}
+
+/** Thrown by `progress()` once the job was given back to the queue at shutdown. */
+export class JobReleasedError extends Error {
+  constructor() {
+    super('the job was given back to the queue: this process is shutting down');
+    this.name = 'JobReleasedError';
+  }
 }
 
 type JobHandler = (payload: any, helpers: JobHelpers) => Promise<unknown>;
@@ -95,6 +109,8 @@ export class Jobs {
   private running = 0;
   private stopped = false;
   private idle: Array<() => void> = [];
+  /** The running jobs' abort controllers (aborted when they are given back at shutdown). */
+  private runningJobs = new Set<AbortController>();
   private clock: (() => Date) | null = null;
   readonly workerId = `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString('hex')}`;
 
@@ -232,7 +248,10 @@ export class Jobs {
     const max = this.opts.concurrency ?? 1;
     if (this.running >= max) return;
     this.running++;
-    this.runOne()
+    // Under a test clock (setClock), repeating jobs run only through runDue(): the background poller
+    // would otherwise run, say, the hourly retention purge with a clock moved days ahead in the middle
+    // of a test, ending sessions that test still uses.
+    this.runOne(this.clock ? [...this.handlers.keys()].filter((n) => !this.schedules.has(n)) : undefined)
       .then((ran) => {
         this.running--;
         if (ran) this.kick();
@@ -247,14 +266,16 @@ export class Jobs {
 
   /**
    * Runs, in this process, every job due as of the clock (repeating ones included), until none is
-   * left that another worker has not claimed; answers how many ran here. Tests use it with setClock.
+   * left that another worker has not claimed; answers how many ran here. Tests use it with setClock;
+   * `only` limits it to those jobs (a test moving the clock days ahead for one feature, without the
+   * retention jobs purging every session that would have expired by then).
    */
-  async runDue(): Promise<number> {
+  async runDue(opts: { only?: string[] } = {}): Promise<number> {
     await this.ensureSchedules();
     let n = 0;
     this.running++;
     try {
-      while (await this.runOne()) n++;
+      while (await this.runOne(opts.only)) n++;
     } finally {
       this.running--;
       if (this.running === 0) this.idle.splice(0).forEach((f) => f());
@@ -262,9 +283,9 @@ export class Jobs {
     return n;
   }
 
-  private async runOne(): Promise<boolean> {
+  private async runOne(only?: string[]): Promise<boolean> {
     if (this.stopped) return false;
-    const names = [...this.handlers.keys()];
+    const names = [...this.handlers.keys()].filter((n) => !only || only.includes(n));
     if (names.length === 0) return false;
     const now = this.now();
     const claimed = await this.knex.transaction(async (trx) => {
@@ -295,12 +316,16 @@ export class Jobs {
       const base = new Date(Math.max(now.getTime(), new Date(claimed.run_at).getTime()));
       await this.enqueue(claimed.name, {}, { uniqueKey: `repeat:${claimed.name}`, runAt: schedule.next(base), maxAttempts: 1, db: trx });
     };
+    const abort = new AbortController();
+    this.runningJobs.add(abort);
     try {
       const result = await handler(claimed.payload, {
         job: claimed,
         log,
         now,
+        signal: abort.signal,
         progress: async (done, total) => {
+          if (abort.signal.aborted) throw new JobReleasedError();
           await this.knex('core_jobs').where({ id: claimed.id }).update({ progress: JSON.stringify({ done, total }) });
         },
       });
@@ -311,6 +336,11 @@ export class Jobs {
         await queueNext(trx);
       });
     } catch (err: any) {
+      if (abort.signal.aborted) {
+        // given back at shutdown (stopAndRelease already put it back in the queue): not a failure
+        log.info({ reason: String(err?.message ?? err) }, 'job stopped: given back to the queue at shutdown');
+        return true;
+      }
       const retry = claimed.attempts < claimed.max_attempts;
       log[retry ? 'warn' : 'error']({ err }, retry ? 'job failed; will retry' : 'job failed');
       await this.knex.transaction(async (trx) => {
@@ -324,6 +354,8 @@ export class Jobs {
           });
         if (!retry) await queueNext(trx);
       });
+    } finally {
+      this.runningJobs.delete(abort);
     }
     return true;
   }
@@ -351,8 +383,11 @@ export class Jobs {
     await Promise.race([this.stop(), new Promise<void>((r) => (timer = setTimeout(r, waitMs)))]);
     clearTimeout(timer);
     if (this.running === 0) return 0;
-    return this.knex('core_jobs')
+    const released = await this.knex('core_jobs')
       .where({ status: 'running', locked_by: this.workerId })
       .update({ status: 'queued', locked_by: null, locked_at: null, attempts: this.knex.raw('greatest(attempts - 1, 0)') });
+    // and they stop here at their next step, rather than run on beside the process that takes them
+    for (const abort of this.runningJobs) abort.abort(new JobReleasedError());
+    return released;
   }
 }

@@ -79,27 +79,54 @@ export function createMetrics(knex: Knex, opts: { token: string | null; open: bo
     },
   });
 
-  const middleware: Koa.Middleware = async (ctx, next) => {
-    if (ctx.path === '/metrics' && ctx.method === 'GET') {
-      const refusal = metricsRefusal(ctx, opts);
-      if (refusal) {
-        ctx.status = refusal.status;
-        if (refusal.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="metrics"');
-        ctx.body = { message: refusal.message };
-        return;
-      }
-      ctx.type = registry.contentType;
-      ctx.body = await registry.metrics();
-      return;
+  /** GET /metrics (true: answered here, the request goes no further). */
+  async function serve(ctx: Koa.Context): Promise<boolean> {
+    if (ctx.method !== 'GET' || ctx.path !== '/metrics') return false;
+    const refusal = metricsRefusal(ctx, opts);
+    if (refusal) {
+      ctx.status = refusal.status;
+      if (refusal.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="metrics"');
+      ctx.body = { message: refusal.message };
+      return true;
     }
-    const end = duration.startTimer();
+    ctx.type = registry.contentType;
+    ctx.body = await registry.metrics();
+    return true;
+  }
+  /** Counts an answered request and its latency (from `startedNs`, process.hrtime.bigint()) under its route and final status. */
+  function record(ctx: Koa.Context, startedNs: bigint): void {
+    const route = (ctx as any)._matchedRoute ?? (ctx.path.startsWith('/api') ? 'unmatched' : ctx.path.startsWith('/uploads/') ? '/uploads' : 'web');
+    series(ctx.method, String(route), ctx.status).observe(Number(process.hrtime.bigint() - startedNs) / 1e9);
+  }
+  /** serve + record as one middleware (core/app.ts calls them from its own outer middleware) */
+  const middleware: Koa.Middleware = async (ctx, next) => {
+    if (await serve(ctx)) return;
+    const started = process.hrtime.bigint();
     try {
       await next();
     } finally {
-      const route = (ctx as any)._matchedRoute ?? (ctx.path.startsWith('/api') ? 'unmatched' : ctx.path.startsWith('/uploads/') ? '/uploads' : 'web');
-      end({ method: ctx.method, route: String(route) });
-      requests.inc({ method: ctx.method, route: String(route), status: String(ctx.status) });
+      record(ctx, started);
     }
   };
-  return { registry, middleware };
+
+  // The labelled series of each method, route and status, made once (prom-client hashes its label
+  // object on every inc/observe otherwise). Routes are the router's patterns: a bounded set.
+  const seriesOf = new Map<string, { observe(seconds: number): void }>();
+  function series(method: string, route: string, status: number) {
+    const key = `${method} ${status} ${route}`;
+    let s = seriesOf.get(key);
+    if (!s) {
+      const count = requests.labels(method, route, String(status));
+      const timing = duration.labels(method, route);
+      s = {
+        observe(seconds: number) {
+          timing.observe(seconds);
+          count.inc();
+        },
+      };
+      if (seriesOf.size < 10_000) seriesOf.set(key, s);
+    }
+    return s;
+  }
+  return { registry, middleware, serve, record };
 }

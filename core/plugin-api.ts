@@ -76,6 +76,12 @@ export interface RouteDef<P = any, Q = any, B = any> {
   schema?: RouteSchema;
   /** Success status, default 200. */
   status?: number;
+  /**
+   * A public GET (issue 18): its 200 answers carry an ETag (304 on revalidation with If-None-Match)
+   * and, for visitors, `Cache-Control: public, max-age=<publicCache>` (signed-in members get
+   * `private, no-cache`: they revalidate every time); `Vary: Cookie`.
+   */
+  publicCache?: number;
   /** The handler writes ctx.body itself (files, calendars); no response schema applies. */
   raw?: boolean;
   /** Content type of a raw answer, for the OpenAPI document. */
@@ -112,8 +118,13 @@ export interface PluginContext {
   routes: { add<P = any, Q = any, B = any>(def: RouteDef<P, Q, B>): void };
   schemas: { add(schema: JSONSchema): void; registry: SchemaRegistry };
   events: {
-    on<K extends EventName>(name: K, fn: (payload: CurioEvents[K]) => unknown): void;
+    /** `afterAnswer`: run after the emitter's answer, in the background (notifications, others' counters: issue 18). */
+    on<K extends EventName>(name: K, fn: (payload: CurioEvents[K]) => unknown, opts?: { afterAnswer?: boolean }): void;
     emit<K extends EventName>(name: K, payload: CurioEvents[K]): Promise<unknown[]>;
+    /** Handlers run after the answer, in the background, in order (core/events.ts `defer`). */
+    defer<K extends EventName>(name: K, payload: CurioEvents[K]): void;
+    /** Any work after the answer, in the same ordered background queue (failures are logged). */
+    after(fn: () => unknown): void;
   };
   permissions: Permissions;
   services: ServiceRegistry;

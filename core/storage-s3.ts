@@ -12,6 +12,7 @@ import {
   checkKey,
   checkPrefix,
   keyFromUploadsUrl,
+  isPrivateKey,
   randomStorageKey,
   servedType,
 } from './storage.ts';
@@ -103,6 +104,11 @@ export class S3Storage implements Storage {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }));
   }
 
+  async read(key: string): Promise<Buffer> {
+    const obj = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }));
+    return Buffer.from(await (obj.Body as any).transformToByteArray());
+  }
+
   async exists(key: string): Promise<boolean> {
     try {
       await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }));
@@ -123,6 +129,11 @@ export class S3Storage implements Storage {
 
   localPath(_key: string): string | null {
     return null;
+  }
+
+  async open(key: string): Promise<NodeJS.ReadableStream> {
+    const obj = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }));
+    return obj.Body as Readable;
   }
 
   randomKey(prefix: string, ext: string): string {
@@ -160,6 +171,7 @@ export class S3Storage implements Storage {
       let key: string;
       try {
         key = checkKey(decodeURIComponent(ctx.path.slice(UPLOADS_PREFIX.length)));
+        if (isPrivateKey(key)) throw new Error('private');
       } catch {
         ctx.status = 404;
         ctx.body = { message: 'Not found' };

@@ -12,10 +12,14 @@ export interface Storage {
   /** Stores a file from a local path (moved) or a buffer; answers its public URL. */
   put(key: string, source: { path: string } | { buffer: Buffer }, contentType: string): Promise<string>;
   delete(key: string): Promise<void>;
+  /** A stored file's bytes (background work on stored images, e.g. responsive variants); throws when absent. */
+  read(key: string): Promise<Buffer>;
   exists(key: string): Promise<boolean>;
   url(key: string): string;
   /** The key of one of our URLs, or null. */
   keyFromUrl(url: string): string | null;
+  /** Reads a stored file as a stream (archives of a member's data copy originals byte for byte). */
+  open(key: string): Promise<NodeJS.ReadableStream>;
   /** Local path, for tools that need a file (ffprobe); null when not on disk. */
   localPath(key: string): string | null;
   randomKey(prefix: string, ext: string): string;
@@ -66,6 +70,17 @@ export function servedType(key: string): string {
 
 export const UPLOADS_PREFIX = '/uploads/';
 
+/**
+ * Keys under this prefix are never served by /uploads (a member's data archive): the plugin that
+ * stores them serves them itself, to their owner only, through `open`.
+ */
+export const PRIVATE_PREFIX = 'private/';
+
+/** Is this /uploads path a private key (answered 404)? */
+export function isPrivateKey(key: string): boolean {
+  return key.startsWith(PRIVATE_PREFIX);
+}
+
 /** Content types we serve, by extension: anything else is served as an octet stream download. */
 const SERVED_TYPES: Record<string, string> = {
   '.jpg': 'image/jpeg',
@@ -73,6 +88,7 @@ const SERVED_TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.gif': 'image/gif',
   '.webp': 'image/webp',
+  '.avif': 'image/avif',
   '.mp4': 'video/mp4',
   '.webm': 'video/webm',
   '.mov': 'video/quicktime',
@@ -106,6 +122,10 @@ export class LocalDiskStorage implements Storage {
     await fsp.rm(this.file(key), { force: true });
   }
 
+  async read(key: string): Promise<Buffer> {
+    return fsp.readFile(this.file(key));
+  }
+
   async exists(key: string): Promise<boolean> {
     return fs.existsSync(this.file(key));
   }
@@ -120,6 +140,12 @@ export class LocalDiskStorage implements Storage {
 
   localPath(key: string): string | null {
     return this.file(key);
+  }
+
+  async open(key: string): Promise<NodeJS.ReadableStream> {
+    const file = this.file(key);
+    await fsp.access(file);
+    return fs.createReadStream(file);
   }
 
   randomKey(prefix: string, ext: string): string {
@@ -158,7 +184,9 @@ export class LocalDiskStorage implements Storage {
       if (!ctx.path.startsWith(UPLOADS_PREFIX) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
       let file: string;
       try {
-        file = this.file(decodeURIComponent(ctx.path.slice(UPLOADS_PREFIX.length)));
+        const key = decodeURIComponent(ctx.path.slice(UPLOADS_PREFIX.length));
+        if (isPrivateKey(key)) throw new Error('private');
+        file = this.file(key);
       } catch {
         ctx.status = 404;
         ctx.body = { message: 'Not found' };

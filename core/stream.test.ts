@@ -63,6 +63,29 @@ describe('core: live updates (GET /api/stream)', function () {
     expect(bobStream.events.map((x) => x.event)).to.not.include('probe.only-ann');
   });
 
+  it('notification.created counts only what the inbox shows: not rows from a member muted with notifications, nor from a blocked one', async () => {
+    const ann = await app.user();
+    const carl = await app.user();
+    const dan = await app.user();
+    const eve = await app.user();
+    const fay = await app.user();
+    expect((await carl.post(`/api/user/${ann.me.id}/follow`)).status).to.be.oneOf([200, 201]);
+    expect((await dan.post(`/api/user/${ann.me.id}/follow`)).status).to.be.oneOf([200, 201]);
+    expect((await ann.get('/api/notifications/unread-count')).body.count).to.equal(2);
+    // the inbox now hides Carl's (muted with notifications) and Dan's (blocked)
+    expect((await ann.post(`/api/user/${carl.me.id}/mute`, { notifications: true })).status).to.be.oneOf([200, 201]);
+    expect((await ann.post(`/api/user/${dan.me.id}/block`)).status).to.be.oneOf([200, 201]);
+    expect((await ann.get('/api/notifications/unread-count')).body.count).to.equal(0);
+    const s = await sse(ann);
+    expect((await eve.post(`/api/user/${ann.me.id}/follow`)).status).to.be.oneOf([200, 201]);
+    const e = await s.next((x) => x.event === 'notification.created');
+    expect(e.data.unreadCount).to.equal(1);
+    expect((await fay.post(`/api/user/${ann.me.id}/follow`)).status).to.be.oneOf([200, 201]);
+    const e2 = await s.next((x) => x.event === 'notification.created' && x.id !== e.id);
+    expect(e2.data.unreadCount).to.equal(2);
+    expect((await ann.get('/api/notifications/unread-count')).body.count).to.equal(2);
+  });
+
   it('Last-Event-ID resumes the events published while the tab was away, and only those', async () => {
     const ann = await app.user();
     const s1 = await sse(ann);
@@ -159,9 +182,13 @@ describe('core: live updates across two processes on one PostgreSQL', function (
       dirs.push(d);
       return d;
     };
-    a = await startChild({ databaseUrl: db.url, dataDir: dir() });
-    b = await startChild({ databaseUrl: db.url, dataDir: dir() });
+    // at most two streams per member, counted across processes (core_stream_leases)
+    const env = { CURIO__stream__maxPerMember: '2' };
+    a = await startChild({ databaseUrl: db.url, dataDir: dir(), env });
+    b = await startChild({ databaseUrl: db.url, dataDir: dir(), env });
+    mkDir = dir;
   });
+  let mkDir: () => string = () => '';
   after(async () => {
     await Promise.all([a?.kill('SIGTERM'), b?.kill('SIGTERM')]);
     await db?.drop();
@@ -211,6 +238,75 @@ describe('core: live updates across two processes on one PostgreSQL', function (
       }
     } finally {
       s.close();
+    }
+  });
+
+  it('the per-member stream limit holds across processes: a stream opened on B closes the oldest, held by A', async () => {
+    const ann = await signUp(a!, 'la');
+    const annOnB = sameSessionOn(b!, ann);
+    const s1 = await openSse(ann);
+    const s2 = await openSse(annOnB);
+    const streams = [s1, s2];
+    try {
+      expect(s1.status).to.equal(200);
+      expect(s2.status).to.equal(200);
+      expect(s1.ended()).to.equal(false);
+      const s3 = await openSse(annOnB);
+      streams.push(s3);
+      await s1.whenEnded(3000);
+      expect(s2.ended()).to.equal(false);
+      expect(s3.ended()).to.equal(false);
+      expect(Number((await db!.knex('core_stream_leases').where({ user_id: ann.me.id }).count({ n: '*' }))[0].n)).to.equal(2);
+      // and the other way round: one more on A closes s2 on B
+      const s4 = await openSse(ann);
+      streams.push(s4);
+      await s2.whenEnded(3000);
+      expect(s3.ended()).to.equal(false);
+      expect(s4.ended()).to.equal(false);
+    } finally {
+      for (const s of streams) s.close();
+    }
+  });
+
+  it('concurrent opens on both processes leave exactly the limit open, and closed streams give back their lease', async () => {
+    const ann = await signUp(a!, 'lc');
+    const annOnB = sameSessionOn(b!, ann);
+    const streams = await Promise.all(Array.from({ length: 8 }, (_, i) => openSse(i % 2 ? annOnB : ann)));
+    try {
+      for (const s of streams) expect(s.status).to.equal(200);
+      await waitFor(async () => streams.filter((s) => !s.ended()).length === 2, { timeout: 5000 });
+      await new Promise((r) => setTimeout(r, 500));
+      expect(streams.filter((s) => !s.ended()).length).to.equal(2);
+      expect(Number((await db!.knex('core_stream_leases').where({ user_id: ann.me.id }).count({ n: '*' }))[0].n)).to.equal(2);
+    } finally {
+      for (const s of streams) s.close();
+    }
+    await waitFor(async () => Number((await db!.knex('core_stream_leases').where({ user_id: ann.me.id }).count({ n: '*' }))[0].n) === 0, { timeout: 5000 });
+  });
+
+  it('the leases of a process that died do not hold the member’s slots: they are given up first', async () => {
+    const c = await startChild({ databaseUrl: db!.url, dataDir: mkDir(), env: { CURIO__stream__maxPerMember: '2' } });
+    const ann = await signUp(a!, 'ld');
+    const onC = sameSessionOn(c, ann);
+    const dead = [await openSse(onC), await openSse(onC)];
+    try {
+      expect(Number((await db!.knex('core_stream_leases').where({ user_id: ann.me.id }).count({ n: '*' }))[0].n)).to.equal(2);
+      await c.kill('SIGKILL');
+      const x = await openSse(ann);
+      const y = await openSse(sameSessionOn(b!, ann));
+      try {
+        await new Promise((r) => setTimeout(r, 1000));
+        expect(x.ended()).to.equal(false);
+        expect(y.ended()).to.equal(false);
+        const rows = await db!.knex('core_stream_leases').where({ user_id: ann.me.id });
+        expect(rows.length).to.equal(2);
+      } finally {
+        x.close();
+        y.close();
+      }
+    } finally {
+      for (const s of dead) s.close();
+      await c.kill('SIGKILL');
     }
   });
 });

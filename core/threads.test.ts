@@ -127,7 +127,7 @@ describe('discussion threads (core/threads.ts)', function () {
   it('builds the tree: top-level comments with their replies, canDelete per comment', () => {
     const at = new Date('2026-01-02T03:04:05Z');
     const rows: CommentRow[] = [
-      { id: 1, post_id: 9, user_id: 5, parent_id: null, content: 'a', created_at: at },
+      { id: 1, post_id: 9, user_id: 5, parent_id: null, content: 'a @five', mentions: [{ userId: 5, username: 'five', start: 2, length: 5 }], created_at: at },
       { id: 2, post_id: 9, user_id: 6, parent_id: 1, content: 'b', created_at: at },
       { id: 3, post_id: 9, user_id: 6, parent_id: null, content: 'c', created_at: at.toISOString() },
       { id: 4, post_id: 9, user_id: 7, parent_id: 99, content: 'orphan', created_at: at },
@@ -139,13 +139,15 @@ describe('discussion threads (core/threads.ts)', function () {
         id: 1,
         postId: 9,
         parentId: null,
-        content: 'a',
+        content: 'a @five',
+        mentions: [{ userId: 5, username: 'five', start: 2, length: 5 }],
         createdAt: '2026-01-02T03:04:05.000Z',
         user: { name: 'five' },
         canDelete: false,
-        replies: [{ id: 2, postId: 9, parentId: 1, content: 'b', createdAt: '2026-01-02T03:04:05.000Z', user: null, canDelete: true }],
+        // rows without stored mentions (or a plugin without the column) answer an empty list
+        replies: [{ id: 2, postId: 9, parentId: 1, content: 'b', mentions: [], createdAt: '2026-01-02T03:04:05.000Z', user: null, canDelete: true }],
       },
-      { id: 3, postId: 9, parentId: null, content: 'c', createdAt: '2026-01-02T03:04:05.000Z', user: null, canDelete: true, replies: [] },
+      { id: 3, postId: 9, parentId: null, content: 'c', mentions: [], createdAt: '2026-01-02T03:04:05.000Z', user: null, canDelete: true, replies: [] },
     ]);
   });
 

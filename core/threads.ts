@@ -23,10 +23,19 @@ export interface ThreadTables {
 export interface CommentRow {
   id: number;
   post_id: number;
+  /** null: a deleted member's comment kept emptied because others replied under it (eraseUserComments) */
   user_id: number;
   parent_id: number | null;
   content: string;
+  /** stored @username mentions (jsonb ranges; the owning plugin resolves them when the text is written) */
+  mentions?: unknown;
   created_at: Date | string;
+}
+
+/** A stored mentions column as read (jsonb comes back parsed on pg, maybe as text elsewhere). */
+export function storedMentionList<T = { userId: number; username: string; start: number; length: number }>(v: unknown): T[] {
+  const list = typeof v === 'string' ? JSON.parse(v) : v;
+  return Array.isArray(list) ? list : [];
 }
 
 /** Response of a like toggle. */
@@ -117,6 +126,7 @@ export function commentTree<U>(rows: CommentRow[], users: Map<number, U>, canDel
     postId: r.post_id,
     parentId: r.parent_id,
     content: r.content,
+    mentions: storedMentionList(r.mentions),
     createdAt: iso(r.created_at)!,
     user: users.get(r.user_id) ?? null,
     canDelete: canDelete(r),
@@ -139,7 +149,13 @@ export async function deleteComments(knex: Knex, t: ThreadTables, ids: number[])
   return knex.transaction(async (trx) => {
     const locked = await trx(t.comments).whereIn('id', ids).orWhereIn('parent_id', ids).orderBy('id').forUpdate().select('id');
     if (!locked.length) return 0;
-    const gone: Array<{ post_id: number }> = await trx(t.comments).whereIn('id', ids).orWhereIn('parent_id', ids).del().returning('post_id');
+    const gone: Array<{ post_id: number; parent_id: number | null }> = await trx(t.comments).whereIn('id', ids).orWhereIn('parent_id', ids).del().returning(['post_id', 'parent_id']);
+    // the last reply under a deleted member's emptied comment (eraseUserComments): that comment goes too
+    const parents = [...new Set(gone.map((r) => r.parent_id).filter((p): p is number => p != null))];
+    if (parents.length) {
+      const emptied = await trx.raw(`delete from ?? c where c.id = any(?::int[]) and c.user_id is null and not exists (select 1 from ?? r where r.parent_id = c.id) returning post_id, parent_id`, [t.comments, parents, t.comments]);
+      gone.push(...emptied.rows);
+    }
     const perPost = new Map<number, number>();
     for (const r of gone) perPost.set(r.post_id, (perPost.get(r.post_id) ?? 0) + 1);
     // posts in id order, as every deletion takes them: two deletions never wait on each other in a circle
@@ -148,6 +164,23 @@ export async function deleteComments(knex: Knex, t: ThreadTables, ids: number[])
     }
     return gone.length;
   });
+}
+
+/**
+ * A departing member's comments (account erasure, issue 24): each top-level comment of theirs that
+ * others replied under is kept without author and words (user_id null, content '', mentions []),
+ * shown as "Deleted member", so the others' replies keep their thread; their other comments go
+ * (deleteComments, with the replies under them). Needs a nullable user_id. Answers the ids deleted.
+ */
+export async function eraseUserComments(knex: Knex, t: ThreadTables, userId: number): Promise<number[]> {
+  await knex.raw(
+    `update ?? c set user_id = null, content = '', mentions = '[]'::jsonb
+      where c.user_id = ? and c.parent_id is null and exists (select 1 from ?? r where r.parent_id = c.id and r.user_id is distinct from ?)`,
+    [t.comments, userId, t.comments, userId],
+  );
+  const ids: number[] = await knex(t.comments).where({ user_id: userId }).pluck('id');
+  await deleteComments(knex, t, ids);
+  return ids;
 }
 
 /**

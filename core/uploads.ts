@@ -43,6 +43,8 @@ export interface ProcessedImage {
 }
 
 const IMAGE_FORMATS = new Set(['jpeg', 'png', 'gif', 'webp']);
+/** A responsive variant's key (core/images.ts variantKey): its master's key without extension, then _w<width>. */
+const VARIANT_KEY = /^(.+)_w\d+\.(avif|webp|jpg)$/;
 
 // libvips keeps recently read files open (and keeps some open after a failed load): images are
 // handed to sharp as buffers (at most a few MB), so no temporary file stays open once deleted.
@@ -94,6 +96,12 @@ export class Uploads {
   readonly tmpRoot: string;
   readonly tmpDir: string;
   private owners: StoredFileOwner[] = [];
+  /**
+   * Queues the responsive variants (core/images.ts) of a stored image; set by the app to enqueue
+   * its variants job. processImage calls it for every image it stores; plugins storing an image
+   * themselves (e.g. a video poster) call queueVariants.
+   */
+  onImageStored: ((key: string) => Promise<unknown>) | null = null;
   constructor(dataDir: string, private storage: Storage) {
     this.tmpRoot = path.join(dataDir, 'tmp');
     this.tmpDir = path.join(this.tmpRoot, `${os.hostname()}-${process.pid}-${PROCESS_TOKEN}`);
@@ -137,6 +145,11 @@ export class Uploads {
     return removed;
   }
 
+  /** Queues the variants of a stored image (a failure to queue is not the upload's failure: the one-off backfill makes them later). */
+  async queueVariants(key: string): Promise<void> {
+    await this.onImageStored?.(key).catch(() => undefined);
+  }
+
   /** A plugin declares the stored files it owns (see StoredFileOwner). */
   ownFiles(owner: StoredFileOwner): void {
     this.owners.push(owner);
@@ -159,8 +172,7 @@ export class Uploads {
       if (!batch.length) return;
       const keys = batch;
       batch = [];
-      const used = new Set<string>();
-      for (const o of this.owners) for (const k of await o.referenced(keys)) used.add(k);
+      const used = await this.referencedKeys(keys);
       for (const k of keys) {
         if (used.has(k)) continue;
         await this.storage.delete(k);
@@ -177,6 +189,50 @@ export class Uploads {
     }
     await flush();
     return { checked, deleted };
+  }
+
+  /**
+   * Which of `keys` some owner's rows reference. A responsive variant (`<base>_w<N>.<avif|webp|jpg>`,
+   * core/images.ts) counts as referenced while its master (`<base>.jpg|png|webp|gif`) is: plugins
+   * name their masters, the variants go with them.
+   */
+  async referencedKeys(keys: string[]): Promise<Set<string>> {
+    const masters = new Map<string, string[]>();
+    for (const k of keys) {
+      const m = VARIANT_KEY.exec(k);
+      if (m) masters.set(k, ['jpg', 'png', 'webp', 'gif'].map((ext) => `${m[1]}.${ext}`));
+    }
+    const asked = [...new Set([...keys, ...[...masters.values()].flat()])];
+    const used = new Set<string>();
+    for (const o of this.owners) for (const k of await o.referenced(asked)) used.add(k);
+    for (const [k, ms] of masters) if (ms.some((x) => used.has(x))) used.add(k);
+    return used;
+  }
+
+  /**
+   * Every stored image some owner references (under the claimed prefixes), masters only: no
+   * variants, no thumbnails. For the one-off job that makes variants of existing images.
+   */
+  async *referencedImages(): AsyncGenerator<string> {
+    const prefixes = [...new Set(this.owners.flatMap((o) => o.prefixes.map((p) => p.replace(/^\/+|\/+$/g, ''))))].sort();
+    const roots = prefixes.filter((p) => !prefixes.some((q) => q !== p && p.startsWith(`${q}/`)));
+    for (const root of roots) {
+      let batch: string[] = [];
+      const flush = async function* (self: Uploads) {
+        const keys = batch;
+        batch = [];
+        if (!keys.length) return;
+        const used = new Set<string>();
+        for (const o of self.owners) for (const k of await o.referenced(keys)) used.add(k);
+        for (const k of keys) if (used.has(k)) yield k;
+      };
+      for await (const f of this.storage.list(root)) {
+        if (!/\.(jpe?g|png|webp)$/i.test(f.key) || VARIANT_KEY.test(f.key) || /_thumb\.[a-z]+$/i.test(f.key)) continue;
+        batch.push(f.key);
+        if (batch.length >= 500) yield* flush(this);
+      }
+      yield* flush(this);
+    }
   }
 
   parse(ctx: Koa.Context, limits: MultipartLimits): Promise<ParsedMultipart> {
@@ -352,6 +408,8 @@ export class Uploads {
       const thumb = await encode(opts.thumbnail.width, opts.thumbnail.height);
       thumbnailUrl = await this.storage.put(key.replace(/\.jpg$/, '_thumb.jpg'), { buffer: thumb.data }, 'image/jpeg');
     }
+    // its variants (320/640/1280/2048 px, AVIF/WebP/JPEG) are made in the background; pages use them once they exist
+    await this.queueVariants(key);
     return { url, key, width: main.info.width, height: main.info.height, thumbnailUrl };
   }
 }

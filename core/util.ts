@@ -76,12 +76,22 @@ export function stripNul<T>(v: T): T {
  * error; stripped, it meets the routes' schemas like any other text.
  */
 export function stripNulFrom(paths: RegExp): Koa.Middleware {
-  return async (k, next) => {
+  // not async: a request of another path goes straight on (issue 18: no promise of its own)
+  return (k, next) => {
     if (paths.test(k.path)) {
       const req = k.request as { body?: unknown };
       if (req.body && typeof req.body === 'object') stripNul(req.body);
       if (k.querystring.includes('%00')) k.query = stripNul({ ...k.query });
     }
-    await next();
+    return next();
   };
+}
+
+/** A short excerpt of a text for a notification or a digest (whitespace folded, cut at a word, with an ellipsis). */
+export function excerptOf(text: string | null | undefined, max = 120): string {
+  const s = String(text ?? '').replace(/\s+/g, ' ').trim();
+  if (s.length <= max) return s;
+  const cut = s.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }

@@ -44,6 +44,12 @@ async function settle(page: Page) {
   await page.waitForFunction(() => !document.querySelector('#main-content .curio-spinner, #main-content [aria-busy="true"]'), { timeout: 8_000, polling: 100 }).catch(() => {});
 }
 
+/** Clicks Create; settle() gives up quietly on a loaded machine, so wait for the button itself. */
+async function openCreate(page: Page) {
+  await page.waitForSelector('.curio-create-button', { timeout: 30_000 });
+  await page.evaluate(() => document.querySelector<HTMLButtonElement>('.curio-create-button')!.click());
+}
+
 /** WCAG contrast ratio of an element's text against its first opaque background, and its opacity. */
 async function contrast(page: Page, selector: string): Promise<{ ratio: number; opacity: number }> {
   // plain loops only: functions declared inside evaluate() get esbuild's __name helper, absent in the page
@@ -143,7 +149,7 @@ describe('issue 21: layout and interaction defects at 390 and 1366 px (en, fr)',
   /** Opens Create Insight, makes it toast (an empty insight), and checks the toast leaves the close button free. */
   async function toastVsDialog(page: Page) {
     await go(page, '/');
-    await page.evaluate(() => document.querySelector<HTMLButtonElement>('.curio-create-button')!.click());
+    await openCreate(page);
     await page.waitForSelector('.curio-modal [role="dialog"] form');
     // sharing an empty insight: an error toast while the dialog is open
     await page.evaluate(() => document.querySelector<HTMLButtonElement>('.curio-modal .modal-card-foot button[type="submit"]')!.click());
@@ -322,7 +328,7 @@ describe('issue 21: layout and interaction defects at 390 and 1366 px (en, fr)',
 
         it('#6 Escape on Create Insight with an attached video asks before discarding', async () => {
           await go(page, '/');
-          await page.evaluate(() => document.querySelector<HTMLButtonElement>('.curio-create-button')!.click());
+          await openCreate(page);
           await page.waitForSelector('.curio-modal input[type="file"]');
           const file = path.join(os.tmpdir(), `curio-e2e-${process.pid}.webm`);
           fs.writeFileSync(file, makeVideo('webm'));
@@ -399,7 +405,7 @@ describe('issue 21: layout and interaction defects at 390 and 1366 px (en, fr)',
         it(`the Create Insight dialog says video insights are unavailable (${locale}, ${width} px)`, async () => {
           const page = await newPage(locale, width, alice, bare);
           await go(page, '/', bare);
-          await page.evaluate(() => document.querySelector<HTMLButtonElement>('.curio-create-button')!.click());
+          await openCreate(page);
           await page.waitForSelector('.curio-modal [data-testid="video-unavailable"]');
           expect(await page.$('.curio-modal input[type="file"]'), 'no video picker').to.equal(null);
           expect(await page.$eval('.curio-modal [role="tab"][aria-selected="true"]', (t) => t.id)).to.match(/text$/);

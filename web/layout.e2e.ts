@@ -21,6 +21,7 @@ interface Data {
   groupId: number;
   meetupId: number;
   museumEventId: number;
+  planId: number;
   member: SignedInClient;
   other: SignedInClient;
   admin: SignedInClient;
@@ -28,6 +29,9 @@ interface Data {
 
 const WIDTHS = [320, 390, 768, 1366, 1440];
 const LOCALES: Locale[] = ['en', 'fr'];
+/** both themes (issue 21 #14): dark as the system's choice (prefers-color-scheme); LAYOUT_THEMES=light to run one */
+type Theme = 'light' | 'dark';
+const THEMES = ((process.env.LAYOUT_THEMES || 'light,dark').split(',') as Theme[]).filter((t) => t === 'light' || t === 'dark');
 
 const ROUTES: Array<{ name: string; who: Who[]; path: (d: Data) => string }> = [
   { name: 'landing', who: ['signed out'], path: () => '/' },
@@ -47,6 +51,8 @@ const ROUTES: Array<{ name: string; who: Who[]; path: (d: Data) => string }> = [
   { name: 'sessions', who: ['member'], path: () => '/sessions' },
   { name: 'notifications', who: ['member'], path: () => '/notifications' },
   { name: 'create museum', who: ['member'], path: () => '/create-museum' },
+  { name: 'plans', who: ['member'], path: () => '/plans' },
+  { name: 'plan', who: ['signed out', 'member'], path: (d) => `/plans/${d.planId}` },
   { name: 'admin', who: ['admin'], path: () => '/admin' },
   { name: 'not found', who: ['signed out', 'member'], path: () => '/no-such-page' },
 ];
@@ -155,6 +161,15 @@ describe('layout: no horizontal scroll at 320–1440 px (en, fr)', function () {
     expect(p.status, p.text).to.equal(201);
     await data.member.post(`/api/user/${data.other.me.id}/follow`, {});
     await data.member.post(`/api/posts/${p.body.id}/comments`, { content: 'Magnifique !' });
+    const two = (await data.member.get('/api/museums?pageSize=2&sort=popular')).body.items;
+    const plan = await data.member.post('/api/plans', {
+      title: 'Une journée entière dans les musées de la ville, du matin au soir',
+      date: new Date(Date.now() + 7 * 86400_000).toISOString().slice(0, 10),
+      visibility: 'public',
+      stops: [{ museumId: two[0].id, arrival: '08:00' }, { museumId: two[1].id, arrival: '09:00' }],
+    });
+    expect(plan.status, plan.text).to.equal(201);
+    data.planId = plan.body.id;
     browser = await launchBrowser();
   });
 
@@ -164,12 +179,13 @@ describe('layout: no horizontal scroll at 320–1440 px (en, fr)', function () {
     await app?.close();
   });
 
-  async function open(who: Who, locale: Locale, path: string): Promise<Page> {
-    const key = `${who}/${locale}`;
+  async function open(who: Who, locale: Locale, theme: Theme, path: string): Promise<Page> {
+    const key = `${who}/${locale}/${theme}`;
     let entry = pages.get(key);
     if (!entry) {
       const context = await browser.createBrowserContext();
       const page = await context.newPage();
+      await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: theme }]);
       await page.evaluateOnNewDocument((l) => localStorage.setItem('curio.locale', l), locale);
       if (who === 'member') await signInPage(page, app, data.member);
       if (who === 'admin') await signInPage(page, app, data.admin);
@@ -194,12 +210,13 @@ describe('layout: no horizontal scroll at 320–1440 px (en, fr)', function () {
     return page;
   }
 
+  for (const theme of THEMES)
   for (const locale of LOCALES) {
     for (const route of ROUTES) {
       for (const who of route.who) {
-        it(`${route.name} [${who}, ${locale}]`, async function () {
+        it(`${route.name} [${who}, ${locale}${theme === 'dark' ? ', dark' : ''}]`, async function () {
           const path = route.path(data);
-          const page = await open(who, locale, path);
+          const page = await open(who, locale, theme, path);
           expect(await page.evaluate(() => location.pathname), `${path} redirected`).to.equal(path);
           expect(await page.evaluate(() => document.documentElement.lang)).to.equal(locale);
           const problems: string[] = [];

@@ -4,6 +4,7 @@
  * the top bar follows the spec's visibility rule, and a signed-in member can sign out.
  */
 import { expect } from 'chai';
+import { AxePuppeteer } from '@axe-core/puppeteer';
 import type { Browser, Page } from 'puppeteer';
 import { launchBrowser, startE2EApp, signInPage, waitForText } from '../core/testing/browser.ts';
 import type { TestApp } from '../core/testing/index.ts';
@@ -105,6 +106,10 @@ describe('web shell', function () {
     });
     await waitForText(page, 'Signed out');
     await waitForText(page, 'You have been successfully signed out.');
+    // with a toast showing, the toaster passes axe (it once nested <li role="status"> in an <ol>)
+    const axe = await new AxePuppeteer(page).include('.curio-toaster').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    expect(await page.$('.curio-toaster [role="status"]'), 'a toast is showing').to.not.equal(null);
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).to.deep.equal([]);
     await page.waitForFunction(() => location.pathname === '/');
     // the toast region is reachable with F8
     await page.keyboard.press('F8');

@@ -20,10 +20,44 @@ const vendor = (id: string): string | null => {
   return null;
 };
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => (isSsrBuild ? ssrConfig : clientConfig));
+
+/**
+ * The server-side render (web/src/entry-server.tsx → web/dist-server/entry-server.js), built after
+ * the client by `npm run build:web`; core's serveWebBuild imports it. Dependencies stay in
+ * node_modules (externals); CSS is the client's business.
+ */
+const ssrConfig = {
+  root: WEB,
+  publicDir: false as const,
+  plugins: [react(), curioValidators(ROOT)],
+  build: {
+    outDir: path.join(WEB, 'dist-server'),
+    emptyOutDir: true,
+    target: 'node20',
+    sourcemap: false,
+    ssr: 'src/entry-server.tsx',
+    rolldownOptions: { output: { entryFileNames: 'entry-server.js' } },
+  },
+};
+
+/**
+ * The shell's barrel (web/src/index.ts, what plugins import) only re-exports: side-effect free, so
+ * that a plugin's manifest importing `defineWebPlugin` from it does not pull every component it
+ * re-exports into the entry chunk (with rolldown's lazy barrels each import goes to its module).
+ */
+const barrelWithoutSideEffects = {
+  name: 'curio-barrel-side-effects',
+  transform(code: string, id: string) {
+    if (id.replace(/\\/g, '/').endsWith('/web/src/index.ts')) return { code, moduleSideEffects: false };
+    return null;
+  },
+};
+
+const clientConfig = {
   root: WEB,
   publicDir: path.join(WEB, 'public'),
-  plugins: [purgeBulma(ROOT), react(), curioValidators(ROOT), asyncCss(), precompress()],
+  plugins: [purgeBulma(ROOT), react(), barrelWithoutSideEffects, curioValidators(ROOT), asyncCss(), precompress()],
   server: {
     port: 5173,
     fs: { allow: [ROOT] },
@@ -45,6 +79,10 @@ export default defineConfig({
     sourcemap: false,
     chunkSizeWarningLimit: 400,
     rolldownOptions: {
+      // Modules shared by lazy pages stay in shared chunks of their own instead of being merged
+      // into the entry chunk (rolldown's default): a page loads the shell and what it uses, not
+      // every component some other page shares (issue 19: initial JavaScript ≤ 130 kB gzip).
+      experimental: { lazyBarrel: true },
       output: {
         codeSplitting: {
           groups: [
@@ -58,4 +96,4 @@ export default defineConfig({
       },
     },
   },
-});
+};

@@ -60,7 +60,7 @@ describe('quality: the built app under its Content-Security-Policy', function ()
       for (const v of await visit(page, app.url, path)) violations.push(`signed out ${path}: ${v}`);
     }
     await signInPage(page, app, admin);
-    for (const path of ['/', '/profile', '/discover', '/events', `/museum/${museum.slug}`, '/communities', `/communities/${community.id}`, '/groups', '/sessions', '/create-museum', '/admin']) {
+    for (const path of ['/', '/profile', '/discover', '/events', `/museum/${museum.slug}`, '/communities', `/communities/${community.id}`, '/groups', '/sessions', '/create-museum', '/plans', '/admin']) {
       for (const v of await visit(page, app.url, path)) violations.push(`admin ${path}: ${v}`);
     }
     // pages left behind do not keep their live-update streams (each would hold one of the browser's

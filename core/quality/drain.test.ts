@@ -143,6 +143,44 @@ describe('graceful shutdown: jobs and event streams', function () {
     await app.close();
   });
 
+  it('a long job given back to the queue stops at its next step (its signal aborts, progress throws), so the process can exit', async () => {
+    const app = await startTestApp({ drainTimeoutMs: 300 });
+    let steps = 0;
+    let stoppedBy: string | null = null;
+    let signalled = false;
+    app.jobs.define('test.drain-long', async (_payload, h) => {
+      h.signal.addEventListener('abort', () => (signalled = true));
+      try {
+        for (; steps < 10_000; steps++) {
+          await new Promise((r) => setTimeout(r, 20));
+          await h.progress(steps, 10_000);
+        }
+      } catch (e) {
+        stoppedBy = (e as Error).name;
+        throw e;
+      }
+      return { finished: true };
+    });
+    const job = await app.jobs.enqueue('test.drain-long', {});
+    app.jobs.start();
+    await waitFor(async () => steps > 3, { timeout: 10_000 });
+    const knex = app.knex;
+    await app.jobs.stopAndRelease(300);
+    const at = steps;
+    // the handler stops within a step or two (not 10,000 × 20 ms later) and is not marked failed
+    await waitFor(async () => stoppedBy !== null, { timeout: 5000 });
+    expect(stoppedBy).to.equal('JobReleasedError');
+    expect(signalled).to.equal(true);
+    expect(steps - at).to.be.at.most(2);
+    const row = await knex('core_jobs').where({ id: job.id }).first();
+    expect(row.status).to.equal('queued');
+    expect(row.locked_by).to.equal(null);
+    expect(row.error).to.equal(null);
+    expect(row.attempts).to.equal(0);
+    await knex('core_jobs').where({ id: job.id }).delete();
+    await app.close();
+  });
+
   it('app.close() runs onDrain hooks while health already says draining', async () => {
     const app = await startTestApp();
     let healthDuringHook: unknown = null;

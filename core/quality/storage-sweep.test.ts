@@ -89,12 +89,15 @@ describe('quality: files nothing references', function () {
     const fileOf = (url: string) => path.join(uploadsRoot, url.replace(/^\/uploads\//, ''));
     const age = (url: string) => fs.utimesSync(fileOf(url), TWO_HOURS_AGO(), TWO_HOURS_AGO());
 
-    // referenced, through the real routes of five plugins
+    // referenced, through the real routes of six plugins
     const avatar = must(await w.c.traveler.upload('/api/user/profile-image', [{ field: 'image', name: 'me.jpg', type: 'image/jpeg', data: await noisyJpeg() }]), 'avatar');
     const cover = must(await w.c.creator.upload(`/api/communities/${w.community.id}/image`, [{ field: 'image', name: 'c.jpg', type: 'image/jpeg', data: await noisyJpeg() }]), 'community image');
     const photos = must<any[]>(await w.c.member.upload(`/api/meetups/${w.meetup.id}/photos`, [{ field: 'files', name: 'p.jpg', type: 'image/jpeg', data: await noisyJpeg() }]), 'meetup photo');
     const images = must<any[]>(await w.c.member.upload('/api/messages/images', [{ field: 'files', name: 'm.jpg', type: 'image/jpeg', data: await noisyJpeg() }]), 'message image');
-    const referenced: string[] = [avatar.profileImageUrl, cover.imageUrl, photos[0].url, photos[0].thumbnailUrl, images[0].url, images[0].thumbnailUrl];
+    // a museum's accessibility photo, and one a pending suggestion carries (issue 20)
+    const access = must(await w.c.manager.upload(`/api/museums/${w.museumA.id}/accessibility/stepFreeEntrance/photo`, [{ field: 'photo', name: 'a.jpg', type: 'image/jpeg', data: await noisyJpeg() }]), 'accessibility photo');
+    const suggested = must(await w.c.member.upload(`/api/museums/${w.museumA.id}/accessibility/seating/photo-suggestion`, [{ field: 'photo', name: 's.jpg', type: 'image/jpeg', data: await noisyJpeg() }]), 'suggested accessibility photo');
+    const referenced: string[] = [avatar.profileImageUrl, cover.imageUrl, photos[0].url, photos[0].thumbnailUrl, images[0].url, images[0].thumbnailUrl, access.accessibility.stepFreeEntrance.photo, suggested.suggestedChanges.accessibility.seating.photo];
     if (haveFfmpeg()) {
       const video = must(await w.c.traveler.upload('/api/posts/video', [{ field: 'video', name: 'v.mp4', type: 'video/mp4', data: await mp4WithLocation() }]), 'video');
       referenced.push(video.videoUrl, video.posterUrl);
@@ -122,6 +125,7 @@ describe('quality: files nothing references', function () {
       write(`insights/videos/${hex()}.mp4`, true),
       write(`insights/videos/${hex()}_poster.jpg`, true),
       write(`messages/999999/${hex()}.jpg`, true),
+      write(`museums/accessibility/${hex()}.jpg`, true),
     ];
     const recentOrphan = write(`avatars/${hex()}.jpg`, false);
     const unclaimed = write(`elsewhere/${hex()}.jpg`, true);

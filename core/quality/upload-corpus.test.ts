@@ -47,9 +47,33 @@ const TARGETS: Record<string, Target> = {
     kind: 'image', field: 'files', maxBytes: 10 * 1024 * 1024, maxFiles: 10, tooLarge: 413,
     client: (w) => w.c.member, path: (w) => `/api/museum-events/${w.museumEvent.id}/photos`, urls: (b) => b.flatMap((p: any) => [p.url, p.thumbnailUrl].filter(Boolean)),
   },
+  'POST /api/groups/:id/image': {
+    kind: 'image', field: 'image', maxBytes: 5 * 1024 * 1024, maxFiles: 1, tooLarge: 413,
+    client: (w) => w.c.creator, path: (w) => `/api/groups/${w.group.id}/image`, urls: (b) => [b.imageUrl],
+  },
+  'POST /api/meetups/:id/cover': {
+    kind: 'image', field: 'image', maxBytes: 10 * 1024 * 1024, maxFiles: 1, tooLarge: 413,
+    client: (w) => w.c.creator, path: (w) => `/api/meetups/${w.meetup.id}/cover`, urls: (b) => [b.imageUrl],
+  },
+  'POST /api/museum-events/:id/cover': {
+    kind: 'image', field: 'image', maxBytes: 10 * 1024 * 1024, maxFiles: 1, tooLarge: 413,
+    client: (w) => w.c.manager, path: (w) => `/api/museum-events/${w.museumEvent.id}/cover`, urls: (b) => [b.imageUrl],
+  },
   'POST /api/messages/images': {
     kind: 'image', field: 'files', maxBytes: 10 * 1024 * 1024, maxFiles: 4, tooLarge: 413,
     client: (w) => w.c.member, path: () => '/api/messages/images', urls: (b) => b.flatMap((p: any) => [p.url, p.thumbnailUrl].filter(Boolean)),
+  },
+  'POST /api/posts/photos': {
+    kind: 'image', field: 'photo', maxBytes: 15 * 1024 * 1024, maxFiles: 1, tooLarge: 413,
+    client: (w) => w.c.traveler, path: () => '/api/posts/photos', urls: (b) => [b.url],
+  },
+  'POST /api/museums/:id/accessibility/:fact/photo': {
+    kind: 'image', field: 'photo', maxBytes: 10 * 1024 * 1024, maxFiles: 1, tooLarge: 413,
+    client: (w) => w.c.manager, path: (w) => `/api/museums/${w.museumA.id}/accessibility/stepFreeEntrance/photo`, urls: (b) => [b.accessibility.stepFreeEntrance.photo],
+  },
+  'POST /api/museums/:id/accessibility/:fact/photo-suggestion': {
+    kind: 'image', field: 'photo', maxBytes: 10 * 1024 * 1024, maxFiles: 1, tooLarge: 413,
+    client: (w) => w.c.member, path: (w) => `/api/museums/${w.museumA.id}/accessibility/liftsAllFloors/photo-suggestion`, urls: (b) => [b.suggestedChanges.accessibility.liftsAllFloors.photo],
   },
   'POST /api/posts/video': {
     kind: 'video', field: 'video', maxBytes: 100 * 1024 * 1024, maxFiles: 1, tooLarge: 413,

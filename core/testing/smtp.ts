@@ -12,6 +12,8 @@ export interface ReceivedMail {
   parsed: ParsedMail;
   to: string;
   subject: string;
+  /** when the message was received (Date.now()) */
+  receivedAt: number;
   text: string;
   html: string;
   header(name: string): string | undefined;
@@ -52,6 +54,7 @@ export async function startSmtpServer(): Promise<TestSmtp> {
         const parsed = await simpleParser(raw);
         const to = Array.isArray(parsed.to) ? parsed.to.map((a) => a.text).join(', ') : (parsed.to?.text ?? '');
         messages.push({
+          receivedAt: Date.now(),
           envelopeTo: session.envelope.rcptTo.map((r) => r.address),
           raw,
           parsed,

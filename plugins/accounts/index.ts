@@ -8,6 +8,34 @@ export default definePlugin({
     type: 'object',
     additionalProperties: false,
     properties: {
+      deletionGraceDays: {
+        type: 'integer',
+        minimum: 0,
+        maximum: 90,
+        default: 14,
+        description: "Days between a member's deletion request and the erasure; signing in before cancels it (0: at once). Admins delete at once.",
+      },
+      sessionCache: {
+        type: 'object',
+        description: 'Sessions each process keeps after reading them (no statement for a member\'s next requests within ttlMs); forgotten in every process when a session ends or changes, or its member is banned, restricted, deleted or changes role, username or password. ttlMs 0 switches it off.',
+        additionalProperties: false,
+        default: {},
+        properties: {
+          ttlMs: { type: 'integer', minimum: 0, maximum: 60000, default: 5000 },
+          max: { type: 'integer', minimum: 0, maximum: 1000000, default: 10000, description: 'Sessions kept at most per process (the oldest go first)' },
+        },
+      },
+      retention: {
+        type: 'object',
+        description: 'How long what is kept only for a while stays (PRIVACY.md); the hourly accounts.retention job purges it. Sessions go when they expire, throttle rows when their window ends.',
+        additionalProperties: false,
+        default: {},
+        properties: {
+          emailTokenDays: { type: 'integer', minimum: 0, maximum: 365, default: 1, description: 'Days a password-reset or confirmation token is kept after it expired' },
+          archiveDays: { type: 'integer', minimum: 1, maximum: 90, default: 7, description: 'Days a ready data archive can be downloaded; then its file is deleted' },
+          archiveRecordDays: { type: 'integer', minimum: 1, maximum: 365, default: 30, description: 'Days the record of an archive (without its file) is kept; the once-a-day rule reads it' },
+        },
+      },
       loginThrottle: {
         type: 'object',
         description: 'Throttling of failed sign-ins (kept in PostgreSQL, shared by every app process).',

@@ -4,6 +4,7 @@
  */
 import type { Knex } from 'knex';
 import { serviceRef } from '../../core/services.ts';
+import type { ImageInfo } from '../../core/images.ts';
 
 export interface UserSummary {
   id: number;
@@ -13,12 +14,24 @@ export interface UserSummary {
   lastName: string;
   profileImageUrl: string | null;
   role: string;
+  /** the avatar's size, made variant widths and placeholder (getUserSummaries; null before its variants, absent elsewhere) */
+  profileImageInfo?: ImageInfo | null;
 }
 
 /** Returns a message to refuse sign-in (and end sessions) for this user, or null. */
 export type LoginGuard = (user: { id: number; role: string }) => Promise<string | null>;
 /** The same question for many users at once (lists of people): user id → message, for refused users only. */
 export type LoginGuardMany = (users: Array<{ id: number; role: string }>) => Promise<Map<number, string>>;
+/**
+ * A guard's form for the session statement (issue 18: a signed-in request spends one statement in
+ * middleware): `select` is a scalar subquery over the session's user (`userId` is its qualified id
+ * column) read in the same statement as the session; `read` turns its value into the guard's answer
+ * for this user (the object that becomes ctx.state.user, as for `guard`).
+ */
+export interface LoginGuardSql {
+  select(db: Knex, userId: string): Knex.Raw;
+  read(value: unknown, user: { id: number; role: string }): string | null;
+}
 
 export type ProfileVisibility = 'public' | 'friends' | 'private';
 
@@ -38,7 +51,18 @@ export type UserPreferences = {
   museumUpdates: boolean;
   eventReminders: boolean;
   weeklyDigest: boolean;
+  /** the web app's theme (issue 21) */
+  theme: 'system' | 'light' | 'dark';
 };
+
+/** A stored @username mention: a profile link over `length` characters of the text from `start`. */
+export interface Mention {
+  userId: number;
+  username: string;
+  /** UTF-16 offset of the "@" in the text, and length of "@username" */
+  start: number;
+  length: number;
+}
 
 export interface AccountsApi {
   /** One query for many ids; unknown ids are absent from the map. */
@@ -55,7 +79,15 @@ export interface AccountsApi {
   /** Ends the user's sessions (all, or all but one session id); answers how many. */
   endSessions(userId: number, exceptSessionId?: string): Promise<number>;
   /** `many`: the guard's batch form (one query for a list); without it, lists ask `guard` per user. */
-  addLoginGuard(guard: LoginGuard, many?: LoginGuardMany): void;
+  addLoginGuard(guard: LoginGuard, many?: LoginGuardMany, sql?: LoginGuardSql): void;
+  /** The guards' SQL forms, when every guard has one (else null: the session middleware asks `checkGuards`). */
+  guardsSql(): LoginGuardSql[] | null;
+  /**
+   * A login guard's answer for these members may have changed (a ban, a restriction given or
+   * lifted): every process reads their sessions again at their next request (each process keeps
+   * the sessions it saw for a few seconds). Call after the change has committed.
+   */
+  sessionsChanged(userIds: number[]): Promise<void>;
   /** checkGuards for many users (lists of people): user id → message, for refused users only. */
   checkGuardsMany(users: Array<{ id: number; role: string }>): Promise<Map<number, string>>;
   /**
@@ -82,8 +114,8 @@ export interface AccountsApi {
   /**
    * May `viewer` see the full profile (and content listed on it) of `ownerId`? Applies the owner's
    * profileVisibility: public → everyone; friends → people the owner follows or who follow the owner;
-   * private → the owner's (approved) followers; and never when one blocked the other. The owner and
-   * Admins always may.
+   * private → the owner's (approved) followers; and never when one blocked the other, nor while the
+   * owner's deletion is pending (grace period, issue 24). The owner and Admins always may.
    */
   canViewProfile(viewer: { id: number; role: string } | undefined | null, ownerId: number): Promise<boolean>;
   /**
@@ -91,6 +123,15 @@ export interface AccountsApi {
    * mention or message the other (each plugin refuses such actions with it or with sql.notBlocked).
    */
   isBlockedEitherWay(a: number, b: number): Promise<boolean>;
+  /**
+   * The @username mentions of a text being written by `author`: members the author may see
+   * (canView, so no block either way) who allow tagging (`allowTagging`; tagging yourself is always
+   * allowed). The owner of the text stores them with it and notifies the mentioned members;
+   * anything else stays plain text.
+   */
+  resolveMentions(author: { id: number; role: string }, text: string): Promise<Mention[]>;
+  /** Has `muterId` an active (not expired) mute of `mutedId`? Their content is then hidden from the muter, their profile's insights included. */
+  isMuted(muterId: number, mutedId: number): Promise<boolean>;
   /**
    * Of `recipientIds`, those `actorId` may reach: no block either way, and, with `notifications`,
    * no active mute of the actor by the recipient that also hides notifications. For fan-out:
@@ -133,6 +174,14 @@ export interface AccountsApi {
   userIdsBatch(afterId: number, limit: number, opts?: { maxId?: number }): Promise<number[]>;
   /** How many users there are and the largest id, read together (the end of a userIdsBatch walk). */
   userIdRange(): Promise<{ count: number; maxId: number }>;
+
+  // ---- interests and home city (onboarding, issue 21) ----
+  /**
+   * What a member picked at onboarding or in Settings: interests (the keys OnboardingSources
+   * offers: museum categories) and home city with coordinates (null when not given). Recommendations
+   * read it to suggest museums and people before the member follows anyone. One statement.
+   */
+  getMemberTaste(userId: number): Promise<MemberTaste>;
 }
 
 /**
@@ -142,9 +191,13 @@ export interface AccountsApi {
 export interface AccountsSql {
   /** A one-column subquery: the ids of the users `userId` follows (as followingIds). */
   followingIds(userId: number): Knex.QueryBuilder;
+  /** A one-column subquery: the ids of the users `userId` asked to follow, still waiting for approval (private profiles). */
+  requestedIds(userId: number): Knex.QueryBuilder;
   /**
    * A boolean SQL expression: canViewProfile(viewer, owner) for the owner whose id is the column
-   * `ownerIdColumn` (e.g. 'f.user_id') of the surrounding statement.
+   * `ownerIdColumn` (e.g. 'f.user_id') of the surrounding statement. A member whose deletion is
+   * pending (the grace period, issue 24) is not visible to anyone but Admins; a null owner (a
+   * deleted member's anonymised row) is visible.
    */
   canView(viewer: { id: number; role: string } | undefined | null, ownerIdColumn: string): Knex.Raw;
   /** A subquery of every follow: columns follower_id, following_id (filter it; it is indexed both ways). */
@@ -155,6 +208,8 @@ export interface AccountsSql {
    * (canView already includes it.)
    */
   notBlocked(userId: number | null | undefined, userIdColumn: string): Knex.Raw;
+  /** A boolean SQL expression: the user in `userIdColumn` allows tagging (preference "Allow tagging"; on when never set). */
+  allowsTagging(userIdColumn: string): Knex.Raw;
   /**
    * A boolean SQL expression: the viewer has no active mute of the user in `userIdColumn` (expired
    * mutes end by themselves: compared with now() in SQL). `notifications: true` only counts mutes that
@@ -169,9 +224,15 @@ export interface AccountsSql {
   /**
    * notBlocked and notMuted together, without profile visibility: for content whose audience another
    * rule already decides (a community's, a group's or an event's discussion, their member lists).
-   * True for Admins and anonymous viewers.
+   * Also false for a member whose deletion is pending (hidden during the grace period). True for Admins.
    */
   notBlockedOrMuted(viewer: { id: number; role: string } | undefined | null, userIdColumn: string): Knex.Raw;
+  /**
+   * A subquery of members ranked by popularity, for suggestions that must never be empty: columns
+   * user_id, followers_count (most followed first, at most `limit`). Apply canView/notMuted to it
+   * like to any list of people.
+   */
+  popularMembers(limit: number): Knex.QueryBuilder;
 }
 
 /** AccountsApi.mayContact's answer; `recipientFollows`: whether `toId` follows `fromId` (message requests). */
@@ -187,6 +248,26 @@ export interface UserListQuery {
 }
 
 export const AccountsService = serviceRef<AccountsApi>('accounts.api');
+
+/** A member's interests and home (issue 21 onboarding); `home` null when they gave none. */
+export interface MemberTaste {
+  interests: string[];
+  home: { city: string | null; latitude: number; longitude: number } | null;
+}
+
+/**
+ * Provided by the museums plugin (accounts knows no museum): the interests a member may pick at
+ * onboarding (museum categories: `key` stored, `labelKey` an i18next key of the provider's locale,
+ * `label` the English text) and the server-side geocoding of a typed home city (museums' cached
+ * geocoding client with its configurable endpoint). Without a provider, onboarding offers no
+ * interests and a typed city is refused (the browser's position still works).
+ */
+export interface OnboardingSourcesApi {
+  interestChoices(): Array<{ key: string; label: string; labelKey: string }>;
+  /** Throws an HttpError (502/504) when the provider cannot be reached. */
+  geocodeCity(city: string): Promise<{ found: boolean; latitude?: number; longitude?: number; displayName?: string }>;
+}
+export const OnboardingSources = serviceRef<OnboardingSourcesApi>('accounts.onboardingSources');
 
 // ---- extension points other plugins fill (all optional: accounts answers without them) ----
 
@@ -251,6 +332,10 @@ declare module '../../core/events.ts' {
     /** before the row goes: plugins fix their counters and remove personal data */
     'accounts.user.deleting': { userId: number };
     'accounts.user.deleted': { userId: number };
+    /** a member asked for their account's deletion: it happens at `eraseAt` unless they sign in before */
+    'accounts.deletion.requested': { userId: number; eraseAt: string };
+    /** a member's data archive is ready to download (until `expiresAt`) */
+    'accounts.export.ready': { userId: number; exportId: number; expiresAt: string };
     /** profile fields changed (username, names, bio, email, photo) */
     'accounts.user.updated': { userId: number; fields: string[]; /** set when the email address changed */ previousEmail?: string };
     /** a member chose a new password from a reset link (every session ended) */
@@ -259,3 +344,57 @@ declare module '../../core/events.ts' {
     'accounts.email.verified': { userId: number };
   }
 }
+
+// ---- a member's data: archive export and erasure (issue 24) ----
+
+/** What a plugin writes into a member's data archive (one ZIP, built entry by entry). */
+export interface ArchiveWriter {
+  /** A JSON file (pretty-printed); `about` is its line in README.html. */
+  json(name: string, data: unknown, about: string): void;
+  /** A CSV file: a header row then the rows (values quoted as needed). */
+  csv(name: string, header: string[], rows: Array<Array<string | number | boolean | null>>, about: string): void;
+  /** A stored file (media), streamed into the archive byte for byte; a missing file is skipped. Answers the archive path or null. */
+  file(name: string, storageKey: string): Promise<string | null>;
+}
+
+/**
+ * Transaction helpers given to erasers. `lockUser()` locks the user's row (FOR UPDATE): from then
+ * on no row referencing the user can be inserted by anyone else (foreign-key checks wait), so rows
+ * read after it are every row there will be. Lock your own parent rows (e.g. museums) first, then
+ * call lockUser, then read and delete: the order a concurrent action takes (parent, then the
+ * user's key), so the two never deadlock.
+ */
+export interface EraseContext {
+  trx: Knex.Transaction;
+  lockUser(): Promise<void>;
+}
+
+export interface UserDataApi {
+  /**
+   * Adds this plugin's part of a member's archive (`GET /api/user/exports`): only what the member
+   * put in or what is about them, never another member's private data.
+   */
+  onExport(plugin: string, fn: (userId: number, out: ArchiveWriter) => Promise<void>): void;
+  /**
+   * Runs inside the transaction that removes the user row (after accounts.user.deleting): for
+   * counters that must stay exact while the member is acting in the same instant. An error rolls
+   * the deletion back (it is retried as a whole on a deadlock).
+   */
+  onErase(plugin: string, fn: (userId: number, e: EraseContext) => Promise<void>): void;
+  /**
+   * Imports follows of another kind than members (`POST /api/user/follows/import`): museums
+   * registers 'museum' and receives slugs or ids; it follows those not followed yet.
+   */
+  onFollowImport(kind: string, fn: (userId: number, refs: string[]) => Promise<FollowImportResult>): void;
+}
+
+export interface FollowImportResult {
+  followed: number;
+  /** follow requests sent (private profiles) */
+  requested: number;
+  already: number;
+  /** blocked either way: not followed */
+  refused: number;
+  notFound: string[];
+}
+export const UserData = serviceRef<UserDataApi>('accounts.userData');

@@ -2,7 +2,7 @@ import { definePlugin } from '../../core/plugin-api.ts';
 
 export default definePlugin({
   id: 'badges',
-  description: 'Badges earned from activity (check-ins, insights, likes received, museum follows, community memberships).',
+  description: 'Badges earned from activity (check-ins, insights, likes received, museum follows, community memberships, meetups attended).',
   dependsOn: ['accounts'],
   optionalDependsOn: ['insights', 'museums', 'communities', 'events', 'notifications'],
   configSchema: {

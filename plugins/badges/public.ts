@@ -9,6 +9,10 @@
  *                               or its post deleted, lowers the count; the author's own likes do not count)
  *   museums.museum.followed   → follows: museums the member currently follows
  *   communities.member.joined / left → community_joins: communities the member currently belongs to
+ *   events.attendance.confirmed / withdrawn → meetups_attended: meetups the member attended, confirmed by
+ *                               a verified check-in at the meetup's museum during it (a deleted meetup lowers the count)
+ *   museums.facts.helped      → fact_confirmations: "still right?" answers after a verified visit that
+ *                               matched the consensus, or whose correction was approved (once per answer)
  * A badge once earned is kept, even when a count later goes down.
  *
  * The handler of museums.museum.checkedIn and insights.post.created RETURNS the badges that event

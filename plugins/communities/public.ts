@@ -1,4 +1,5 @@
 /** What the communities plugin offers others. */
+import type { Knex } from 'knex';
 import { serviceRef } from '../../core/services.ts';
 
 export type CommunityRole = 'member' | 'moderator' | 'admin';
@@ -14,6 +15,18 @@ export interface CommunitiesApi {
   summaries(ids: number[]): Promise<Map<number, CommunitySummary>>;
   /** The community with exactly this name (the oldest when several share it), or null: for seeds. */
   findByName(name: string): Promise<CommunitySummary | null>;
+  /** SQL pieces for other plugins' statements (issue 18: membership and privacy in the same statement as the read). */
+  readonly sql: CommunitiesSql;
+}
+
+/** SQL expressions about the community whose id is the column `communityIdColumn` of the surrounding statement. */
+export interface CommunitiesSql {
+  /** boolean: `userId` is a member of it (the creator is one); false for null. */
+  isMember(userId: number | null | undefined, communityIdColumn: string): Knex.Raw;
+  /** json: its CommunitySummary ({ id, name, isPrivate }), or null when it does not exist. */
+  summary(communityIdColumn: string): Knex.Raw;
+  /** boolean: it exists and `userId` may see what is for its members when private (open, or a member). */
+  visibleTo(userId: number | null | undefined, communityIdColumn: string): Knex.Raw;
 }
 
 export interface CommunitySummary {

@@ -15,6 +15,25 @@ export interface EventsApi {
   upcomingEventIds(userId: number, limit?: number): Promise<number[]>;
   /** Totals for dashboards. */
   stats(): Promise<{ meetups: number; museumEvents: number; upcoming: number; rsvps: number }>;
+  /**
+   * Short summaries of the events `viewer` may see (a meetup of a private community or group: its
+   * members and organizer only, as GET /api/meetups/{id}), in the order of ids; unknown or hidden
+   * ids are absent. For plans (a day plan's event stops).
+   */
+  visibleSummaries(ids: number[], viewer: { id: number; role: string } | undefined): Promise<EventSummary[]>;
+}
+
+/** EventsApi.visibleSummaries's answer. */
+export interface EventSummary {
+  id: number;
+  kind: EventKind;
+  title: string;
+  startsAt: string;
+  /** the given end, else the start plus the default duration (2 hours) */
+  endsAt: string;
+  timeZone: string;
+  museumId: number | null;
+  location: string;
 }
 
 export const EventsService = serviceRef<EventsApi>('events.api');
@@ -46,5 +65,12 @@ declare module '../../core/events.ts' {
     'events.meetup.deleted': { eventId: number; organizerId: number };
     'events.museumEvent.created': { eventId: number; museumId: number; userId: number };
     'events.photo.uploaded': { eventId: number; userId: number; photoIds: number[] };
+    /**
+     * A member attending a meetup checked in (verified) at its museum during its time window: marked
+     * attended, once per meetup and member (issue 20). Emitted after the mark is stored.
+     */
+    'events.attendance.confirmed': { eventId: number; userId: number; museumId: number; checkInId: number };
+    /** The member gave up their seat after being marked attended (before the start, inside the early margin). */
+    'events.attendance.withdrawn': { eventId: number; userId: number };
   }
 }

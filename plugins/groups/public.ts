@@ -1,4 +1,5 @@
 /** What the groups plugin offers others. */
+import type { Knex } from 'knex';
 import { serviceRef } from '../../core/services.ts';
 
 export interface GroupsApi {
@@ -8,6 +9,18 @@ export interface GroupsApi {
   groupIdsOf(userId: number): Promise<number[]>;
   /** Name and privacy of groups; unknown ids are absent. isPrivate: visible to its members only. */
   summaries(ids: number[]): Promise<Map<number, GroupSummary>>;
+  /** SQL pieces for other plugins' statements (issue 18: membership and privacy in the same statement as the read). */
+  readonly sql: GroupsSql;
+}
+
+/** SQL expressions about the group whose id is the column `groupIdColumn` of the surrounding statement. */
+export interface GroupsSql {
+  /** boolean: `userId` is a member of it (the creator is one); false for null. */
+  isMember(userId: number | null | undefined, groupIdColumn: string): Knex.Raw;
+  /** json: its GroupSummary ({ id, name, isPrivate }), or null when it does not exist. */
+  summary(groupIdColumn: string): Knex.Raw;
+  /** boolean: it exists and `userId` may see what is for its members when private (not private, or a member). */
+  visibleTo(userId: number | null | undefined, groupIdColumn: string): Knex.Raw;
 }
 
 export interface GroupSummary {

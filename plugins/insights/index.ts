@@ -4,4 +4,6 @@ export default definePlugin({
   id: 'insights',
   description: 'Text and video insights, feed, likes, comments, recommendations.',
   dependsOn: ['accounts', 'museums'],
+  // its weekly digest section (notifications' DigestSections)
+  optionalDependsOn: ['notifications'],
 });

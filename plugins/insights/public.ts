@@ -18,9 +18,9 @@ export const InsightsService = serviceRef<InsightsApi>('insights.api');
 declare module '../../core/events.ts' {
   interface CurioEvents {
     /** A text or video insight was shared. museumId is null for untagged or still-pending museums. */
-    'insights.post.created': { postId: number; userId: number; museumId: number | null; type: 'text' | 'video' };
+    'insights.post.created': { postId: number; userId: number; museumId: number | null; type: 'text' | 'video' | 'photo' };
     /** A like was added (liked: true) or taken back (liked: false). authorId owns the post. */
-    'insights.post.liked': { postId: number; userId: number; authorId: number; liked: boolean; likesCount: number };
+    'insights.post.liked': { postId: number; userId: number; authorId: number; liked: boolean; likesCount: number; /** the start of the insight's text (for the notification's excerpt) */ excerpt?: string };
     /** A comment or a reply (parentId set). postAuthorId owns the post; parentAuthorId the replied comment. */
     'insights.comment.created': {
       commentId: number;
@@ -29,6 +29,8 @@ declare module '../../core/events.ts' {
       postAuthorId: number;
       parentId: number | null;
       parentAuthorId: number | null;
+      /** the start of the comment's text (for the notification's excerpt) */
+      excerpt?: string;
     };
     /** An insight was removed (by its author, an admin, or with its author's account). */
     'insights.post.deleted': { postId: number; userId: number; museumId: number | null };
@@ -36,8 +38,9 @@ declare module '../../core/events.ts' {
      * Members were mentioned (@username) in a new insight (commentId null) or comment, and may be
      * reached by its author (accounts' rule, their "Allow tagging"); the author is never among them.
      */
-    'insights.mentioned': { authorId: number; postId: number; commentId: number | null; userIds: number[] };
+    'insights.mentioned': { authorId: number; postId: number; commentId: number | null; userIds: number[]; excerpt?: string };
     /** A comment was removed (by its author or an admin; its replies go with it, each with its own event). Not emitted for the comments of a deleted insight. */
-    'insights.comment.deleted': { commentId: number; postId: number; userId: number };
+    /** userId null: a deleted member's emptied comment (issue 24) */
+    'insights.comment.deleted': { commentId: number; postId: number; userId: number | null };
   }
 }

@@ -9,11 +9,18 @@
  *   "museums/Catalog#/definitions/…" (categories, amenities, opening hours).
  */
 import type { Knex } from 'knex';
+import type { ImageInfo } from '../../core/images.ts';
 import { serviceRef } from '../../core/services.ts';
 import type { PublicHoliday, StructuredHours } from './shared/catalog.ts';
 import type { Admission } from './shared/admission.ts';
 import type { Accessibility } from './shared/accessibility.ts';
 import type { Freshness } from './shared/freshness.ts';
+import type { VisitHours } from './shared/visit-hours.ts';
+
+export type { VisitHours, VisitHoursStatus } from './shared/visit-hours.ts';
+/** Discover's URL state and its list request (publicweb renders a shared Discover link with them). */
+export { readDiscoverState, museumsQuery, type DiscoverState } from './shared/discover-query.ts';
+export { formatDistance } from './shared/distance.ts';
 
 export interface MuseumSummary {
   id: number;
@@ -31,6 +38,8 @@ export interface MuseumSummary {
 
 /** A museum as every museum answer shows it (schema "museums/Museum"). */
 export interface Museum extends MuseumSummary {
+  /** the featured image's size, made variant widths and placeholder (read with the museum, null when unknown) */
+  featuredImageInfo?: ImageInfo | null;
   description: string;
   phone: string | null;
   email: string | null;
@@ -56,6 +65,14 @@ export interface Museum extends MuseumSummary {
   /** From freeStatusAt(admission, now, timezone): a free-for-everyone rule applies today / now. */
   isFreeToday: boolean;
   isFreeNow: boolean;
+  /** "Usually quiet / busy now" from verified check-ins (null below busyMinCheckIns). */
+  busyNow: 'quiet' | 'average' | 'busy' | null;
+  /**
+   * The public-holiday calendar in force: the rule's own country and region, or (guessed: true)
+   * the one guessed from the address when the rule names none; with no rule, the guess (the edit
+   * form's default). null when nothing is known.
+   */
+  holidayRegion: { country: string; region?: string; guessed: boolean } | null;
   rating: number;
   totalReviews: number;
   totalInsights: number;
@@ -115,6 +132,8 @@ export interface EditSuggestion {
   status: SuggestionStatus;
   reason: string | null;
   suggestedChanges: Record<string, unknown>;
+  /** While pending: the museum's values now of the fields the suggestion changes (shown beside them); null once reviewed. */
+  currentValues: Record<string, unknown> | null;
   createdAt: string;
   reviewedAt: string | null;
   museum: { id: number; slug: string; name: string } | null;
@@ -198,6 +217,17 @@ export interface MuseumsApi {
   checkedInMuseumIds(userId: number): Promise<number[]>;
   /** Number of museums (analytics). */
   countMuseums(): Promise<number>;
+  /**
+   * Suggestions never empty while museums exist (issue 21): museums in `categories` or within
+   * `radiusKm` (default 100) of `near` first, then the most popular (followers + check-ins +
+   * insights); never one `viewerId` follows nor one of `excludeIds`. One statement.
+   */
+  suggestMuseums(q: MuseumSuggestionQuery): Promise<SuggestedMuseum[]>;
+  /**
+   * Every museum's address and last change, by id, keyset-paged (`afterId` exclusive, `limit`
+   * 1..50,000): the sitemap (publicweb) walks them all without OFFSET.
+   */
+  listSitemapEntries(opts: { afterId?: number; limit: number }): Promise<Array<{ id: number; slug: string; updatedAt: string }>>;
 
   // ---- administration (the admin plugin calls these; it never touches museum tables) ----
   adminList(query: AdminMuseumQuery): Promise<Page<Museum>>;
@@ -226,9 +256,69 @@ export interface MuseumsApi {
    * from Wikidata for up to `limit` museums (default 25) — what "Update Museums" runs.
    */
   enrichFromKnowledgeBase(opts?: { limit?: number; museumIds?: number[] }): Promise<{ checked: number; updated: number; failed: number }>;
+
+  /**
+   * Whether a visit from `start` to `end` (null: the start only) fits one opening span of the
+   * museum, on its clock in its zone: dated closures and special hours, public holidays
+   * (date-holidays, per its holiday rule), seasons, the week (shared/visit-hours.ts visitFit, the
+   * rule checkVisit uses too). null when the
+   * museum is unknown or has no opening hours at all (nothing to warn about). Meetups warn their
+   * organiser with it (issue 20).
+   */
+  visitHours(museumId: number, start: Date, end: Date | null): Promise<VisitHours | null>;
+  /**
+   * getMuseumSummaries(ids) and visitHours for many visits, in one statement whatever their number
+   * (a list of events with their hours warnings): `summaries` as getMuseumSummaries answers for
+   * `ids`; `visits`, in the order given, what visitHours answers for each (the same rule).
+   */
+  summariesWithVisitHours(
+    ids: number[],
+    visits: ReadonlyArray<{ museumId: number; start: Date; end: Date | null }>,
+  ): Promise<{ summaries: Map<number, MuseumSummary>; visits: Array<VisitHours | null> }>;
+  /**
+   * Plan a visit (issue 20, plans plugin): each museum's hours, admission, zone and position with
+   * the public holidays of its rule between two local dates (YYYY-MM-DD, inclusive; pass
+   * visitDates(date) for one day: the day before to the day after), in the order of ids; unknown ids are absent. Check a visit
+   * with checkVisit (below).
+   */
+  visitFacts(ids: number[], dates: { from: string; to: string }): Promise<VisitFacts[]>;
 }
 
+/** MuseumsApi.visitFacts's answer for one museum. */
+export interface VisitFacts extends Pick<MuseumSummary, 'id' | 'slug' | 'name' | 'city' | 'country' | 'featuredImage' | 'timezone'> {
+  latitude: number | null;
+  longitude: number | null;
+  openingHours: StructuredHours | null;
+  admission: Admission | null;
+  holidays: PublicHoliday[];
+}
+
+/**
+ * The rule evaluation a plan reuses (pure, the same as open now / free now, and the same visit
+ * rule as visitHours: shared/visit-hours.ts visitFit): checkVisit(facts, facts.holidays, { date,
+ * arrival, durationMinutes }) → open / closed / by appointment, before opening, after closing,
+ * minutes open, free entry at arrival; distanceMeters (great circle).
+ */
+export { checkVisit, visitDates, type VisitCheck } from './shared/visit.ts';
+export { localToInstant } from './shared/visit-hours.ts';
+export { distanceMeters } from './shared/verify.ts';
+
 export const MuseumsService = serviceRef<MuseumsApi>('museums.api');
+
+export interface MuseumSuggestionQuery {
+  viewerId: number | null;
+  categories?: string[];
+  near?: { latitude: number; longitude: number } | null;
+  radiusKm?: number;
+  excludeIds?: number[];
+  limit: number;
+}
+
+export interface SuggestedMuseum extends MuseumSummary {
+  reason: 'interest' | 'nearby' | 'popular';
+  followerCount: number;
+  distanceKm: number | null;
+}
 
 // ---------------------------------------------------------------- search providers
 
@@ -268,11 +358,18 @@ declare module '../../core/events.ts' {
      * earnedAt }) objects or arrays of them: the check-in answer lists them as `badges`.
      */
     /** verified: near the museum and a possible journey (issue 20); badges count verified check-ins only. */
-    'museums.museum.checkedIn': { userId: number; museumId: number; checkInId: number; verified: boolean };
+    /** at: when the check-in was stored (ISO); handlers running after the answer judge time windows by it. */
+    'museums.museum.checkedIn': { userId: number; museumId: number; checkInId: number; verified: boolean; at?: string };
     'museums.museum.created': { museumId: number; userId: number | null };
     'museums.museum.updated': { museumId: number; userId: number | null; changes: Record<string, unknown> };
     'museums.suggestion.approved': { suggestionId: number; museumId: number | null; userId: number; reviewerId: number; kind: 'edit' | 'new' };
     'museums.suggestion.rejected': { suggestionId: number; museumId: number | null; userId: number; reviewerId: number; kind: 'edit' | 'new' };
+    /**
+     * A visitor's "still right?" answer helped (issue 20), announced after the answer: a yes that
+     * matched the consensus (nobody else disputing the group), or a no whose suggestion was
+     * approved. Once per answer (answerId).
+     */
+    'museums.facts.helped': { museumId: number; group: 'hours' | 'admission' | 'accessibility' | 'contact'; userId: number; answerId: number };
   }
 }
 

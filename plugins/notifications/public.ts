@@ -58,7 +58,21 @@ export interface NewNotification {
    * block or such a mute comes later (accounts' rule).
    */
   actorId?: number | null;
+  /**
+   * Notifications about one thing with the same key (`like:insight:12`) show as one row in the inbox
+   * ("Noah and 3 others liked your insight"), counted after the accounts rule; at most 120 characters.
+   */
+  groupKey?: string | null;
 }
+
+/** A short excerpt of a text for a notification's params (core/util.ts). */
+export { excerptOf } from '../../core/util.ts';
+
+/**
+ * A dedupeKey starting with this marks a notification its sender emails itself, at its time (event
+ * reminders): the 15-minute batch of notification emails leaves it out.
+ */
+export const EMAILED_BY_SENDER = 'emailed:';
 
 /** Preference (accounts settings, notification preferences) that governs each type; absent = always delivered. */
 export const PREFERENCE_OF_TYPE: Partial<Record<NotificationType, string>> = {

@@ -8,7 +8,8 @@
  *
  * Reports on content that goes away resolve themselves: the reports plugin listens to the owners'
  * delete events (insights.post.deleted, insights.comment.deleted, events.meetup.deleted,
- * accounts.user.deleted); an owner without such an event may call `contentRemoved` itself.
+ * accounts.user.deleted: the account and every report on content it owned, which goes with it); an
+ * owner without such an event calls `contentRemoved` itself (communities, messages).
  */
 import { serviceRef } from '../../core/services.ts';
 
@@ -48,8 +49,12 @@ export interface ReportTargetDescriber {
 
 export interface ReportTargetsApi {
   register(type: ReportTargetType, describer: ReportTargetDescriber): void;
-  /** Open reports on this content become resolved ('content_removed'); answers how many. */
-  contentRemoved(type: ReportTargetType, id: number): Promise<number>;
+  /**
+   * Open reports on this content (one id or many), or on content inside it (a post's comments),
+   * become resolved ('content_removed'); answers how many. Call it on every path that deletes the
+   * content (a single delete, a moderator's removal, a member's content removed, a container deleted).
+   */
+  contentRemoved(type: ReportTargetType, id: number | number[]): Promise<number>;
 }
 
 export const ReportTargets = serviceRef<ReportTargetsApi>('reports.targets');

@@ -74,7 +74,10 @@ export async function benchProcesses(counts: number[], opts: { duration: number;
       const user = await run(`${lb}/api/auth/user`, { cookie: c.cookieHeader() });
       const row = { n, config: cfg.requests.average, configP99: cfg.latency.p99, user: user.requests.average, userP99: user.latency.p99, errors: cfg.errors + cfg.non2xx + user.errors + user.non2xx };
       rows.push(row);
+      // autocannon counts its 10 s timeouts among its errors: told apart here, with the answers' classes
+      const what = (r: any) => `timeouts ${r.timeouts}, connection errors ${r.errors - r.timeouts}, 4xx ${r['4xx']}, 5xx ${r['5xx']}`;
       console.log(`  GET /api/config ${Math.round(row.config)} req/s (p99 ${row.configP99} ms); GET /api/auth/user ${Math.round(row.user)} req/s (p99 ${row.userP99} ms); errors ${row.errors}`);
+      if (row.errors) console.log(`    /api/config: ${what(cfg)}; /api/auth/user: ${what(user)}`);
       nginx.kill('SIGQUIT');
       await new Promise((r) => nginx!.once('exit', r));
       nginx = null;

@@ -2,9 +2,10 @@
  * npm run bench:web — the production web app's budget: initial JavaScript, lazy heavy libraries,
  * Lighthouse scores.
  *
- *  1. Builds the production web app (vite, the project's config) into a directory of its own, so that
- *     browser tests running at the same time keep their web/dist (`--dist web/dist` measures an
- *     existing build instead of building).
+ *  1. Builds the production web app (vite, the project's config) and its server render (Vite SSR,
+ *     web/src/entry-server.tsx) into a directory of its own (dist/ and dist-server/ side by side),
+ *     so that browser tests running at the same time keep their web/dist (`--dist web/dist`
+ *     measures an existing build, and web/dist-server beside it, instead of building).
  *  2. Starts the app in a child process (this file with CURIO_BENCH_CHILD=web): createApp() on a
  *     fresh PostgreSQL database when DATABASE_URL is set (dropped at the end), else embedded PGlite
  *     in memory; every plugin's seeds; the build served by core/app.ts's serveWebBuild, as web/dist
@@ -13,12 +14,22 @@
  *  3. Initial JavaScript: each page is loaded in Debian's Chromium (fresh browser context, cold
  *     cache) and the JavaScript fetched until the network is idle is summed, raw and gzip
  *     (zlib level 9 of each file, as a server or CDN would send it): landing (signed out) and home
- *     (signed in) must be ≤ 170 kB gzip (kB = 1000 bytes); discover and a museum page are shown too.
+ *     (signed in) must be ≤ 170 kB gzip (kB = 1000 bytes); discover and a museum page are shown too;
+ *     the public pages a visitor lands on (landing and a server-rendered museum page, signed out)
+ *     must be ≤ 130 kB gzip (issue 19; --public-budget).
  *  4. Lazy loading: the chunks holding the maps library (Google Maps loader) and video recording
  *     (MediaRecorder) must not be among the landing and home pages' initial JavaScript.
  *  5. Lighthouse (npm package, driving the same Chromium; its default mobile profile with simulated
- *     throttling): performance and accessibility scores and the main timings for landing, home,
- *     museum and discover; failing accessibility audits listed as warnings.
+ *     throttling): performance, accessibility and SEO scores and the main timings for landing,
+ *     museum and discover (signed out: the server-rendered pages), home and museum (signed in; a
+ *     member's pages are noindex, so their SEO score is not the public one); failing
+ *     accessibility audits listed as warnings.
+ *  6. Layout shift: every page above, and the signed-in feed with a photo insight, loaded on a
+ *     phone-sized viewport with a PerformanceObserver on layout-shift entries (from the first paint
+ *     until idle): CLS ≤ 0.1 each, with the elements that moved printed.
+ *  7. Images: a photo insight (2400 × 1600) tagged to the museum, then every image the museum page
+ *     fetches at 390 px (DPR 2), scrolled to the end: the photo must come as a responsive variant and
+ *     the largest image must be ≤ 100 kB.
  *
  * Flags: --dist DIR (no build), --budget 170 (kB gzip), --skip-lighthouse, --desktop (Lighthouse's
  * desktop profile instead of mobile), --keep-dist, --verbose (every file loaded).
@@ -71,6 +82,8 @@ function flag(name: string): string | undefined {
 const opts = {
   dist: flag('dist') ? path.resolve(flag('dist')!) : null,
   budget: Number(flag('budget') ?? 170),
+  /** issue 19: landing and museum pages of a signed-out visitor */
+  publicBudget: Number(flag('public-budget') ?? 130),
   skipLighthouse: flag('skip-lighthouse') === 'true',
   desktop: flag('desktop') === 'true',
   keepDist: flag('keep-dist') === 'true',
@@ -165,6 +178,119 @@ interface Loaded {
 }
 
 /** Loads a page in a fresh browser context and sums the JavaScript fetched until the network is idle. */
+/**
+ * A photo insight of one 2400 × 1600 noisy photo (a camera's worth of detail) tagged to the museum;
+ * waits until its variants are made (the job runs in the app's process).
+ */
+async function postPhotoInsight(url: string, cookie: string, museumId: number): Promise<number> {
+  const sharp = (await import('sharp')).default;
+  const w = 2400;
+  const h = 1600;
+  const raw = Buffer.alloc(w * h * 3);
+  for (let i = 0; i < raw.length; i++) raw[i] = ((i * 2654435761) >>> 24) & 0xff;
+  const jpeg = await sharp(raw, { raw: { width: w, height: h, channels: 3 } }).blur(1.2).jpeg({ quality: 90 }).toBuffer();
+  const form = new FormData();
+  form.append('photo', new Blob([jpeg], { type: 'image/jpeg' }), 'visit.jpg');
+  const up = await fetch(`${url}/api/posts/photos`, { method: 'POST', headers: { origin: url, cookie }, body: form });
+  if (up.status !== 201) throw new Error(`photo upload failed: ${up.status} ${await up.text()}`);
+  const photo = await up.json();
+  const post = await api(url, 'POST', '/api/posts', { type: 'photo', content: 'The great hall', museumId, photos: [{ id: photo.id, alt: 'The great hall under its glass roof' }] }, cookie);
+  if (post.status !== 201) throw new Error(`photo insight failed: ${post.status} ${JSON.stringify(post.body)}`);
+  for (let i = 0; i < 300; i++) {
+    if ((await api(url, 'GET', `/api/posts/${post.body.id}`, undefined, cookie)).body.photos?.[0]?.widths?.length) return post.body.id;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('the variants of the photo were not made within a minute');
+}
+
+/** Every image a page fetches at 390 px wide (DPR 2), scrolled to the end so lazy images load. */
+async function imagesOf(browser: Browser, url: string, cookie: string, waitFor: string): Promise<Array<{ path: string; type: string; bytes: number }>> {
+  const ctx = await browser.createBrowserContext();
+  const page = await ctx.newPage();
+  await page.setViewport({ width: 390, height: 844, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const host = new URL(url).hostname;
+  await page.setCookie(...cookie.split('; ').map((c) => ({ name: c.slice(0, c.indexOf('=')), value: c.slice(c.indexOf('=') + 1), domain: host, path: '/', httpOnly: true })));
+  const out: Array<{ path: string; type: string; bytes: number }> = [];
+  const pending: Array<Promise<void>> = [];
+  page.on('response', (res) => {
+    if (res.request().resourceType() !== 'image' || res.status() !== 200) return;
+    const u = new URL(res.url());
+    if (u.protocol === 'data:') return;
+    pending.push(
+      res
+        .buffer()
+        .then((b) => void out.push({ path: u.pathname, type: res.headers()['content-type'] ?? '', bytes: b.length }))
+        .catch(() => {}),
+    );
+  });
+  await page.goto(url, { waitUntil: 'networkidle0', timeout: 60_000 });
+  await page.waitForFunction((t) => document.body.innerText.includes(t), { timeout: 30_000 }, waitFor).catch(() => {});
+  for (let y = 0; y < 20; y++) {
+    await page.evaluate(() => window.scrollBy(0, window.innerHeight));
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  await page.waitForNetworkIdle({ idleTime: 500, timeout: 15_000 }).catch(() => {});
+  await Promise.all(pending);
+  await ctx.close();
+  return out.sort((a, b) => b.bytes - a.bytes);
+}
+
+/**
+ * Cumulative layout shift of a page as a visitor sees it on a phone (412 × 823, DPR 1.75, 4× CPU
+ * slowdown, 1.6 Mbit/s with 150 ms latency, as Lighthouse's mobile profile): a PerformanceObserver on `layout-shift` entries (buffered, so from
+ * the first paint; shifts right after an input excluded, as the metric does) from navigation until
+ * the network is idle and a second more, then the page scrolled to the end and back (lazy images
+ * entering). Returns the sum of every shift (the page is short-lived: one session window) and the
+ * elements that moved most, for finding the cause.
+ */
+async function layoutShiftOf(browser: Browser, url: string, cookie: string | null, waitFor: string): Promise<{ cls: number; sources: string[] }> {
+  const ctx = await browser.createBrowserContext();
+  const page = await ctx.newPage();
+  await page.setViewport({ width: 412, height: 823, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
+  // a phone on a mobile network (Lighthouse's mobile figures, applied for real): late answers and
+  // late chunks arrive after the first paint, where they would move what is on screen
+  await page.emulateNetworkConditions({ download: (1.6 * 1024 * 1024) / 8, upload: (750 * 1024) / 8, latency: 150 });
+  await page.emulateCPUThrottling(4);
+  if (cookie) {
+    const host = new URL(url).hostname;
+    await page.setCookie(...cookie.split('; ').map((c) => ({ name: c.slice(0, c.indexOf('=')), value: c.slice(c.indexOf('=') + 1), domain: host, path: '/', httpOnly: true })));
+  }
+  await page.evaluateOnNewDocument(() => {
+    const w = window as unknown as { __cls: { value: number; sources: Array<{ value: number; node: string }> } };
+    w.__cls = { value: 0, sources: [] };
+    const describe = (n: Node | null): string => {
+      if (!n) return '(gone)';
+      if (!(n instanceof Element)) return n.nodeName.toLowerCase();
+      const cls = typeof n.className === 'string' && n.className.trim() ? `.${n.className.trim().split(/\s+/).slice(0, 3).join('.')}` : '';
+      return `${n.tagName.toLowerCase()}${n.id ? `#${n.id}` : ''}${cls}`;
+    };
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as any[]) {
+        if (e.hadRecentInput) continue;
+        w.__cls.value += e.value;
+        for (const src of e.sources ?? []) w.__cls.sources.push({ value: e.value, node: describe(src.node) });
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  await page.goto(url, { waitUntil: 'load', timeout: 90_000 });
+  await page.waitForFunction((t) => document.body.innerText.includes(t), { timeout: 60_000 }, waitFor).catch(() => {});
+  await page.waitForNetworkIdle({ idleTime: 500, timeout: 30_000 }).catch(() => {});
+  await sleep(1000);
+  for (let y = 0; y < 10; y++) {
+    await page.evaluate(() => window.scrollBy(0, window.innerHeight));
+    await sleep(150);
+  }
+  await page.waitForNetworkIdle({ idleTime: 500, timeout: 30_000 }).catch(() => {});
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await sleep(300);
+  const result = await page.evaluate(() => (window as any).__cls as { value: number; sources: Array<{ value: number; node: string }> });
+  await ctx.close();
+  const byNode = new Map<string, number>();
+  for (const src of result.sources) byNode.set(src.node, Math.max(byNode.get(src.node) ?? 0, src.value));
+  const sources = [...byNode].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([n, v]) => `${n} (${v.toFixed(3)})`);
+  return { cls: result.value, sources };
+}
+
 async function initialLoad(browser: Browser, url: string, cookie: string | null, waitFor: string): Promise<Loaded> {
   const ctx = await browser.createBrowserContext();
   const page = await ctx.newPage();
@@ -223,7 +349,7 @@ async function lighthouseRun(browser: Browser, url: string) {
   const { default: lighthouse } = await import('lighthouse');
   const port = Number(new URL(browser.wsEndpoint()).port);
   const config = opts.desktop ? (await import('lighthouse/core/config/desktop-config.js')).default : undefined;
-  const r = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'], disableStorageReset: true }, config as any);
+  const r = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'seo'], disableStorageReset: true }, config as any);
   if (!r) throw new Error('Lighthouse gave no result');
   const lhr: any = r.lhr;
   const a = lhr.audits;
@@ -234,10 +360,15 @@ async function lighthouseRun(browser: Browser, url: string) {
   const opportunities = Object.values(a as Record<string, any>)
     .filter((x) => x.score !== null && x.score < 0.9 && x.metricSavings && Object.values(x.metricSavings as Record<string, number>).some((v) => v >= 150))
     .map((x) => `${x.title} (${Object.entries(x.metricSavings as Record<string, number>).filter(([, v]) => v > 0).map(([k, v]) => `${k} −${Math.round(v)}${k === 'CLS' ? '' : ' ms'}`).join(', ')})`);
+  // what moved (Lighthouse's layout-shifts audit: the elements of the largest shifts)
+  const shifted = ((a['layout-shifts']?.details?.items ?? []) as any[])
+    .slice(0, 3)
+    .map((i) => `${i.node?.selector ?? i.node?.nodeLabel ?? '?'} (${Number(i.score ?? 0).toFixed(3)})`);
   const errors = [lhr.runtimeError ? `${lhr.runtimeError.code}: ${lhr.runtimeError.message}` : null, ...['first-contentful-paint', 'largest-contentful-paint'].map((id) => (a[id]?.errorMessage ? `${id}: ${a[id].errorMessage}` : null))].filter(Boolean) as string[];
   return {
     performance: lhr.categories.performance.score === null ? 'error' : Math.round(lhr.categories.performance.score * 100),
     accessibility: Math.round(lhr.categories.accessibility.score * 100),
+    seo: lhr.categories.seo?.score == null ? '–' : Math.round(lhr.categories.seo.score * 100),
     fcp: a['first-contentful-paint']?.displayValue ?? '–',
     lcp: a['largest-contentful-paint']?.displayValue ?? '–',
     tbt: a['total-blocking-time']?.displayValue ?? '–',
@@ -245,6 +376,7 @@ async function lighthouseRun(browser: Browser, url: string) {
     si: a['speed-index']?.displayValue ?? '–',
     failedA11y,
     opportunities,
+    shifted,
     runWarnings: [...errors, ...((lhr.runWarnings ?? []) as string[])],
   };
 }
@@ -257,14 +389,20 @@ async function main() {
   let builtHere = false;
   if (!dist) {
     section('Production build (vite, web/vite.config.ts)');
-    dist = fs.mkdtempSync(path.join(os.tmpdir(), 'curio-bench-web-dist-'));
+    // dist/ and dist-server/ side by side, as in web/ (serveWebBuild finds the server render beside the build)
+    // inside the project: the server render (dist-server/entry-server.js) imports react & co. from
+    // node_modules, which Node finds only from a directory below the project's
+    const top = fs.mkdtempSync(path.join(ROOT, 'web', '.bench-build-'));
+    dist = path.join(top, 'dist');
     builtHere = true;
     const t0 = Date.now();
-    const b = await run(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.ts', '--outDir', dist, '--emptyOutDir']);
+    const vite = path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
+    let b = await run(process.execPath, [vite, 'build', '--config', 'web/vite.config.ts', '--outDir', dist, '--emptyOutDir']);
+    if (b.code === 0) b = await run(process.execPath, [vite, 'build', '--config', 'web/vite.config.ts', '--ssr', 'src/entry-server.tsx', '--outDir', path.join(top, 'dist-server'), '--emptyOutDir']);
     if (b.code !== 0) {
       console.log(b.out.replace(/\x1b\[[0-9;]*m/g, '').slice(-3000));
       console.log('  FAIL  the production build failed (above): nothing to measure');
-      fs.rmSync(dist, { recursive: true, force: true });
+      fs.rmSync(top, { recursive: true, force: true });
       process.exit(1);
     }
     const files = fs.readdirSync(path.join(dist, 'assets'));
@@ -309,16 +447,18 @@ async function main() {
     if (!museum) throw new Error('no museum in the seeds');
     await api(url, 'POST', `/api/museums/${museum.id}/follow`, undefined, cookie);
     for (let i = 0; i < 3; i++) await api(url, 'POST', '/api/posts', { type: 'text', content: `A quiet morning in the galleries, note ${i + 1}`, tags: ['bench'], museumId: museum.id }, cookie);
+    const photoPostId = await postPhotoInsight(url, cookie, museum.id);
 
     const { launchBrowser } = await import('../../core/testing/browser.ts');
     browser = await launchBrowser();
 
     section(`Initial JavaScript (fetched until network idle, cold cache; budget ≤ ${opts.budget} kB gzip)`);
     const pages = [
-      { name: 'landing (signed out) /', path: '/', cookie: null, wait: 'Curio', budget: true },
-      { name: 'home (signed in) /', path: '/', cookie, wait: 'quiet morning', budget: true },
-      { name: 'discover (signed in) /discover', path: '/discover', cookie, wait: museum.name, budget: false },
-      { name: `museum page (signed in) /museum/${museum.slug}`, path: `/museum/${museum.slug}`, cookie, wait: museum.name, budget: false },
+      { name: 'landing (signed out) /', path: '/', cookie: null, wait: 'Curio', budget: true, publicBudget: true },
+      { name: 'home (signed in) /', path: '/', cookie, wait: 'quiet morning', budget: true, publicBudget: false },
+      { name: 'discover (signed in) /discover', path: '/discover', cookie, wait: museum.name, budget: false, publicBudget: false },
+      { name: `museum page (signed in) /museum/${museum.slug}`, path: `/museum/${museum.slug}`, cookie, wait: museum.name, budget: false, publicBudget: false },
+      { name: `museum page (signed out, server-rendered) /museum/${museum.slug}`, path: `/museum/${museum.slug}`, cookie: null, wait: museum.name, budget: false, publicBudget: true },
     ];
     const loads = new Map<string, Loaded>();
     const totals = new Map<string, number>();
@@ -329,6 +469,18 @@ async function main() {
       console.log('');
     }
     for (const p of pages.filter((x) => x.budget)) check(totals.get(p.name)! <= opts.budget * 1000, `${p.name.split(' (')[0]}: initial JavaScript ≤ ${opts.budget} kB gzip`, kB(totals.get(p.name)!));
+    // issue 19: the public pages a visitor lands on
+    for (const p of pages.filter((x) => x.publicBudget)) check(totals.get(p.name)! <= opts.publicBudget * 1000, `${p.name.split(' /')[0]}: initial JavaScript ≤ ${opts.publicBudget} kB gzip`, kB(totals.get(p.name)!));
+
+    section('Layout shift (CLS from the first paint until idle, 412 px phone; budget ≤ 0.1)');
+    const shiftPages = [
+      ...pages,
+      { name: 'feed with a photo insight (signed in) /', path: '/', cookie, wait: 'The great hall', budget: false, publicBudget: false },
+    ];
+    for (const p of shiftPages) {
+      const { cls, sources } = await layoutShiftOf(browser, url + p.path, p.cookie, p.wait);
+      check(cls <= 0.1, `${p.name.split(' /')[0]}: CLS ≤ 0.1`, `${cls.toFixed(3)}${sources.length ? `; moved: ${sources.join(', ')}` : ''}`);
+    }
 
     section('Heavy libraries load lazily');
     for (const label of Object.keys(heavy)) {
@@ -343,15 +495,24 @@ async function main() {
       check(!where.includes('landing') && !where.includes('home'), `${label} not in the landing and home pages' initial JavaScript`);
     }
 
+    section('Images on the museum page at 390 px (device pixel ratio 2; the largest must be ≤ 100 kB)');
+    const imgs = await imagesOf(browser, `${url}/museum/${museum.slug}`, cookie, museum.name);
+    for (const i of imgs) console.log(`  ${kB(i.bytes).padStart(9)}  ${i.type.padEnd(11)} ${i.path}`);
+    const largest = imgs.reduce((m, i) => Math.max(m, i.bytes), 0);
+    console.log(`  ${imgs.length} images, ${kB(imgs.reduce((n, i) => n + i.bytes, 0))} in all (photo insight ${photoPostId} tagged to the museum)`);
+    check(imgs.some((i) => /_w\d+\.(avif|webp|jpg)$/.test(i.path)), 'the photo insight is served as a responsive variant');
+    check(largest <= 100_000, 'largest image on the museum page at 390 px ≤ 100 kB', kB(largest));
+
     if (!opts.skipLighthouse) {
       section(`Lighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version} (${opts.desktop ? 'desktop' : 'mobile, simulated throttling'}; Debian's Chromium)`);
       const runs = [
         { name: 'landing', path: '/', signedIn: false },
+        { name: 'museum', path: `/museum/${museum.slug}`, signedIn: false },
+        { name: 'discover', path: '/discover', signedIn: false },
         { name: 'home', path: '/', signedIn: true },
-        { name: 'museum', path: `/museum/${museum.slug}`, signedIn: true },
-        { name: 'discover', path: '/discover', signedIn: true },
+        { name: 'museum (in)', path: `/museum/${museum.slug}`, signedIn: true },
       ];
-      console.log('  page        performance  accessibility    FCP       LCP       TBT       CLS      Speed Index');
+      console.log('  page        performance  accessibility  SEO    FCP       LCP       TBT       CLS      Speed Index');
       const warnings: string[] = [];
       for (const r of runs) {
         if (r.signedIn) {
@@ -370,10 +531,11 @@ async function main() {
         try {
           const s = await lighthouseRun(browser, url + r.path);
           console.log(
-            `  ${r.name.padEnd(11)} ${String(s.performance).padStart(11)}  ${String(s.accessibility).padStart(13)}   ${String(s.fcp).padStart(8)}  ${String(s.lcp).padStart(8)}  ${String(s.tbt).padStart(8)}  ${String(s.cls).padStart(8)}  ${String(s.si).padStart(8)}`,
+            `  ${r.name.padEnd(11)} ${String(s.performance).padStart(11)}  ${String(s.accessibility).padStart(13)}  ${String(s.seo).padStart(3)}   ${String(s.fcp).padStart(8)}  ${String(s.lcp).padStart(8)}  ${String(s.tbt).padStart(8)}  ${String(s.cls).padStart(8)}  ${String(s.si).padStart(8)}`,
           );
           for (const f of s.failedA11y) warnings.push(`${r.name}: accessibility audit ${f}`);
           for (const o of s.opportunities) warnings.push(`${r.name}: opportunity — ${o}`);
+          if (s.shifted.length) warnings.push(`${r.name}: layout shifts — ${s.shifted.join(', ')}`);
           for (const w of s.runWarnings) warnings.push(`${r.name}: Lighthouse warning — ${w}`);
         } catch (e) {
           console.log(`  ${r.name.padEnd(11)} Lighthouse failed: ${(e as Error).message}`);
@@ -389,7 +551,7 @@ async function main() {
     await browser?.close();
     await app?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
-    if (builtHere && !opts.keepDist) fs.rmSync(dist!, { recursive: true, force: true });
+    if (builtHere && !opts.keepDist) fs.rmSync(path.dirname(dist!), { recursive: true, force: true });
     if (base) {
       const a = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
       await a.raw(`drop database if exists "${dbName}" with (force)`);

@@ -1,9 +1,9 @@
 import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
-import { BrowserRouter } from 'react-router-dom';
+import { BrowserRouter, StaticRouter } from 'react-router-dom';
 import { SWRConfig } from 'swr';
 import { useTranslation } from 'react-i18next';
 import { apiRequest, withRetry } from './lib/api.ts';
-import { swrConfig } from './lib/data.ts';
+import { primedAnswer, swrConfig } from './lib/data.ts';
 import { AppConfigContext, type AppConfig } from './lib/app-config.tsx';
 import { buildRegistry, PluginRegistryContext } from './lib/plugins.tsx';
 import { bundledPlugins } from './lib/plugin-modules.ts';
@@ -14,12 +14,15 @@ import { Spinner } from './components/Spinner.tsx';
 import { EmptyState } from './components/EmptyState.tsx';
 import { Layout } from './shell/Layout.tsx';
 import { Logo } from './shell/Logo.tsx';
+import { OfflinePages } from './lib/offline.ts';
 
 let earlyConfig: Promise<AppConfig> | null = null;
 
 /** Sends GET /api/config before React renders (main.tsx); the shell's first load takes it over. */
 export function preloadConfig(): void {
-  earlyConfig = apiRequest<AppConfig>('GET', '/api/config');
+  // a page the server rendered carries the answer
+  const primed = primedAnswer<AppConfig>('/api/config');
+  earlyConfig = primed ? Promise.resolve(primed.data) : apiRequest<AppConfig>('GET', '/api/config');
   earlyConfig.catch(() => undefined);
 }
 
@@ -34,10 +37,14 @@ function BootScreen({ children }: { children: React.ReactNode }) {
   );
 }
 
-/** Reads GET /api/config, loads the enabled plugins' texts, then renders the shell. */
-function Shell() {
+/**
+ * Reads GET /api/config, loads the enabled plugins' texts, then renders the shell. `ready`: the
+ * config is known and the plugins' texts are loaded already (a page the server rendered: the
+ * server renders, and the browser hydrates, the ready shell at once).
+ */
+function Shell({ ready }: { ready?: AppConfig }) {
   const { t } = useTranslation('core');
-  const [boot, setBoot] = useState<Boot>({ state: 'loading' });
+  const [boot, setBoot] = useState<Boot>(ready ? { state: 'ready', config: { ...ready, plugins: Array.isArray(ready.plugins) ? ready.plugins : [] } } : { state: 'loading' });
 
   const load = useCallback(() => {
     setBoot({ state: 'loading' });
@@ -56,7 +63,9 @@ function Shell() {
       })
       .catch(() => setBoot({ state: 'error' }));
   }, []);
-  useEffect(load, [load]);
+  useEffect(() => {
+    if (!ready) load();
+  }, [load, ready]);
 
   const registry = useMemo(() => buildRegistry(boot.state === 'ready' ? boot.config.plugins : [], bundledPlugins), [boot]);
 
@@ -99,9 +108,10 @@ function Shell() {
   );
 }
 
-export function App() {
+function Root({ ready }: { ready?: AppConfig }) {
   return (
-    <BrowserRouter>
+    <>
+      <OfflinePages />
       <Suspense
         fallback={
           <BootScreen>
@@ -109,8 +119,26 @@ export function App() {
           </BootScreen>
         }
       >
-        <Shell />
+        <Shell ready={ready} />
       </Suspense>
+    </>
+  );
+}
+
+/** The web app in the browser; `ready`: hydrating a page the server rendered with this config. */
+export function App({ ready }: { ready?: AppConfig }) {
+  return (
+    <BrowserRouter>
+      <Root ready={ready} />
     </BrowserRouter>
+  );
+}
+
+/** The web app on the server, at `location` (web/src/entry-server.tsx). */
+export function ServerApp({ location, config }: { location: string; config: AppConfig }) {
+  return (
+    <StaticRouter location={location}>
+      <Root ready={config} />
+    </StaticRouter>
   );
 }

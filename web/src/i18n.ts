@@ -1,19 +1,19 @@
 /**
  * i18next setup. Namespaces: `core` (the shell, web/src/locales) and one per plugin
- * (plugins/<id>/locales/<lng>.json, namespace = plugin id). Shell texts are bundled; plugin
- * texts load per language on demand (one small chunk per plugin and language).
+ * (plugins/<id>/locales/<lng>.json, namespace = plugin id). Every namespace loads per language on
+ * demand (one small chunk per namespace and language): only the active language's texts are
+ * fetched (and English, the fallback), and on a page the server rendered only the namespaces its
+ * render used (main.tsx; the others load when a component asks for them: useTranslation suspends).
  */
 import i18next, { type BackendModule, type ReadCallback } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import coreEn from './locales/en.json';
-import coreFr from './locales/fr.json';
 
 export const SUPPORTED_LOCALES = ['en', 'fr'] as const;
 export type Locale = (typeof SUPPORTED_LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
 const STORAGE_KEY = 'curio.locale';
 
-const coreResources: Record<string, Record<string, unknown>> = { en: coreEn, fr: coreFr };
+const coreLocaleFiles = import.meta.glob<Record<string, unknown>>('./locales/*.json', { import: 'default' });
 
 const pluginLocaleFiles = import.meta.glob<Record<string, unknown>>('../../plugins/*/locales/*.json', { import: 'default' });
 
@@ -30,11 +30,7 @@ const backend: BackendModule = {
   type: 'backend',
   init() {},
   read(language: string, namespace: string, callback: ReadCallback) {
-    if (namespace === 'core') {
-      callback(null, (coreResources[language] ?? {}) as any);
-      return;
-    }
-    const loader = pluginLocales.get(namespace)?.get(language);
+    const loader = namespace === 'core' ? coreLocaleFiles[`./locales/${language}.json`] : pluginLocales.get(namespace)?.get(language);
     if (!loader) {
       callback(null, {});
       return;
@@ -71,9 +67,9 @@ function applyDocumentLanguage(lng: string) {
 
 let initPromise: Promise<unknown> | null = null;
 
-export function initI18n(): Promise<unknown> {
+/** `lng`: this language rather than the visitor's choice (the server's render; hydrating its page). */
+export function initI18n(lng: Locale = detectLocale()): Promise<unknown> {
   if (initPromise) return initPromise;
-  const lng = detectLocale();
   applyDocumentLanguage(lng);
   i18next.on('languageChanged', applyDocumentLanguage);
   initPromise = i18next
@@ -101,6 +97,11 @@ export function preloadPluginNamespaces(): void {
   void i18next.loadNamespaces([...pluginLocales.keys()]).catch(() => undefined);
 }
 
+/** Whether a plugin ships texts (a namespace of its own). */
+export function hasPluginNamespace(id: string): boolean {
+  return pluginLocales.has(id);
+}
+
 /** Loads the locale files of the enabled plugins (current language and the fallback). */
 export function loadPluginNamespaces(pluginIds: string[]): Promise<unknown> {
   const ns = pluginIds.filter((id) => pluginLocales.has(id));
@@ -115,6 +116,10 @@ export async function setLocale(lng: Locale): Promise<void> {
     // ignore
   }
   await i18next.changeLanguage(lng);
+}
+
+export function isSupportedLocale(v: unknown): v is Locale {
+  return isLocale(v);
 }
 
 export function currentLocale(): Locale {

@@ -1,10 +1,15 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import 'bulma/css/versions/bulma-no-dark-mode.min.css';
 import './styles.css';
-import { initI18n, preloadPluginNamespaces } from './i18n.ts';
+import { initTheme } from './lib/theme.ts';
+import { detectLocale, hasPluginNamespace, i18next, initI18n, isSupportedLocale, loadPluginNamespaces, preloadPluginNamespaces } from './i18n.ts';
 import { App, preloadConfig } from './App.tsx';
 import { preloadAuth } from './lib/auth.tsx';
+import { primedAnswer } from './lib/data.ts';
+import type { AppConfig } from './lib/app-config.tsx';
+import { registerServiceWorker } from './lib/offline.ts';
+import { holdEarlyPresses } from './lib/early-presses.ts';
 
 /**
  * Production builds preload the app's CSS instead of linking it (web/build/async-css-plugin.ts), so
@@ -29,17 +34,66 @@ function applyStyles(): Promise<unknown> {
   );
 }
 
-// The first screen needs the config, the plugins' texts and the session: ask for all three at
-// once, before rendering, rather than one after the other.
-preloadConfig();
-preloadAuth();
-const styles = applyStyles();
-void initI18n().then(async () => {
-  preloadPluginNamespaces();
-  await styles;
-  createRoot(document.getElementById('root')!).render(
+registerServiceWorker();
+initTheme();
+const rootElement = document.getElementById('root')!;
+
+/**
+ * A public page the server rendered with React (data-ssr on #root, its config and data in the
+ * page, core's serveWebBuild): hydrate that markup, in the server's language, with the shell ready
+ * at once, so that nothing flashes and nothing is fetched again. Then switch to the visitor's own
+ * language if they chose another one.
+ */
+/**
+ * The text namespaces the server's render used (entry-server.tsx: a comment at the end of #root,
+ * removed here; hydration would skip it anyway). Null when the page does not say (an older build).
+ */
+function renderedNamespaces(): string[] | null {
+  const last = rootElement.lastChild;
+  if (!last || last.nodeType !== Node.COMMENT_NODE || !(last as Comment).data.startsWith('curio-ns:')) return null;
+  last.remove();
+  return (last as Comment).data
+    .slice('curio-ns:'.length)
+    .split(',')
+    .filter((ns) => ns && ns !== 'core');
+}
+
+async function hydrate(config: AppConfig): Promise<void> {
+  const serverLocale = document.documentElement.lang;
+  const locale = isSupportedLocale(serverLocale) ? serverLocale : detectLocale();
+  const enabled = Array.isArray(config.plugins) ? config.plugins : [];
+  const rendered = renderedNamespaces();
+  // only the texts the markup shows; the other plugins' load when a component asks for them
+  const wanted = rendered ? enabled.filter((id) => rendered.includes(id) && hasPluginNamespace(id)) : enabled;
+  await initI18n(locale);
+  await Promise.all([loadPluginNamespaces(wanted), applyStyles()]);
+  hydrateRoot(
+    rootElement,
     <StrictMode>
-      <App />
+      <App ready={config} />
     </StrictMode>,
   );
-});
+  const chosen = detectLocale();
+  if (chosen !== locale) void i18next.changeLanguage(chosen);
+}
+
+const ssrConfig = rootElement.hasAttribute('data-ssr') ? primedAnswer<AppConfig>('/api/config')?.data : undefined;
+if (ssrConfig) {
+  holdEarlyPresses();
+  void hydrate(ssrConfig);
+} else {
+  // The first screen needs the config, the plugins' texts and the session: ask for all three at
+  // once, before rendering, rather than one after the other.
+  preloadConfig();
+  preloadAuth();
+  const styles = applyStyles();
+  void initI18n().then(async () => {
+    preloadPluginNamespaces();
+    await styles;
+    createRoot(rootElement).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+  });
+}

@@ -60,7 +60,25 @@ export const rows: AuthzRow[] = [
   },
   { route: 'DELETE /api/user/account', req: async (p) => ({ client: await freshClient(p) }), expect: member() },
   { route: 'GET /api/user/preferences', expect: member() },
+  // ---- your data (issue 24) ----
+  { route: 'POST /api/user/exports', note: 'one archive a day per member: probed with a fresh account of the same platform role', req: async (p) => ({ client: await freshClient(p) }), expect: member(202) },
+  { route: 'GET /api/user/exports', expect: member() },
+  { route: 'POST /api/user/follows/import', note: 'follows the listed handles for the caller only (none exist here)', req: () => ({ body: { csv: `username\nno_such_member_${rnd()}` } }), expect: member() },
+  {
+    route: 'GET /api/user/exports/:id/download',
+    note: "an archive id that is not the caller's (none is ready in the world): 404 to every member, never another's file; the owner's download is in plugins/accounts/server/export.test.ts",
+    req: () => ({ params: { id: 2147483000 } }),
+    expect: member(404),
+  },
   { route: 'PUT /api/user/preferences', req: () => ({ body: { showEmail: false } }), expect: member() },
+  // ---- onboarding: interests and home (issue 21): the caller's own row only, no id in the path ----
+  { route: 'GET /api/user/onboarding', expect: member() },
+  {
+    route: 'PUT /api/user/onboarding',
+    note: "changes only the caller's interests, home and progress (a browser position: no geocoding call)",
+    req: () => ({ body: { interests: ['Art Museums'], location: { latitude: 48.85, longitude: 2.35 }, step: 1, status: 'started' } }),
+    expect: member(),
+  },
   // ---- locked profiles, blocks and mutes (issue 15) ----
   { route: 'GET /api/follow-requests', expect: member() },
   ...(['authorize', 'reject'] as const).map(

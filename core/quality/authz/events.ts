@@ -54,6 +54,12 @@ export const rows: AuthzRow[] = [
   },
   { route: 'GET /api/groups/:id/meetups', req: (p) => ({ params: { id: p.w.group.id } }), expect: member() },
   { route: 'GET /api/meetup-hosts', expect: member() },
+  {
+    route: 'GET /api/meetup-hours-check',
+    req: (p) => ({ query: { museumId: p.w.museumA.id, date: '2031-07-01', startTime: '11:00', endTime: '12:00' } }),
+    expect: member(),
+    note: "the meetup form's live check against the museum's hours (issue 20): reads only, any signed-in member",
+  },
   { route: 'GET /api/meetups', expect: everyone(), note: 'meetups of open communities and groups are public (events README, Visibility); private ones 404 to non-members (object-level probes)' },
   { route: 'GET /api/meetups/:id', req: (p) => ({ params: { id: p.w.meetup.id } }), expect: everyone(), note: 'meetups of open communities and groups are public (events README, Visibility); private ones 404 to non-members (object-level probes)' },
   {
@@ -63,6 +69,19 @@ export const rows: AuthzRow[] = [
     note: 'spec part 2 §6: only its organizer edits a meetup',
   },
   { route: 'DELETE /api/meetups/:id', req: async (p) => ({ params: { id: (await freshMeetup(p.w)).id } }), expect: { signedOut: 401, signedIn: 403, creator: 200 } },
+  {
+    route: 'POST /api/meetups/:id/cover',
+    note: 'the organizer only; the image itself is checked by the upload corpus',
+    req: async (p) => ({ params: { id: p.w.meetup.id }, files: [{ field: 'image', name: 'c.png', type: 'image/png', data: await smallPng() }] }),
+    expect: { signedOut: 401, signedIn: 403, creator: 200 },
+  },
+  {
+    route: 'POST /api/museum-events/:id/cover',
+    objects: both,
+    note: "the museum's manager or an Admin",
+    req: async (p) => ({ params: { id: (await eventAt(p.w, p.obj)).id }, files: [{ field: 'image', name: 'c.png', type: 'image/png', data: await smallPng() }] }),
+    expect: museumManagers(),
+  },
   { route: 'GET /api/museum-events', expect: everyone() },
   { route: 'GET /api/museum-events/:id', req: (p) => ({ params: { id: p.w.museumEvent.id } }), expect: everyone() },
   {

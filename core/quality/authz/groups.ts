@@ -4,7 +4,7 @@
  * the creator and members made admin; in the world only the creators are.
  */
 import { member, rnd, type AuthzRow, type Expect, type ExpectKey } from './types.ts';
-import { must, type World } from '../fixtures/world.ts';
+import { must, smallPng, type World } from '../fixtures/world.ts';
 import { freshGroup, freshGroupPost } from './fresh.ts';
 
 type E = Partial<Record<ExpectKey, Expect>>;
@@ -29,6 +29,13 @@ export const rows: AuthzRow[] = [
   { route: 'POST /api/groups', req: () => ({ body: { name: `Group ${rnd()}` } }), expect: member(201), note: 'any signed-in member creates groups' },
   { route: 'GET /api/groups/:id', objects: both, req: (p) => ({ params: { id: groupOf(p.w, p.obj).id } }), expect: member() },
   { route: 'DELETE /api/groups/:id', objects: both, req: async (p) => ({ params: { id: (await freshGroup(p.w, p.obj!)).id } }), expect: admins() },
+  {
+    route: 'POST /api/groups/:id/image',
+    objects: both,
+    note: "the group's creator only (G: creator, H: ambassador); the image itself is checked by the upload corpus",
+    req: async (p) => ({ params: { id: groupOf(p.w, p.obj).id }, files: [{ field: 'image', name: 'g.png', type: 'image/png', data: await smallPng() }] }),
+    expect: admins(),
+  },
   { route: 'GET /api/groups/:id/members', objects: both, req: (p) => ({ params: { id: groupOf(p.w, p.obj).id } }), expect: member() },
   {
     route: 'POST /api/groups/:id/join',

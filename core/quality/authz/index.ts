@@ -13,7 +13,9 @@ import { rows as admin } from './admin.ts';
 import { rows as reports } from './reports.ts';
 import { rows as core } from './core.ts';
 import { rows as messages } from './messages.ts';
+import { rows as publicweb } from './publicweb.ts';
+import { rows as plans } from './plans.ts';
 
 const accounts = [...accountsBase, ...accountsRecovery];
 
-export const AUTHZ_TABLE: Record<string, AuthzRow[]> = { core, accounts, communities, groups, events, insights, museums, notifications, badges, admin, reports, messages };
+export const AUTHZ_TABLE: Record<string, AuthzRow[]> = { core, accounts, communities, groups, events, insights, museums, notifications, badges, admin, reports, messages, publicweb, plans };

@@ -47,6 +47,23 @@ const onConversation = (body?: unknown) => async (p: ProbeCtx) => {
   return id === null ? null : { params: { id }, ...(body === undefined ? {} : { body }) };
 };
 
+/** accept or decline: own = a request a fresh member just sent the caller; other = a conversation of others (404) */
+const requestRow = (decision: 'accept' | 'decline'): AuthzRow => ({
+  route: `POST /api/conversations/:id/${decision}`,
+  objects: both,
+  note: 'own: a request a fresh member just sent the caller',
+  req: async (p) => {
+    if (p.obj === 'other') return { params: { id: (await extras(p.w)).otherConv } };
+    if (p.as === 'anon' || p.as === 'banned') return null;
+    const f = await p.w.app.user();
+    return { params: { id: must(await f.post('/api/conversations', { participantIds: [p.w.u[p.as].id], message: { text: 'hi' } }), 'request').id } };
+  },
+  expect: participants(),
+});
+
+/** A route on the caller's conversation (own) or on one of others (other): participants only. */
+const onOwnOrOther = (route: string, body?: unknown, ok: Expect = 200): AuthzRow => ({ route, objects: both, req: onConversation(body), expect: participants(ok) });
+
 export const rows: AuthzRow[] = [
   { route: 'GET /api/conversations', expect: member() },
   {
@@ -61,36 +78,14 @@ export const rows: AuthzRow[] = [
     req: (p) => ({ params: { userId: p.w.other.me.id } }),
     expect: member(),
   },
-  { route: 'GET /api/conversations/:id', objects: both, req: onConversation(), expect: participants() },
-  { route: 'GET /api/conversations/:id/messages', objects: both, req: onConversation(), expect: participants() },
-  { route: 'POST /api/conversations/:id/messages', objects: both, req: onConversation({ text: 'probe reply' }), expect: participants(201) },
-  { route: 'POST /api/conversations/:id/read', objects: both, req: onConversation({}), expect: participants() },
-  { route: 'POST /api/conversations/:id/leave', objects: both, req: onConversation(), expect: participants() },
-  { route: 'POST /api/conversations/:id/mute', objects: both, req: onConversation({ muted: true }), expect: participants() },
-  {
-    route: 'POST /api/conversations/:id/accept',
-    objects: both,
-    note: 'own: a request a fresh member just sent the caller',
-    req: async (p) => {
-      if (p.obj === 'other') return { params: { id: (await extras(p.w)).otherConv } };
-      if (p.as === 'anon' || p.as === 'banned') return null;
-      const f = await p.w.app.user();
-      return { params: { id: must(await f.post('/api/conversations', { participantIds: [p.w.u[p.as].id], message: { text: 'hi' } }), 'request').id } };
-    },
-    expect: participants(),
-  },
-  {
-    route: 'POST /api/conversations/:id/decline',
-    objects: both,
-    note: 'own: a request a fresh member just sent the caller',
-    req: async (p) => {
-      if (p.obj === 'other') return { params: { id: (await extras(p.w)).otherConv } };
-      if (p.as === 'anon' || p.as === 'banned') return null;
-      const f = await p.w.app.user();
-      return { params: { id: must(await f.post('/api/conversations', { participantIds: [p.w.u[p.as].id], message: { text: 'hi' } }), 'request').id } };
-    },
-    expect: participants(),
-  },
+  onOwnOrOther('GET /api/conversations/:id'),
+  onOwnOrOther('GET /api/conversations/:id/messages'),
+  onOwnOrOther('POST /api/conversations/:id/messages', { text: 'probe reply' }, 201),
+  onOwnOrOther('POST /api/conversations/:id/read', {}),
+  onOwnOrOther('POST /api/conversations/:id/leave'),
+  onOwnOrOther('POST /api/conversations/:id/mute', { muted: true }),
+  requestRow('accept'),
+  requestRow('decline'),
   {
     route: 'POST /api/conversations/:id/participants',
     objects: both,

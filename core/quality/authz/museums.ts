@@ -3,7 +3,7 @@
  * (managerOther's): "a Museum Manager of this museum and of another".
  */
 import { everyone, member, rnd, type AuthzRow } from './types.ts';
-import { museumBody, type World } from '../fixtures/world.ts';
+import { museumBody, smallPng, type World } from '../fixtures/world.ts';
 
 const both: Array<'own' | 'other'> = ['own', 'other'];
 const museumOf = (w: World, obj: 'own' | 'other' | null) => (obj === 'other' ? w.museumB : w.museumA);
@@ -22,6 +22,30 @@ export const rows: AuthzRow[] = [
     req: (p) => ({ params: { id: p.w.museumB.id }, body: { group: 'hours', agrees: true } }),
     expect: { signedOut: 401, signedIn: 403 },
     note: 'issue 20: only a member with a verified check-in at the museum today may confirm its facts (nobody in the world has one at museum B); the allowed case is in plugins/museums/server/freshness.test.ts',
+  },
+  {
+    route: 'POST /api/museums/:id/accessibility/:fact/photo',
+    objects: both,
+    note: "issue 20: Admin or the museum's manager; the image itself is checked by the upload corpus",
+    req: async (p) => ({ params: { id: museumOf(p.w, p.obj).id, fact: 'stepFreeEntrance' }, files: [{ field: 'photo', name: 'p.png', type: 'image/png', data: await smallPng() }] }),
+    expect: { signedOut: 401, signedIn: 403, admin: 200, 'manager:own': 200, 'managerOther:other': 200 },
+  },
+  {
+    route: 'DELETE /api/museums/:id/accessibility/:fact/photo',
+    objects: both,
+    note: "issue 20: Admin or the museum's manager (a photo is put there first by an Admin)",
+    req: async (p) => {
+      const m = museumOf(p.w, p.obj);
+      await p.w.c.admin.upload(`/api/museums/${m.id}/accessibility/seating/photo`, [{ field: 'photo', name: 'p.png', type: 'image/png', data: await smallPng() }]);
+      return { params: { id: m.id, fact: 'seating' } };
+    },
+    expect: { signedOut: 401, signedIn: 403, admin: 200, 'manager:own': 200, 'managerOther:other': 200 },
+  },
+  {
+    route: 'POST /api/museums/:id/accessibility/:fact/photo-suggestion',
+    note: 'issue 20: any signed-in member suggests a photo (an edit suggestion for the queue)',
+    req: async (p) => ({ params: { id: p.w.museumA.id, fact: 'accessibleToilets' }, files: [{ field: 'photo', name: 'p.png', type: 'image/png', data: await smallPng() }] }),
+    expect: member(201),
   },
   {
     route: 'GET /api/museums/user/:userId',
@@ -47,6 +71,7 @@ export const rows: AuthzRow[] = [
   { route: 'POST /api/museums', req: () => ({ body: museumBody(`Member museum ${rnd()}`) }), expect: member(201), note: 'any signed-in member creates a museum profile (unverified)' },
   { route: 'POST /api/museums/auto-populate', req: () => ({ body: { museumName: 'Nothing Museum' } }), expect: member() },
   { route: 'GET /api/geocode', req: () => ({ query: { address: '1 Rue de Rivoli', city: 'Paris' } }), expect: member() },
+  { route: 'GET /api/geocode/place', req: () => ({ query: { q: 'Lyon' } }), expect: everyone(), note: "issue 20: Discover's typed place for near me, visitors too (cached, the provider's pace kept, 429 on a long queue)" },
   { route: 'GET /api/google-maps-script', expect: everyone(302), note: 'redirects to Google with the configured key' },
   { route: 'GET /api/google-maps-config', expect: everyone() },
 ];

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { PluginContext } from '../../../core/plugin-api.ts';
 import type { AccountsApi } from '../public.ts';
 import type { LoginThrottle, SignupThrottle } from './throttle.ts';
+import type { UserDataService } from './user-data.ts';
 
 export interface RouteDeps {
   ctx: PluginContext;
@@ -11,6 +12,7 @@ export interface RouteDeps {
   throttle: LoginThrottle;
   signups: SignupThrottle;
   deleteUser(userId: number): Promise<boolean>;
+  userData: UserDataService;
 }
 
 export const USER_NOT_FOUND = 'User not found';

@@ -86,6 +86,28 @@ export async function toggleFollow(knex: Knex, followerId: number, followingId: 
 }
 
 /**
+ * Follows (or asks to, on a private profile) unless already following or asked: the import of
+ * follows (issue 24). Same locks and rules as toggleFollow; never unfollows.
+ */
+export async function ensureFollow(knex: Knex, followerId: number, followingId: number): Promise<'followed' | 'requested' | 'already' | 'missing' | 'blocked'> {
+  return followTransaction(knex, async (trx) => {
+    const locked = await lockUsers(trx, [followerId, followingId]);
+    if (locked.length < 2) return 'missing';
+    const b = await blockedEitherWay(trx, followerId, followingId);
+    if (b.byB) return 'missing';
+    if (b.byA) return 'blocked';
+    if (await trx('user_follows').where({ follower_id: followerId, following_id: followingId }).first('follower_id')) return 'already';
+    if (await trx('user_follow_requests').where({ requester_id: followerId, target_id: followingId }).first('id')) return 'already';
+    const prefs = await trx('user_preferences').where({ user_id: followingId }).first('profile_visibility');
+    if (prefs?.profile_visibility === 'private') {
+      await trx('user_follow_requests').insert({ requester_id: followerId, target_id: followingId }).onConflict(['requester_id', 'target_id']).ignore();
+      return 'requested';
+    }
+    return (await addFollow(trx, followerId, followingId)) ? 'followed' : 'already';
+  });
+}
+
+/**
  * Approves (authorize) or refuses a pending request addressed to `ownerId`. Answers the requester's
  * id, or null when there is no such pending request (already decided, withdrawn, or someone else's).
  */
@@ -155,13 +177,15 @@ export interface FollowListRow {
 }
 
 /** Followers of a user (direction 'followers') or the users they follow ('following'), newest first; `notBlocked` filters the listed people. */
-export async function listFollows(knex: Knex, userId: number, direction: 'followers' | 'following', limit: number, offset: number, notBlocked?: Knex.Raw): Promise<FollowListRow[]> {
+export async function listFollows(knex: Knex, userId: number, direction: 'followers' | 'following', limit: number, offset: number, notBlocked?: Knex.Raw, showPending = false): Promise<FollowListRow[]> {
   const [mine, other] = direction === 'followers' ? ['following_id', 'follower_id'] : ['follower_id', 'following_id'];
   const q = knex('user_follows as f')
     .join('users as u', 'u.id', `f.${other}`)
     .where(`f.${mine}`, userId);
   // people blocked either way with the viewer are not listed (accounts' rule, in this statement)
   if (notBlocked) q.whereRaw(notBlocked);
+  // nor members whose deletion is pending (hidden from all but Admins during the grace period)
+  if (!showPending) q.whereNull('u.deletion_requested_at');
   return q
     .orderBy([{ column: 'f.created_at', order: 'desc' }, { column: 'u.id', order: 'desc' }])
     .limit(limit)
@@ -182,8 +206,10 @@ export async function followedAmong(knex: Knex, viewerId: number, ids: number[])
  * either committed before (and is counted here) or fails afterwards on its foreign key.
  * Answers the removed row, or null.
  */
-export async function removeUser(knex: Knex, userId: number): Promise<any | null> {
+export async function removeUser(knex: Knex, userId: number, erase?: (trx: Knex.Transaction) => Promise<void>): Promise<any | null> {
   return followTransaction(knex, async (trx) => {
+    // Other plugins' erasers first (they lock their own rows, then the user's): see UserDataApi.onErase.
+    if (erase) await erase(trx);
     // Lock the user and everyone whose counter moves, in id order (the order toggleFollow uses).
     await trx.raw(
       `select id from users where id = ? or id in (select following_id from user_follows where follower_id = ?)

@@ -156,6 +156,8 @@ describe('accounts: profiles and follows', () => {
     await owner.put('/api/user/preferences', { showEmail: true, showFollowers: false, showFollowing: false });
     const seen = (await viewer.get(`/api/user/${owner.me.id}`)).body;
     expect(seen.email).to.equal(owner.me.email);
+    // to members only: a signed-out visitor (or a crawler of the public profile page) never gets it
+    expect((await app.client().get(`/api/user/${owner.me.id}`)).body).to.not.have.property('email');
     expect(seen.followersCount).to.equal(null);
     expect(seen.followingCount).to.equal(null);
     const hidden = await viewer.get(`/api/user/${owner.me.id}/followers`);

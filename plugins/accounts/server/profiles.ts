@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { userIdOfOldSlug } from './slug-history.ts';
 import { HttpError } from '../../../core/errors.ts';
 import { USER_NOT_FOUND } from './deps.ts';
 import type { AuthUser } from '../../../core/plugin-api.ts';
@@ -18,6 +19,7 @@ export const PROFILE_COLUMNS = [
   'users.created_at',
   'users.followers_count',
   'users.following_count',
+  'users.deletion_requested_at',
 ];
 
 /** A user row with its preferences, by id, or by slug / username. */
@@ -31,7 +33,13 @@ export async function loadProfileRow(knex: Knex, key: { id: number } | { slug: s
     q.where('users.slug', s.toLowerCase()).orWhere('users.username', s);
   }
   const rows = await q.limit(2);
-  if ('slug' in key) return rows.find((r) => r.slug === key.slug.trim().toLowerCase()) ?? rows[0] ?? null;
+  if ('slug' in key) {
+    const found = rows.find((r) => r.slug === key.slug.trim().toLowerCase()) ?? rows[0];
+    if (found) return found;
+    // a slug or username the member had before renaming (slug-history.ts); the answer carries the current slug
+    const old = await userIdOfOldSlug(knex, key.slug);
+    return old ? loadProfileRow(knex, { id: old }) : null;
+  }
   return rows[0] ?? null;
 }
 
@@ -48,6 +56,8 @@ export async function buildProfile(knex: Knex, row: any, viewer: AuthUser | unde
   const safety = await viewerSafety(knex, viewer?.id, row.id);
   // blocked by this member: as if they did not exist
   if (safety.blockedBy && viewer?.role !== 'Admin') throw new HttpError(404, USER_NOT_FOUND);
+  // deletion pending (grace period): hidden from others, as if absent
+  if (row.deletion_requested_at && !privileged) throw new HttpError(404, USER_NOT_FOUND);
   const base = {
     id: row.id,
     slug: row.slug,
@@ -79,7 +89,8 @@ export async function buildProfile(knex: Knex, row: any, viewer: AuthUser | unde
     limited: false,
     bio: row.bio ?? '',
     createdAt: iso(row.created_at),
-    ...(privileged || prefs.showEmail ? { email: row.email } : {}),
+    // showEmail shows it to members, never to signed-out visitors (crawlers harvest addresses from public pages)
+    ...(privileged || (prefs.showEmail && viewer) ? { email: row.email } : {}),
     insightsCount,
     followersCount: privileged || prefs.showFollowers ? row.followers_count : null,
     followingCount: privileged || prefs.showFollowing ? row.following_count : null,

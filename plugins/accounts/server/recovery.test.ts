@@ -99,6 +99,20 @@ describe('accounts: password reset and email confirmation (real SMTP)', function
       expect(refused[0].body.message).to.match(/^Too many password reset requests for this address\. Please try again in \d+ minutes?\.$/);
     });
 
+    it('throttles requests per IP address exactly (behind a trusted proxy), whatever the addresses asked for', async () => {
+      const own = await startTestApp({ smtpUrl: smtp.url, trustProxy: 1, logLevel: 'silent', plugins: { disabled: [], config: { accounts: { recoveryThrottle: { resetPerIpPerHour: 4 } } } } });
+      try {
+        const from = (ip: string, i: number) => own.client().post('/api/auth/password-reset', { email: `${uniqueName(`ip${i}`)}@example.test` }, { 'x-forwarded-for': ip });
+        const results = await Promise.all(Array.from({ length: 7 }, (_, i) => from('198.51.100.77', i)));
+        expect(results.map((r) => r.status).sort()).to.deep.equal([200, 200, 200, 200, 429, 429, 429]);
+        expect(results.find((r) => r.status === 429)!.body.message).to.match(/^Too many password reset requests from your network\./);
+        // another network is not held back
+        expect((await from('198.51.100.78', 99)).status).to.equal(200);
+      } finally {
+        await own.close();
+      }
+    });
+
     it('refuses bad input with a clear message', async () => {
       const c = app.client();
       expect((await c.post('/api/auth/password-reset', { email: 'not-an-email' })).status).to.equal(400);
@@ -165,6 +179,8 @@ describe('accounts: password reset and email confirmation (real SMTP)', function
       const notice = await smtp.waitFor(u.me.email, (m) => m.subject === 'Your Curio email address was changed');
       expect(notice.subject).to.equal('Your Curio email address was changed');
       expect(notice.text).to.not.contain(newEmail); // masked
+      // "not you?" leads to the forgot-password page (a web route), not the sign-in page
+      expect(notice.text).to.match(/http:\/\/[^\s]+\/auth\/forgot\b/);
       const token = tokenFrom(await smtp.waitFor(newEmail), '/auth/verify');
       expect((await app.client().post('/api/auth/verify-email', { token })).status).to.equal(200);
       expect((await u.get('/api/auth/user')).body.emailVerified).to.equal(true);

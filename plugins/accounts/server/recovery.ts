@@ -127,7 +127,7 @@ export class RecoveryMail {
       lang,
       subject: t('emailChanged.subject'),
       paragraphs: [t('greeting', { name: user.first_name || '' }).trim(), t('emailChanged.intro', { email: maskEmail(newEmail) }), t('emailChanged.notYou')],
-      action: { label: t('emailChanged.action'), url: this.ctx.mail.link('/auth?forgot=1') },
+      action: { label: t('emailChanged.action'), url: this.ctx.mail.link('/auth/forgot') },
     });
     await this.ctx.mail.send(`accounts.emailChanged:${user.id}:${changeId}`, { to: oldEmail, ...body }, { db: trx });
   }

@@ -8,7 +8,7 @@ import { trustDevice, trustedUserIds, type RouteDeps } from './deps.ts';
 
 export const INVALID_LOGIN = 'Invalid email or password';
 
-export function addAuthRoutes({ ctx, knex, api, throttle, signups }: RouteDeps): void {
+export function addAuthRoutes({ ctx, knex, api, throttle, signups, userData }: RouteDeps): void {
   ctx.routes.add({
     method: 'GET',
     path: '/api/auth/user',
@@ -63,6 +63,9 @@ export function addAuthRoutes({ ctx, knex, api, throttle, signups }: RouteDeps):
       await startSession(c, user.id, Boolean(b.rememberMe));
       trustDevice(c, user.id);
       await ctx.events.emit('accounts.user.registered', { userId: user.id });
+      // for the confirmation link's middleware (routes-recovery.ts): the answer itself is written
+      // as JSON text by its serializer, so it is not read back from the body
+      c.state.signedUp = { id: user.id, email: user.email };
       return toOwnUser(user);
     },
   });
@@ -98,6 +101,8 @@ export function addAuthRoutes({ ctx, knex, api, throttle, signups }: RouteDeps):
         throw new HttpError(403, refusal);
       }
       await attempt.succeeded({ resetRun: true });
+      // Signing in during a deletion's grace period keeps the account.
+      if (row.deletion_requested_at) await userData.cancelDeletion(row.id);
       // A new session id at sign-in (no fixation).
       await startSession(c, row.id, Boolean(rememberMe));
       trustDevice(c, row.id);

@@ -102,16 +102,17 @@ export function addRecoveryRoutes(deps: RouteDeps, limits: RecoveryLimits = RECO
 
   // After a sign-up (POST /api/auth/register answered 201): remember the browser's language for
   // emails and queue the confirmation link. A middleware, so the sign-up route stays as it is.
-  ctx.middleware.use(async (c, next) => {
-    await next();
-    if (c.method === 'POST' && c.path === '/api/auth/register' && c.status === 201) {
-      const id = Number((c.body as any)?.id);
-      if (!Number.isInteger(id)) return;
-      const lang = emailLocale(c.get('accept-language'));
-      await knex('users').where({ id }).update({ locale: lang });
-      await queueVerification(id, String((c.body as any).email));
-    }
-  });
+  const afterSignUp = async (c: Koa.Context, signedUp: { id: number; email: string }) => {
+    const lang = emailLocale(c.get('accept-language'));
+    await knex('users').where({ id: signedUp.id }).update({ locale: lang });
+    await queueVerification(signedUp.id, signedUp.email);
+  };
+  ctx.middleware.use((c, next) =>
+    next().then(() => {
+      const signedUp = c.state.signedUp as { id: number; email: string } | undefined;
+      if (signedUp && c.status === 201) return afterSignUp(c, signedUp);
+    }),
+  );
 
   ctx.routes.add<unknown, unknown, { email: string }>({
     method: 'POST',

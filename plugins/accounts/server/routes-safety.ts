@@ -46,8 +46,70 @@ function pageOut<T extends { created_at: Date; cursor_id: number }>(rows: T[], l
 
 const userCols = Object.fromEntries(Object.entries(SUMMARY_COLUMNS).map(([k, v]) => [k, v.replace(/^users\./, 'u.')]));
 
+/** Blocks and mutes are rows of (owner, other member): each gets an undo and a cursor-paged list the same way. */
+interface Relation {
+  kind: 'block' | 'mute';
+  table: 'user_blocks' | 'user_mutes';
+  owner: string;
+  other: string;
+  /** the state answered after an undo */
+  undone: (userId: number) => object;
+  /** SQL on the row (alias x) that keeps only what is in force */
+  active?: string;
+  /** more columns of the row for the list, and how an item shows them */
+  columns?: Record<string, string>;
+  item?: (row: any) => object;
+}
+
+const BLOCKS: Relation = { kind: 'block', table: 'user_blocks', owner: 'blocker_id', other: 'blocked_id', undone: (userId) => ({ userId, blocked: false }) };
+const MUTES: Relation = {
+  kind: 'mute',
+  table: 'user_mutes',
+  owner: 'muter_id',
+  other: 'muted_id',
+  undone: (userId) => ({ userId, muted: false, notifications: false, expiresAt: null }),
+  active: '(x.expires_at is null or x.expires_at > now())',
+  columns: { expires_at: 'x.expires_at', notifications: 'x.notifications' },
+  item: (r) => ({ expiresAt: r.expires_at ? iso(r.expires_at) : null, notifications: Boolean(r.notifications) }),
+};
+
 export function addSafetyRoutes({ ctx, knex }: RouteDeps): void {
   const exists = async (id: number) => Boolean(await knex('users').where({ id }).first('id'));
+
+  /** DELETE /api/user/:id/<kind>: undo; GET /api/user/<kind>s: the members concerned, newest first. */
+  function relationRoutes(r: Relation, doc: { undoId: string; undo: string; listId: string; list: string; state: string; page: string }) {
+    ctx.routes.add<{ id: number }>({
+      method: 'DELETE',
+      path: `/api/user/:id/${r.kind}`,
+      operationId: doc.undoId,
+      summary: doc.undo,
+      auth: 'required',
+      schema: { params: idParams, response: { $ref: doc.state } },
+      async handler(c) {
+        const id = c.input.params.id;
+        if (!(await exists(id))) throw new HttpError(404, USER_NOT_FOUND);
+        await knex(r.table).where({ [r.owner]: c.user!.id, [r.other]: id }).del();
+        return r.undone(id);
+      },
+    });
+    ctx.routes.add<unknown, Page>({
+      method: 'GET',
+      path: `/api/user/${r.kind}s`,
+      operationId: doc.listId,
+      summary: doc.list,
+      auth: 'required',
+      schema: { query: pageQuery, response: { $ref: doc.page } },
+      async handler(c) {
+        const q = knex(`${r.table} as x`)
+          .join('users as u', 'u.id', `x.${r.other}`)
+          .where(`x.${r.owner}`, c.user!.id)
+          .select({ ...userCols, created_at: 'x.created_at', cursor_id: 'u.id', ...(r.columns ?? {}) });
+        if (r.active) q.whereRaw(r.active);
+        const page = pageOut((await keysetPage(q, 'x.created_at', 'u.id', c.input.query)) as any[], c.input.query.limit);
+        return { items: page.items.map((row: any) => ({ user: toSummary(row), createdAt: iso(row.created_at), ...(r.item?.(row) ?? {}) })), nextCursor: page.nextCursor };
+      },
+    });
+  }
 
   // ---------- follow requests ----------
   ctx.routes.add<unknown, Page>({
@@ -120,33 +182,13 @@ export function addSafetyRoutes({ ctx, knex }: RouteDeps): void {
     },
   });
 
-  ctx.routes.add<{ id: number }>({
-    method: 'DELETE',
-    path: '/api/user/:id/block',
-    operationId: 'unblockUser',
-    summary: 'Undo a block (follows that ended stay ended)',
-    auth: 'required',
-    schema: { params: idParams, response: { $ref: 'accounts/BlockState' } },
-    async handler(c) {
-      const id = c.input.params.id;
-      if (!(await exists(id))) throw new HttpError(404, USER_NOT_FOUND);
-      await knex('user_blocks').where({ blocker_id: c.user!.id, blocked_id: id }).del();
-      return { userId: id, blocked: false };
-    },
-  });
-
-  ctx.routes.add<unknown, Page>({
-    method: 'GET',
-    path: '/api/user/blocks',
-    operationId: 'listBlockedUsers',
-    summary: 'The members you blocked, newest first (cursor-paged)',
-    auth: 'required',
-    schema: { query: pageQuery, response: { $ref: 'accounts/BlockPage' } },
-    async handler(c) {
-      const q = knex('user_blocks as b').join('users as u', 'u.id', 'b.blocked_id').where('b.blocker_id', c.user!.id).select({ ...userCols, created_at: 'b.created_at', cursor_id: 'u.id' });
-      const page = pageOut((await keysetPage(q, 'b.created_at', 'u.id', c.input.query)) as any[], c.input.query.limit);
-      return { items: page.items.map((r: any) => ({ user: toSummary(r), createdAt: iso(r.created_at) })), nextCursor: page.nextCursor };
-    },
+  relationRoutes(BLOCKS, {
+    undoId: 'unblockUser',
+    undo: 'Undo a block (follows that ended stay ended)',
+    listId: 'listBlockedUsers',
+    list: 'The members you blocked, newest first (cursor-paged)',
+    state: 'accounts/BlockState',
+    page: 'accounts/BlockPage',
   });
 
   // ---------- mutes ----------
@@ -180,40 +222,14 @@ export function addSafetyRoutes({ ctx, knex }: RouteDeps): void {
     },
   });
 
-  ctx.routes.add<{ id: number }>({
-    method: 'DELETE',
-    path: '/api/user/:id/mute',
-    operationId: 'unmuteUser',
-    summary: 'Undo a mute',
-    auth: 'required',
-    schema: { params: idParams, response: { $ref: 'accounts/MuteState' } },
-    async handler(c) {
-      const id = c.input.params.id;
-      if (!(await exists(id))) throw new HttpError(404, USER_NOT_FOUND);
-      await knex('user_mutes').where({ muter_id: c.user!.id, muted_id: id }).del();
-      return { userId: id, muted: false, notifications: false, expiresAt: null };
-    },
-  });
 
-  ctx.routes.add<unknown, Page>({
-    method: 'GET',
-    path: '/api/user/mutes',
-    operationId: 'listMutedUsers',
-    summary: 'The members you muted (active mutes only: expired ones have ended), newest first (cursor-paged)',
-    auth: 'required',
-    schema: { query: pageQuery, response: { $ref: 'accounts/MutePage' } },
-    async handler(c) {
-      const q = knex('user_mutes as m')
-        .join('users as u', 'u.id', 'm.muted_id')
-        .where('m.muter_id', c.user!.id)
-        .whereRaw('(m.expires_at is null or m.expires_at > now())')
-        .select({ ...userCols, created_at: 'm.created_at', cursor_id: 'u.id', expires_at: 'm.expires_at', notifications: 'm.notifications' });
-      const page = pageOut((await keysetPage(q, 'm.created_at', 'u.id', c.input.query)) as any[], c.input.query.limit);
-      return {
-        items: page.items.map((r: any) => ({ user: toSummary(r), createdAt: iso(r.created_at), expiresAt: r.expires_at ? iso(r.expires_at) : null, notifications: Boolean(r.notifications) })),
-        nextCursor: page.nextCursor,
-      };
-    },
+  relationRoutes(MUTES, {
+    undoId: 'unmuteUser',
+    undo: 'Undo a mute',
+    listId: 'listMutedUsers',
+    list: 'The members you muted (active mutes only: expired ones have ended), newest first (cursor-paged)',
+    state: 'accounts/MuteState',
+    page: 'accounts/MutePage',
   });
 }
 

@@ -6,6 +6,7 @@ import { readPreferences, toOwnUser, writePreferences } from './service.ts';
 import { onProfilePublic } from './routes-safety.ts';
 import { sessionId, startSession } from './sessions.ts';
 import { uniqueSlug } from './users.ts';
+import { rememberRename } from './slug-history.ts';
 import { LoginThrottle } from './throttle.ts';
 import type { RouteDeps } from './deps.ts';
 
@@ -22,7 +23,7 @@ interface ProfileBody {
   email?: string;
 }
 
-export function addSettingsRoutes({ ctx, knex, throttle, deleteUser }: RouteDeps): void {
+export function addSettingsRoutes({ ctx, knex, throttle, userData }: RouteDeps): void {
   ctx.routes.add<unknown, unknown, ProfileBody>({
     method: 'PUT',
     path: '/api/user/profile',
@@ -69,10 +70,17 @@ export function addSettingsRoutes({ ctx, knex, throttle, deleteUser }: RouteDeps
       let row = current;
       if (Object.keys(changes).length) {
         try {
-          [row] = await knex('users')
-            .where({ id: me })
-            .update({ ...changes, updated_at: knex.fn.now() })
-            .returning('*');
+          // the rename and the old slug's history together (old profile links keep working)
+          row = await knex.transaction(async (trx) => {
+            const [updated] = await trx('users')
+              .where({ id: me })
+              .update({ ...changes, updated_at: trx.fn.now() })
+              .returning('*');
+            if (changes.slug !== undefined || changes.username !== undefined) {
+              await rememberRename(trx, me, { slug: current.slug, username: current.username }, { slug: updated.slug, username: updated.username });
+            }
+            return updated;
+          });
         } catch (e: any) {
           if (e?.code === '23505') {
             const c2 = String(e.constraint ?? e.detail ?? '');
@@ -135,14 +143,14 @@ export function addSettingsRoutes({ ctx, knex, throttle, deleteUser }: RouteDeps
     method: 'DELETE',
     path: '/api/user/account',
     operationId: 'deleteAccount',
-    summary: "Delete one's own account, personal data and sessions",
+    summary: "Delete one's own account, personal data and files: signs out everywhere; the deletion happens after the grace period (deletionGraceDays, 14) unless the member signs in before",
     auth: 'required',
     schema: { response: { $ref: 'shared/Ok' } },
     async handler(c) {
-      const ok = await deleteUser(c.user!.id);
+      const { eraseAt } = await userData.requestDeletion(c.user!.id);
       c.session = null;
-      if (!ok) throw new HttpError(401, 'Authentication required');
-      return { success: true, message: 'Account deleted' };
+      if (!eraseAt) return { success: true, message: 'Account deleted' };
+      return { success: true, message: `Account deleted. It will be erased for good on ${eraseAt.toISOString().slice(0, 10)}; sign in before then to keep it.` };
     },
   });
 

@@ -130,7 +130,7 @@ export function addUserRoutes({ ctx, knex, api }: RouteDeps): void {
           throw new HttpError(403, direction === 'followers' ? "This member's followers are hidden" : 'Who this member follows is hidden');
         }
         const notBlocked = c.user && c.user.role !== 'Admin' ? api.sql.notBlocked(c.user.id, 'u.id') : undefined;
-        const rows = await listFollows(knex, id, direction, c.input.query.limit, c.input.query.offset, notBlocked);
+        const rows = await listFollows(knex, id, direction, c.input.query.limit, c.input.query.offset, notBlocked, c.user?.role === 'Admin');
         const mine = c.user ? await followedAmong(knex, c.user.id, rows.map((r) => r.id)) : new Set<number>();
         return rows.map((r) => ({
           id: r.id,

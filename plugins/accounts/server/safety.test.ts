@@ -83,6 +83,28 @@ describe('accounts: locked profiles and follow requests', function () {
     expect((await owner.get('/api/follow-requests?cursor=nope')).status).to.equal(400);
   });
 
+  it('people recommendations leave out private members and whom you already asked to follow (Follow would withdraw the request)', async () => {
+    const me = await app.user();
+    const friend = await app.user();
+    const locked = await app.user();
+    const open = await app.user();
+    await locked.put('/api/user/preferences', { profileVisibility: 'private' });
+    await me.post(`/api/user/${friend.me.id}/follow`);
+    await friend.post(`/api/user/${open.me.id}/follow`);
+    const asked = await friend.post(`/api/user/${locked.me.id}/follow`);
+    expect(asked.body).to.include({ requested: true });
+    await locked.post(`/api/follow-requests/${(await requestsOf(locked))[0].id}/authorize`);
+    const recs = async () => ((await me.get('/api/recommendations/users?limit=20')).body as any[]).map((u) => u.id);
+    // issue 21: a private member is never suggested to someone who may not see them, even when
+    // the network follows them (before, they were listed and Follow sent a request)
+    expect(await recs()).to.include(open.me.id);
+    expect(await recs()).to.not.include(locked.me.id);
+    expect((await me.post(`/api/user/${locked.me.id}/follow`)).body).to.include({ requested: true });
+    const after = await recs();
+    expect(after).to.include(open.me.id);
+    expect(after).to.not.include(locked.me.id);
+  });
+
   it('pages follow requests newest first with a cursor', async () => {
     const owner = await app.user();
     await owner.put('/api/user/preferences', { profileVisibility: 'private' });
@@ -231,6 +253,9 @@ describe('accounts: block and mute', function () {
     expect(ids(await me.get('/api/feed/personalized?limit=50'))).to.not.include(theirs.id);
     expect(ids(await me.get('/api/posts?limit=50'))).to.not.include(theirs.id);
     expect((await me.get(`/api/posts/${mine.id}/comments`)).body).to.deep.equal([]);
+    // their profile's insights too (the profile page says they are muted)
+    expect(ids(await me.get(`/api/user/${them.me.id}/posts`))).to.deep.equal([]);
+    expect(ids(await other.get(`/api/user/${them.me.id}/posts`))).to.include(theirs.id);
     // others still see them; the muted member sees nothing changed; the follow stays
     expect(ids(await other.get('/api/posts?limit=50'))).to.include(theirs.id);
     expect((await them.get(`/api/user/${me.me.id}`)).body).to.include({ followsYou: true });
@@ -250,6 +275,7 @@ describe('accounts: block and mute', function () {
     expect(ids(await me.get('/api/posts?limit=50'))).to.not.include(theirs.id);
     await new Promise((r) => setTimeout(r, 1700));
     expect(ids(await me.get('/api/posts?limit=50'))).to.include(theirs.id);
+    expect(ids(await me.get(`/api/user/${them.me.id}/posts`))).to.include(theirs.id);
     expect((await me.get(`/api/posts/${mine.id}/comments`)).body).to.have.length(1);
     expect((await me.get('/api/user/mutes')).body.items).to.deep.equal([]);
     expect((await me.get(`/api/user/${them.me.id}`)).body.isMuted).to.equal(false);
@@ -387,5 +413,39 @@ describe('accounts: blocks and mutes in community, group and event discussions',
     expect((detail.attendees ?? []).map((a: any) => a.userId ?? a.user?.id)).to.not.include(them.me.id);
     expect(detail.currentAttendees).to.equal(1); // counts stay whole
     expect(((await host.get(`/api/meetups/${id}/comments`)).body as any[]).map((c) => c.userId)).to.include(them.me.id);
+  });
+
+  it('attendee lists show a private profile only to those allowed to see it (and to the organizer), signed-out visitors included', async () => {
+    const host = await app.user({ role: 'Ambassador' });
+    const [hidden, open, stranger, fan] = await Promise.all([app.user(), app.user(), app.user(), app.user()]);
+    await hidden.put('/api/user/preferences', { profileVisibility: 'private' });
+    const tag = Math.random().toString(36).slice(2, 8);
+    const community = (await host.post('/api/communities', { name: `Safety V ${tag}`, description: 'open', membershipType: 'open' })).body;
+    for (const c of [hidden, open, stranger]) await c.post(`/api/communities/${community.id}/join`, {});
+    const meetup = await host.post(`/api/communities/${community.id}/meetups`, meetupBody(`Visible meetup ${tag}`, { maxAttendees: 10 }));
+    expect(meetup.status, meetup.text).to.equal(201);
+    const id = meetup.body.id;
+    for (const c of [hidden, open]) expect((await c.post(`/api/meetups/${id}/join`, { status: 'attending' })).status).to.equal(200);
+    // an approved follower of the private profile
+    await fan.post(`/api/user/${hidden.me.id}/follow`);
+    const [req] = (await hidden.get('/api/follow-requests')).body.items;
+    await hidden.post(`/api/follow-requests/${req.id}/authorize`);
+    const listed = async (c: { get: (u: string) => Promise<any> }) => {
+      const r = await c.get(`/api/meetups/${id}`);
+      expect(r.status, r.text).to.equal(200);
+      return { ids: (r.body.attendees as any[]).map((a) => a.userId), count: r.body.currentAttendees };
+    };
+    const s = await listed(stranger);
+    expect(s.ids).to.include(open.me.id);
+    expect(s.ids).to.not.include(hidden.me.id);
+    expect(s.count).to.equal(2); // counts stay whole
+    expect((await listed(app.client() as any)).ids).to.not.include(hidden.me.id);
+    expect((await listed(fan)).ids).to.include(hidden.me.id);
+    expect((await listed(host)).ids).to.include(hidden.me.id);
+    expect((await listed(hidden)).ids).to.include(hidden.me.id);
+    // the meetups list answers the same
+    const inList = (await stranger.get(`/api/communities/${community.id}/meetups`)).body;
+    const item = (inList.items ?? inList).find((m: any) => m.id === id);
+    if (item) expect((item.attendees as any[]).map((a) => a.userId)).to.not.include(hidden.me.id);
   });
 });

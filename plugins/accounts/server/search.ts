@@ -17,19 +17,9 @@ export function usersSearchProvider(knex: Knex): SearchProvider {
     async search(q, { limit, viewer }) {
       if (!viewer) return [];
       const rows = await searchUsers(knex, q, limit, viewer.role === 'Admin' ? undefined : viewer.id);
-      const restricted = rows.filter((r) => (r.visibility ?? 'public') !== 'public' && r.id !== viewer.id).map((r) => r.id as number);
-      // one query for the viewer's relations with every non-public result
-      const follows = restricted.length
-        ? await knex('user_follows')
-            .where((w) => w.where('follower_id', viewer.id).whereIn('following_id', restricted))
-            .orWhere((w) => w.where('following_id', viewer.id).whereIn('follower_id', restricted))
-            .select('follower_id', 'following_id')
-        : [];
       return rows.map((r) => {
-        const rel = {
-          isFollowing: follows.some((f) => f.follower_id === viewer.id && f.following_id === r.id),
-          followsYou: follows.some((f) => f.follower_id === r.id && f.following_id === viewer.id),
-        };
+        // the viewer's relations come with the rows (one statement, whatever the results)
+        const rel = { isFollowing: Boolean(r.isFollowing), followsYou: Boolean(r.followsYou) };
         const s = toSummary(r);
         if (visible(r.visibility ?? 'public', viewer, r.id, rel)) return { ...s };
         return { id: s.id, slug: s.slug, username: s.username, firstName: s.firstName, lastName: s.lastName, profileImageUrl: s.profileImageUrl };

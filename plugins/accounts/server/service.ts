@@ -1,6 +1,9 @@
 import type { Knex } from 'knex';
-import type { AccountsApi, AccountsSql, LoginGuard, LoginGuardMany, UserPreferences, UserSummary } from '../public.ts';
+import type { MemberTaste, AccountsApi, AccountsSql, LoginGuard, LoginGuardMany, LoginGuardSql, UserPreferences, UserSummary } from '../public.ts';
 import { canonicalRole } from './roles.ts';
+import { imageInfoSql, toImageInfo } from '../../../core/images.ts';
+import { resolveMentions } from './mentions.ts';
+import { userIdOfOldSlug } from './slug-history.ts';
 
 export const SUMMARY_COLUMNS = {
   id: 'users.id',
@@ -21,6 +24,8 @@ export function toSummary(row: any): UserSummary {
     lastName: row.lastName ?? row.last_name ?? '',
     profileImageUrl: row.profileImageUrl ?? row.profile_image_url ?? null,
     role: row.role,
+    // read by getUserSummaries in the same statement (imageInfoSql): the avatar's made widths
+    ...('profileImageInfo' in row ? { profileImageInfo: toImageInfo(row.profileImageInfo) } : {}),
   };
 }
 
@@ -53,6 +58,7 @@ export const DEFAULT_PREFERENCES: UserPreferences = {
   museumUpdates: true,
   eventReminders: true,
   weeklyDigest: false,
+  theme: 'system',
 };
 
 /** API field → column */
@@ -71,6 +77,7 @@ export const PREFERENCE_COLUMNS: Record<keyof UserPreferences, string> = {
   museumUpdates: 'museum_updates',
   eventReminders: 'event_reminders',
   weeklyDigest: 'weekly_digest',
+  theme: 'theme',
 };
 
 export function rowToPreferences(row: any | undefined): UserPreferences {
@@ -149,7 +156,12 @@ export async function canViewProfile(knex: Knex, viewer: { id: number; role: str
       .first('blocker_id');
     if (blocked) return false;
   }
-  const prefs = await knex('user_preferences').where({ user_id: ownerId }).first('profile_visibility');
+  // the owner's visibility, and whether their deletion is pending (then not visible: grace period), in one statement
+  const prefs = await knex('users')
+    .leftJoin('user_preferences as p', 'p.user_id', 'users.id')
+    .where('users.id', ownerId)
+    .first('p.profile_visibility', 'users.deletion_requested_at');
+  if (prefs?.deletion_requested_at) return false;
   const visibility = prefs?.profile_visibility ?? 'public';
   if (visibility === 'public') return true;
   if (!viewer) return false;
@@ -159,28 +171,39 @@ export async function canViewProfile(knex: Knex, viewer: { id: number; role: str
 /** An active mute: no end, or an end still ahead (compared in SQL: expired mutes end by themselves). */
 export const ACTIVE_MUTE_SQL = '(acc_m.expires_at is null or acc_m.expires_at > now())';
 
+/**
+ * A member whose deletion is pending (the grace period of issue 24) is hidden from everyone but
+ * themselves and Admins, as if absent, until signing in cancels it. `??` is the owner's id column;
+ * a null owner (an anonymised row) is not pending.
+ */
+export const PENDING_DELETION_SQL = `exists (select 1 from users acc_del where acc_del.id = ?? and acc_del.deletion_requested_at is not null)`;
+
 /** AccountsApi.sql: followingIds and canViewProfile's rule (visible() above, plus blocks) as SQL. */
 export function accountsSql(knex: Knex): AccountsSql {
   // aliases of their own (acc_*): the surrounding statement's names stay free
   const notBlockedSql = `not exists (select 1 from user_blocks acc_b where (acc_b.blocker_id = ?? and acc_b.blocked_id = ?) or (acc_b.blocker_id = ? and acc_b.blocked_id = ??))`;
   const sql: AccountsSql = {
     followingIds: (userId) => knex('user_follows').where('follower_id', userId).select('following_id'),
+    requestedIds: (userId) => knex('user_follow_requests').where('requester_id', userId).select('target_id'),
     followEdges: () => knex('user_follows').select('follower_id', 'following_id'),
     canView(viewer, col) {
       if (viewer?.role === 'Admin') return knex.raw('true');
       const closed = `exists (select 1 from user_preferences acc_up where acc_up.user_id = ?? and acc_up.profile_visibility in ('friends', 'private'))`;
-      if (!viewer) return knex.raw(`(not ${closed})`, [col]);
+      if (!viewer) return knex.raw(`(not ${PENDING_DELETION_SQL} and not ${closed})`, [col, col]);
       return knex.raw(
-        `(?? = ? or (${notBlockedSql} and (not ${closed}
+        `(?? = ? or (not ${PENDING_DELETION_SQL} and ${notBlockedSql} and (not ${closed}
           or exists (select 1 from user_follows acc_f where acc_f.follower_id = ? and acc_f.following_id = ??)
           or exists (select 1 from user_preferences acc_up join user_follows acc_f on acc_f.follower_id = acc_up.user_id and acc_f.following_id = ?
                      where acc_up.user_id = ?? and acc_up.profile_visibility = 'friends'))))`,
-        [col, viewer.id, col, viewer.id, viewer.id, col, col, viewer.id, col, viewer.id, col],
+        [col, viewer.id, col, col, viewer.id, viewer.id, col, col, viewer.id, col, viewer.id, col],
       );
     },
     notBlocked(userId, col) {
       if (userId == null) return knex.raw('true');
       return knex.raw(`(${notBlockedSql})`, [col, userId, userId, col]);
+    },
+    allowsTagging(col) {
+      return knex.raw(`coalesce((select acc_p.allow_tagging from user_preferences acc_p where acc_p.user_id = ??), true)`, [col]);
     },
     notMuted(viewer, col, opts) {
       if (!viewer) return knex.raw('true');
@@ -194,14 +217,31 @@ export function accountsSql(knex: Knex): AccountsSql {
       const b = sql.notMuted(viewer, col).toSQL();
       return knex.raw(`(${a.sql} and ${b.sql})`, [...(a.bindings as any[]), ...(b.bindings as any[])]);
     },
+    popularMembers: (limit) =>
+      knex('users')
+        .orderBy([
+          { column: 'followers_count', order: 'desc' },
+          { column: 'id', order: 'asc' },
+        ])
+        .limit(limit)
+        .select({ user_id: 'id', followers_count: 'followers_count' }),
     notBlockedOrMuted(viewer, col) {
-      if (!viewer || viewer.role === 'Admin') return knex.raw('true');
+      if (viewer?.role === 'Admin') return knex.raw('true');
+      // a member whose deletion is pending is hidden here too (their community, group and event content)
+      if (!viewer) return knex.raw(`(not ${PENDING_DELETION_SQL})`, [col]);
       const a = sql.notBlocked(viewer.id, col).toSQL();
       const b = sql.notMuted(viewer, col).toSQL();
-      return knex.raw(`(${a.sql} and ${b.sql})`, [...(a.bindings as any[]), ...(b.bindings as any[])]);
+      return knex.raw(`(not ${PENDING_DELETION_SQL} and ${a.sql} and ${b.sql})`, [col, ...(a.bindings as any[]), ...(b.bindings as any[])]);
     },
   };
   return sql;
+}
+
+/** A users row's interests and home (columns interests, home_city, home_latitude, home_longitude). */
+export function tasteOf(row: any): MemberTaste {
+  if (!row) return { interests: [], home: null };
+  const home = row.home_latitude != null && row.home_longitude != null ? { city: row.home_city ?? null, latitude: Number(row.home_latitude), longitude: Number(row.home_longitude) } : null;
+  return { interests: Array.isArray(row.interests) ? row.interests : [], home };
 }
 
 // ---- directory (admin list, search, bulk ids) ----
@@ -268,6 +308,8 @@ export async function searchUsers(knex: Knex, q: string, limit: number, viewerId
   const query = knex('users');
   // members blocked either way with the viewer are not found (accounts' rule, in this statement)
   if (viewerId != null) query.whereRaw(accountsSql(knex).notBlocked(viewerId, 'users.id'));
+  // nor members whose deletion is pending (hidden during the grace period)
+  query.whereNull('users.deletion_requested_at');
   const rows = await query
     .leftJoin('user_preferences', 'user_preferences.user_id', 'users.id')
     .whereRaw(`${NAME_SEARCH_SQL.replace(/\b(username|first_name|last_name)\b/g, 'users.$1')} ilike ?`, [containsPattern(s)])
@@ -282,7 +324,17 @@ export async function searchUsers(knex: Knex, q: string, limit: number, viewerId
       { column: 'users.id', order: 'asc' },
     ])
     .limit(limit)
-    .select({ ...SUMMARY_COLUMNS, followersCount: 'users.followers_count', visibility: 'user_preferences.profile_visibility', showFollowers: 'user_preferences.show_followers' });
+    .select({ ...SUMMARY_COLUMNS, followersCount: 'users.followers_count', visibility: 'user_preferences.profile_visibility', showFollowers: 'user_preferences.show_followers' })
+    // the viewer's relations with each one, in this statement (issue 18: a search's statements do not
+    // depend on what it finds); the profile visibility rule (visible()) reads them
+    .select(
+      viewerId != null
+        ? [
+            knex.raw('exists (select 1 from user_follows f_ where f_.follower_id = ? and f_.following_id = users.id) as "isFollowing"', [viewerId]),
+            knex.raw('exists (select 1 from user_follows f_ where f_.follower_id = users.id and f_.following_id = ?) as "followsYou"', [viewerId]),
+          ]
+        : [knex.raw('false as "isFollowing"'), knex.raw('false as "followsYou"')],
+    );
   return rows as Array<Record<string, any>>;
 }
 
@@ -301,13 +353,16 @@ export async function userIdRange(knex: Knex): Promise<{ count: number; maxId: n
 
 export interface AccountsApiDeps {
   deleteUser(userId: number): Promise<boolean>;
+  /** tells every process to read these members' sessions again (session-cache.ts) */
+  sessionsChanged?(userIds: number[]): Promise<void>;
 }
 
 export function createAccountsApi(knex: Knex, deps: AccountsApiDeps): AccountsApi {
-  const guards: Array<{ one: LoginGuard; many?: LoginGuardMany }> = [];
+  const guards: Array<{ one: LoginGuard; many?: LoginGuardMany; sql?: LoginGuardSql }> = [];
+  const sql = accountsSql(knex);
   return {
     summaryColumns: SUMMARY_COLUMNS,
-    sql: accountsSql(knex),
+    sql,
     async mayContact(fromId, toId) {
       const row = await knex('users as u')
         .leftJoin('user_preferences as p', 'p.user_id', 'u.id')
@@ -327,7 +382,11 @@ export function createAccountsApi(knex: Knex, deps: AccountsApiDeps): AccountsAp
       const unique = [...new Set(ids.filter((i) => Number.isInteger(i)))];
       const map = new Map<number, UserSummary>();
       if (!unique.length) return map;
-      const rows = await knex('users').whereIn('id', unique).select(SUMMARY_COLUMNS);
+      // the avatar's made variant widths, size and placeholder in the same statement (no statement more)
+      const rows = await knex('users')
+        .whereIn('id', unique)
+        .select(SUMMARY_COLUMNS)
+        .select(knex.raw('? as ??', [imageInfoSql(knex, 'users.profile_image_url'), 'profileImageInfo']));
       for (const r of rows) map.set(r.id, toSummary(r));
       return map;
     },
@@ -338,7 +397,7 @@ export function createAccountsApi(knex: Knex, deps: AccountsApiDeps): AccountsAp
       const rows = (await knex('users')
         .leftJoin('user_preferences as p', 'p.user_id', 'users.id')
         .whereIn('users.id', unique)
-        .select('users.id', 'users.bio', 'p.profile_visibility')) as Array<{ id: number; bio: string | null; profile_visibility: string | null }>;
+        .select('users.id', 'users.bio', 'p.profile_visibility', 'users.deletion_requested_at')) as Array<{ id: number; bio: string | null; profile_visibility: string | null; deletion_requested_at: Date | null }>;
       const privileged = (id: number) => Boolean(viewer && (viewer.id === id || viewer.role === 'Admin'));
       const closed = rows.filter((r) => (r.profile_visibility ?? 'public') !== 'public' && !privileged(r.id)).map((r) => r.id);
       const following = new Set<number>();
@@ -363,6 +422,7 @@ export function createAccountsApi(knex: Knex, deps: AccountsApiDeps): AccountsAp
       }
       for (const r of rows) {
         if (blocked.has(r.id)) continue;
+        if (r.deletion_requested_at && !privileged(r.id)) continue;
         const rel = { isFollowing: following.has(r.id), followsYou: followers.has(r.id) };
         if (visible(r.profile_visibility ?? 'public', viewer, r.id, rel)) map.set(r.id, r.bio ?? '');
       }
@@ -381,18 +441,32 @@ export function createAccountsApi(knex: Knex, deps: AccountsApiDeps): AccountsAp
       if (/^\d+$/.test(s) && Number(s) < 2147483648) q.where('id', Number(s)).orWhere('slug', s).orWhere('username', s);
       else q.where('slug', s.toLowerCase()).orWhere('username', s);
       const rows = await q.limit(3);
-      const row =
+      let row =
         rows.find((r) => /^\d+$/.test(s) && r.id === Number(s)) ?? rows.find((r) => r.slug === s.toLowerCase()) ?? rows[0];
+      if (!row) {
+        // a slug or username the member had before renaming (slug-history.ts)
+        const old = await userIdOfOldSlug(knex, s);
+        if (old) row = await knex('users').where({ id: old }).first({ ...SUMMARY_COLUMNS, email: 'users.email' });
+      }
       return row ? { ...toSummary(row), email: row.email } : null;
     },
     async endSessions(userId, exceptSessionId) {
       const q = knex('user_sessions').where({ user_id: userId });
       if (exceptSessionId) q.whereNot('id', exceptSessionId);
       // Counted from the rows returned: PGlite's driver reports no row count for a delete.
-      return (await q.del().returning('id')).length;
+      const n = (await q.del().returning('id')).length;
+      // this process at once (the others through user_sessions' trigger)
+      await deps.sessionsChanged?.([userId]);
+      return n;
     },
-    addLoginGuard(one, many) {
-      guards.push({ one, many });
+    async sessionsChanged(userIds) {
+      await deps.sessionsChanged?.(userIds);
+    },
+    addLoginGuard(one, many, sql) {
+      guards.push({ one, many, sql });
+    },
+    guardsSql() {
+      return guards.every((g) => g.sql) ? guards.map((g) => g.sql!) : null;
     },
     async checkGuards(user) {
       for (const g of guards) {
@@ -429,6 +503,13 @@ export function createAccountsApi(knex: Knex, deps: AccountsApiDeps): AccountsAp
       if (a === b) return false;
       return Boolean(await knex('user_blocks').where({ blocker_id: a, blocked_id: b }).orWhere({ blocker_id: b, blocked_id: a }).first('blocker_id'));
     },
+    resolveMentions(author, text) {
+      return resolveMentions(knex, { sql }, author, text);
+    },
+    async isMuted(muterId, mutedId) {
+      if (muterId === mutedId) return false;
+      return Boolean(await knex('user_mutes as acc_m').where({ 'acc_m.muter_id': muterId, 'acc_m.muted_id': mutedId }).whereRaw(ACTIVE_MUTE_SQL).first('acc_m.muter_id'));
+    },
     async reachable(actorId, recipientIds, opts) {
       const ids = [...new Set(recipientIds.filter((i) => Number.isInteger(i)))];
       if (!ids.length) return new Set();
@@ -445,6 +526,7 @@ export function createAccountsApi(knex: Knex, deps: AccountsApiDeps): AccountsAp
       const r = canonicalRole(role);
       if (!r) throw new Error(`Unknown role '${role}': use Traveler, Ambassador, Museum Manager or Admin`);
       const rows = await knex('users').where({ id: userId }).update({ role: r, updated_at: knex.fn.now() }).returning('id');
+      await deps.sessionsChanged?.([userId]);
       return rows.length > 0;
     },
     deleteUser: (id) => deps.deleteUser(id),
@@ -452,5 +534,8 @@ export function createAccountsApi(knex: Knex, deps: AccountsApiDeps): AccountsAp
     countUsers: (q) => countUsers(knex, q ?? {}),
     userIdsBatch: (afterId, limit, opts) => userIdsBatch(knex, afterId, limit, opts),
     userIdRange: () => userIdRange(knex),
+    async getMemberTaste(userId) {
+      return tasteOf(await knex('users').where({ id: userId }).first('interests', 'home_city', 'home_latitude', 'home_longitude'));
+    },
   };
 }

@@ -144,6 +144,52 @@ describe('accounts: sessions', () => {
     }
   });
 
+  it('makes nothing for a request without the session cookie until the session is used (issue 18)', async () => {
+    // koa-session's own behaviour, reached lazily: untouched or read-only sessions set no cookie and
+    // write no row; a session given data is stored and its cookie set; clearing it clears the cookie.
+    const u = await app.user();
+    const koa = new Koa();
+    koa.keys = ['lazy-test-key-0123456789'];
+    koa.silent = true;
+    koa.use(sessionMiddleware(koa, app.knex));
+    koa.use(async (ctx) => {
+      if (ctx.path === '/read') ctx.body = { userId: ctx.session?.userId ?? null, isNew: ctx.session?.isNew ?? null };
+      else if (ctx.path === '/start') {
+        ctx.session!.userId = u.me.id;
+        ctx.body = 'ok';
+      } else if (ctx.path === '/end') {
+        ctx.session = null;
+        ctx.body = 'ok';
+      } else if (ctx.path === '/fail') {
+        ctx.session!.userId = u.me.id;
+        throw new Error('after the session was given data');
+      } else ctx.body = 'ok';
+    });
+    const server = http.createServer(koa.callback()).listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as any).port}`;
+      const untouched = await fetch(`${base}/nothing`);
+      expect(untouched.headers.getSetCookie()).to.deep.equal([]);
+      const read = await fetch(`${base}/read`, { headers: { cookie: 'other=1' } });
+      expect(await read.json()).to.deep.equal({ userId: null, isNew: true });
+      expect(read.headers.getSetCookie()).to.deep.equal([]);
+      // an error after the session got data: committed all the same, as koa-session does
+      expect((await fetch(`${base}/fail`)).status).to.equal(500);
+      expect(await sessionRows(app, u.me.id)).to.have.length(2);
+      const start = await fetch(`${base}/start`);
+      const cookie = start.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+      expect(cookie).to.match(/curio\.sid=[^;]+; curio\.sid\.sig=/);
+      expect(await sessionRows(app, u.me.id)).to.have.length(3);
+      const again = await fetch(`${base}/read`, { headers: { cookie } });
+      expect(await again.json()).to.deep.equal({ userId: u.me.id, isNew: false });
+      const end = await fetch(`${base}/end`);
+      expect(end.headers.getSetCookie().some((c) => /^curio\.sid=;/.test(c))).to.equal(true);
+    } finally {
+      server.close();
+    }
+  });
+
   it("ends a deleted user's session at once", async () => {
     const u = await app.user();
     await app.knex('users').where({ id: u.me.id }).del();

@@ -163,10 +163,12 @@ describe('accounts: settings', () => {
         museumUpdates: true,
         eventReminders: true,
         weeklyDigest: false,
+        theme: 'system',
       });
-      const r = await u.put('/api/user/preferences', { profileVisibility: 'friends', likeNotifications: false, weeklyDigest: true });
+      const r = await u.put('/api/user/preferences', { profileVisibility: 'friends', likeNotifications: false, weeklyDigest: true, theme: 'dark' });
       expect(r.status).to.equal(200);
-      expect(r.body).to.include({ profileVisibility: 'friends', likeNotifications: false, weeklyDigest: true, showFollowers: true });
+      expect(r.body).to.include({ profileVisibility: 'friends', likeNotifications: false, weeklyDigest: true, showFollowers: true, theme: 'dark' });
+      expect((await u.put('/api/user/preferences', { theme: 'sepia' })).status).to.equal(400);
       const again = await u.put('/api/user/preferences', { showEmail: true });
       expect(again.body).to.include({ profileVisibility: 'friends', showEmail: true, likeNotifications: false });
       expect((await u.get('/api/user/preferences')).body).to.deep.equal(again.body);

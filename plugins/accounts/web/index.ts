@@ -1,5 +1,6 @@
 import { lazy } from 'react';
 import { defineWebPlugin } from '../../../web/src/index.ts';
+import EmailVerifyBanner from './components/EmailVerifyBanner.tsx';
 
 const ProfilePage = lazy(() => import('./pages/ProfilePage.tsx'));
 
@@ -12,7 +13,11 @@ const ProfilePage = lazy(() => import('./pages/ProfilePage.tsx'));
  *  - `profile.museums`    the MUSEUMS tab (museums plugin); 'No Museums Yet' otherwise
  *  - `profile.badgeStrip` the badge strip under the bio (badges plugin); a built-in strip otherwise
  *  - `profile.badgesTab`  the BADGES tab (badges plugin); a built-in list / 'No Badges Yet' otherwise
+ *  - `profile.sections`   sections under the tabs, for viewers who may see the member (plans: their
+ *                         public plans); nothing otherwise
  * and on the landing page `landing.featuredMuseums` (museums plugin; a built-in grid otherwise).
+ * Onboarding (/welcome, issue 21) declares `onboarding.suggestions` (no props): things to follow
+ * on its last step (insights: museums and people; communities: communities to join).
  */
 export default defineWebPlugin({
   id: 'accounts',
@@ -23,14 +28,26 @@ export default defineWebPlugin({
     { path: '/auth/reset', audience: 'all', component: lazy(() => import('./pages/ResetPasswordPage.tsx')) },
     { path: '/auth/verify', audience: 'all', component: lazy(() => import('./pages/VerifyEmailPage.tsx')) },
     { path: '/profile', audience: 'signedIn', component: ProfilePage },
-    { path: '/profile/:id', audience: 'signedIn', component: ProfilePage },
+    // a member's profile is for everyone: a visitor sees what accounts' one rule lets a signed-out
+    // visitor see (a public profile in full, otherwise name and avatar); publicweb renders it on
+    // the server (issue 19)
+    { path: '/profile/:id', audience: 'all', component: ProfilePage },
     { path: '/sessions', audience: 'signedIn', component: lazy(() => import('./pages/SessionsPage.tsx')) },
+    { path: '/privacy', audience: 'all', component: lazy(() => import('./pages/PrivacyPage.tsx')) },
+    // onboarding after sign-up (issue 21); its last step is the slot `onboarding.suggestions`
+    { path: '/welcome', audience: 'signedIn', component: lazy(() => import('./pages/OnboardingPage.tsx')) },
   ],
   slots: {
+    // Home: "Finish setting up" while an onboarding was begun and left (issue 21)
+    'home.top': [{ component: lazy(() => import('./components/OnboardingResume.tsx')) }],
+    'shell.footer': [{ component: lazy(() => import('./components/PrivacyFooterLink.tsx')) }],
     'shell.banner': [
-      { component: lazy(() => import('./components/EmailVerifyBanner.tsx')) },
+      // not lazy: it sits above the page, which it would push down if it came later (layout shift)
+      { component: EmailVerifyBanner },
       // time zone and language for reminders, digests and emails (renders nothing)
       { component: lazy(() => import('./components/ContactSync.tsx')), order: 200 },
+      // the member's theme on every device (renders nothing)
+      { component: lazy(() => import('./components/ThemeSync.tsx')), order: 210 },
     ],
   },
   nav: [

@@ -154,6 +154,35 @@ describe('locked profiles, block and mute in the browser', function () {
     expect(mine.notifications).to.equal(false);
     const left = new Date(mine.expiresAt).getTime() - Date.now();
     expect(left).to.be.within(23 * 3600_000, 24 * 3600_000 + 60_000);
+    // their profile now hides their insights from the muter, and says so (with Unmute)
+    await page.goto(`${app.url}/profile/${loud.me.id}`, { waitUntil: 'load' });
+    await waitForText(page, 'Vous avez masqué ce membre');
+    await axe(page, 'muted profile (fr)');
+    await page.browserContext().close();
+  });
+
+  // Issue 21: private members are never suggested, not even through the network (the Requested state
+  // on a follow of a private profile is shown on its profile page: the first test of this file)
+  it('Discover: People to follow never suggests a private profile, even one followed by a member I follow', async function () {
+    const me = await app.user();
+    const friend = await app.user();
+    const lockedName = 'Lou Locked';
+    const openName = 'Ola Openheart';
+    const locked = await app.user({ firstName: 'Lou', lastName: 'Locked' });
+    const open = await app.user({ firstName: 'Ola', lastName: 'Openheart' });
+    await locked.put('/api/user/preferences', { profileVisibility: 'private' });
+    await me.post(`/api/user/${friend.me.id}/follow`);
+    await friend.post(`/api/user/${locked.me.id}/follow`);
+    await friend.post(`/api/user/${open.me.id}/follow`);
+    const [req] = (await locked.get('/api/follow-requests')).body.items;
+    await locked.post(`/api/follow-requests/${req.id}/authorize`);
+    const page = await pageAs(me);
+    await page.goto(`${app.url}/discover`, { waitUntil: 'load' });
+    await page.waitForSelector('[data-testid="people-to-follow"] button', { timeout: 20_000 });
+    // the network's public member is suggested first; the private one, followed the same way, is not
+    const names = await page.$$eval('[data-testid="people-to-follow"] li', (lis) => lis.map((li) => (li as HTMLElement).innerText));
+    expect(names.some((n) => n.includes(openName)), 'the public member of the network is suggested').to.equal(true);
+    expect(names.some((n) => n.includes(lockedName)), 'the private member is not').to.equal(false);
     await page.browserContext().close();
   });
 });

@@ -32,7 +32,7 @@ describe('admin: badges, notifications, monetization, audit log', function () {
 
       // A member earns it.
       const member = await app.user({});
-      await app.events.emit('museums.museum.checkedIn', { userId: member.me.id, museumId: 1, checkInId: Math.floor(Math.random() * 1e9), verified: true });
+      await app.events.emit('museums.museum.checkedIn', { userId: member.me.id, museumId: 1, checkInId: 1_000_000_000 + Math.floor(Math.random() * 1e9), verified: true });
       const recent = await admin.get('/api/admin/user-badges');
       expect(recent.status).to.equal(200);
       expect(recent.body.length).to.be.at.most(10);

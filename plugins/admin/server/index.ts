@@ -6,7 +6,7 @@ import '../../notifications/public.ts';
 import { ModerationService } from '../public.ts';
 import { AuditLog } from './audit.ts';
 import { Deps } from './deps.ts';
-import { createModerationApi } from './moderation.ts';
+import { createModerationApi, statusFrom, statusSql } from './moderation.ts';
 import { registerUserRoutes } from './routes-users.ts';
 import { registerMuseumRoutes } from './routes-museums.ts';
 import { registerContentRoutes } from './routes-content.ts';
@@ -33,31 +33,40 @@ export default definePluginServer({
       const st = await moderation.status(user.id);
       restrictedOf.set(user, st.restricted);
       return st.banMessage;
-    }, (users) => moderation.banMessages(users.map((u) => u.id)));
+    }, (users) => moderation.banMessages(users.map((u) => u.id)), {
+      // the same answer inside the session's own statement (accounts reads it with the session)
+      select: (db, userId) => statusSql(db, userId),
+      read(value, user) {
+        const st = statusFrom(value);
+        restrictedOf.set(user, st.restricted);
+        return st.banMessage;
+      },
+    });
 
     const lastWrite = new Map<number, number>();
-    ctx.middleware.use(async (k, next) => {
-      const user = k.state.user as { id: number; restricted?: boolean } | undefined;
-      if (user) {
-        // core AuthUser.restricted: content restriction in effect (posting, commenting, uploads refused by their plugins).
-        user.restricted = restrictedOf.get(user) ?? (await moderation.isRestricted(user.id));
-        // Daily active users: our own activity signal (the accounts tables are not ours to read).
-        const now = Date.now();
-        if ((lastWrite.get(user.id) ?? 0) < now - ACTIVITY_EVERY_MS) {
-          if (lastWrite.size > 100_000) lastWrite.clear();
-          lastWrite.set(user.id, now);
-          try {
-            await knex.raw(
-              'insert into admin_user_activity (user_id, last_seen_at) values (?, now()) on conflict (user_id) do update set last_seen_at = excluded.last_seen_at',
-              [user.id],
-            );
-          } catch (err) {
-            lastWrite.delete(user.id);
-            ctx.log.warn({ err, userId: user.id }, 'could not record member activity');
-          }
+    const noteMember = async (user: { id: number; restricted?: boolean }) => {
+      // core AuthUser.restricted: content restriction in effect (posting, commenting, uploads refused by their plugins).
+      user.restricted = restrictedOf.get(user) ?? (await moderation.isRestricted(user.id));
+      // Daily active users: our own activity signal (the accounts tables are not ours to read).
+      const now = Date.now();
+      if ((lastWrite.get(user.id) ?? 0) < now - ACTIVITY_EVERY_MS) {
+        if (lastWrite.size > 100_000) lastWrite.clear();
+        lastWrite.set(user.id, now);
+        try {
+          await knex.raw(
+            'insert into admin_user_activity (user_id, last_seen_at) values (?, now()) on conflict (user_id) do update set last_seen_at = excluded.last_seen_at',
+            [user.id],
+          );
+        } catch (err) {
+          lastWrite.delete(user.id);
+          ctx.log.warn({ err, userId: user.id }, 'could not record member activity');
         }
       }
-      await next();
+    };
+    ctx.middleware.use((k, next) => {
+      const user = k.state.user as { id: number; restricted?: boolean } | undefined;
+      // nobody signed in: straight on
+      return user ? noteMember(user).then(() => next()) : next();
     });
 
     // A deleted member's moderations, activity and plan links go with them; the audit log keeps its entries.

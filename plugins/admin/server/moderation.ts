@@ -49,6 +49,22 @@ function longest<T extends { type: string; expires_at: Date | string | null }>(b
   return bans.reduce((best, b) => (end(b) > end(best) ? b : best));
 }
 
+/** `status` as a scalar subquery over a user id column: the effective restricting rows as JSON. */
+export function statusSql(db: Knex, userId: string): Knex.Raw {
+  return db.raw(
+    `select json_agg(json_build_object('type', m.type, 'expires_at', m.expires_at, 'reason', m.reason)) from admin_moderations m
+      where m.user_id = ?? and m.status = 'active' and (m.expires_at is null or m.expires_at > now()) and m.type in (${RESTRICTING_TYPES.map(() => '?').join(', ')})`,
+    [userId, ...RESTRICTING_TYPES],
+  );
+}
+
+/** What statusSql read, as `status` answers it. */
+export function statusFrom(value: unknown): { banMessage: string | null; restricted: boolean } {
+  const rows = (typeof value === 'string' ? JSON.parse(value) : value ?? []) as Array<{ type: string; expires_at: string | null; reason: string }>;
+  const bans = rows.filter((r) => BAN_TYPES.includes(r.type as ModerationType));
+  return { banMessage: bans.length ? banMessageFor(longest(bans)) : null, restricted: rows.length > 0 };
+}
+
 export function createModerationApi(knex: Knex): ModerationApi {
   return {
     async isRestricted(userId) {

@@ -156,6 +156,8 @@ export function registerUserRoutes(d: Deps) {
         ctx.log.error({ err, userId }, 'could not end the sessions of a banned member (the login guard still refuses them)');
       }
     } else {
+      // a restriction (or warning): every process reads the member's guards again at their next request
+      await d.accounts().sessionsChanged([userId]);
       const until = expires ? expires.toISOString().slice(0, 16).replace('T', ' ') + ' UTC' : '';
       const key = type === 'warning' ? 'warning' : expires ? 'restrictedUntil' : 'restricted';
       const params = { reason, until };
@@ -220,6 +222,8 @@ export function registerUserRoutes(d: Deps) {
         });
         return u;
       });
+      // every process reads the member's restriction again at their next request
+      await d.accounts().sessionsChanged([row.user_id]);
       await ctx.events.emit('admin.moderation.lifted', { userId: row.user_id, moderationId: Number(row.id), type: row.type, adminId: me.id });
       const user = await d.accounts().getUserSummary(row.user_id);
       return toModeration(row, user, Date.now());

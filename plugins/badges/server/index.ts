@@ -8,8 +8,10 @@ import { NotificationsService } from '../../notifications/public.ts';
 import '../../museums/public.ts';
 import '../../insights/public.ts';
 import '../../communities/public.ts';
+import '../../events/public.ts';
 import { BadgesService, type EarnedBadge } from '../public.ts';
 import { createBadgesService, normalizeInput, RETRO_JOB } from './service.ts';
+import { registerBadgesExport } from './export.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const EN = JSON.parse(fs.readFileSync(path.join(HERE, '..', 'locales', 'en.json'), 'utf8'));
@@ -23,6 +25,7 @@ export function english(key: string, params: Record<string, string | number> = {
 
 export default definePluginServer({
   register(ctx: PluginContext) {
+    registerBadgesExport(ctx); // the member's data archive (issue 24)
     const { db: knex } = ctx;
     const svc = createBadgesService({
       knex,
@@ -31,6 +34,18 @@ export default definePluginServer({
       enqueue: (name, payload, opts) => ctx.jobs.enqueue(name, payload, opts),
       retroBatchSize: Number(ctx.config.retroBatchSize ?? 500),
       async onEarned(awards) {
+        // A member's own award (a post, a check-in): the answer carries the badge; its notification
+        // and event follow after the answer (issue 18). Retroactive awards run in their job.
+        if (awards.every((a) => !a.retroactive)) {
+          ctx.events.after(() => tell(awards));
+          return;
+        }
+        await tell(awards);
+      },
+    });
+    async function tell(awards: Array<{ userId: number; userBadgeId: number; badge: EarnedBadge; retroactive: boolean }>) {
+      {
+        // (block kept so that the body's indentation and history stay as they were)
         // One notification call per badge (retroactive awards come in batches of members).
         const byBadge = new Map<number, { badge: EarnedBadge; userIds: number[] }>();
         for (const a of awards) {
@@ -68,8 +83,8 @@ export default definePluginServer({
             retroactive: a.retroactive,
           });
         }
-      },
-    });
+      }
+    }
     ctx.services.provide(BadgesService, svc.api);
 
     ctx.jobs.define(RETRO_JOB, async (payload, h) => {
@@ -81,6 +96,8 @@ export default definePluginServer({
     // ---- activity from the other plugins (only through the event bus) ----
     // Only verified check-ins count (issue 20): an unverified one is a visit, not an achievement.
     ctx.events.on('museums.museum.checkedIn', (p) => (p.verified === true ? svc.record(p.userId, 'check_ins', String(p.checkInId)) : undefined));
+    // Museum facts a member's answer helped keep right (issue 20): once per answer, after the answer.
+    ctx.events.on('museums.facts.helped', (p) => svc.record(p.userId, 'fact_confirmations', String(p.answerId)));
     ctx.events.on('museums.museum.followed', async (p) => {
       const ref = `${p.userId}:${p.museumId}`;
       if (p.following) return svc.record(p.userId, 'follows', ref);
@@ -106,6 +123,14 @@ export default definePluginServer({
     });
     ctx.events.on('communities.community.deleting', async (p) => {
       await svc.undo('community_joins', { scope: p.communityId });
+    });
+    // Meetups attended, confirmed by a verified check-in at the museum during the meetup (issue 20).
+    ctx.events.on('events.attendance.confirmed', (p) => svc.record(p.userId, 'meetups_attended', `${p.eventId}:${p.userId}`, p.eventId));
+    ctx.events.on('events.attendance.withdrawn', async (p) => {
+      await svc.undo('meetups_attended', { ref: `${p.eventId}:${p.userId}` });
+    });
+    ctx.events.on('events.meetup.deleted', async (p) => {
+      await svc.undo('meetups_attended', { scope: p.eventId });
     });
 
     // ---- routes ----

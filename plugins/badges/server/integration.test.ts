@@ -49,7 +49,8 @@ describe('badges and notifications over real HTTP', function () {
     expect((await badges.counts(user.me.id)).check_ins).to.equal(7);
     const mine = (await user.get(`/api/user/${user.me.id}/badges`)).body.filter((u: any) => u.badge.name === badge.name);
     expect(mine).to.have.length(1);
-    // one badge notification for this badge
+    // one badge notification for this badge (written after the answer: issue 18)
+    await app.events.settled();
     const inbox = (await user.get('/api/notifications?limit=100')).body.items.filter((n: any) => n.type === 'badge' && n.params?.badgeId === badge.id);
     expect(inbox).to.have.length(1);
     expect(await unread(user)).to.be.at.least(before + 1);
@@ -104,11 +105,14 @@ describe('badges and notifications over real HTTP', function () {
     expect(r.body.badges.map((b: any) => b.id)).to.include(postsBadge.id);
     const like = await fan.post(`/api/posts/${r.body.id}/like`);
     expect(like.status, like.text).to.equal(200);
+    // likes received count after the answer (the liker's answer carries nothing of the author's)
+    await app.events.settled();
     expect((await badges.counts(author.me.id)).likes).to.equal(1);
     await waitFor(async () => (await author.get('/api/notifications?limit=100')).body.items.some((n: any) => n.type === 'like'));
     const likeNote = (await author.get('/api/notifications?limit=100')).body.items.find((n: any) => n.type === 'like');
     expect(likeNote.message).to.equal('Fan One liked your insight.');
     await fan.post(`/api/posts/${r.body.id}/like`); // unlike
+    await app.events.settled();
     expect((await badges.counts(author.me.id)).likes).to.equal(0);
     expect((await badges.counts(fan.me.id)).likes).to.equal(0);
   });

@@ -77,6 +77,18 @@ export interface BadgesDeps {
   retroBatchSize: number;
 }
 
+/** Runs again (up to 4 times) when PostgreSQL picks the statement as a deadlock victim or a serialization failure. */
+async function retryTransient<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (e: any) {
+      if (attempt >= 4 || (e?.code !== '40P01' && e?.code !== '40001')) throw e;
+      await new Promise((r) => setTimeout(r, 5 * attempt + Math.random() * 20));
+    }
+  }
+}
+
 export function createBadgesService(deps: BadgesDeps) {
   const { knex } = deps;
 
@@ -118,33 +130,31 @@ export function createBadgesService(deps: BadgesDeps) {
    * now reached, in one transaction. Answers the badges earned by this call only.
    */
   async function record(userId: number, type: RequirementType, ref: string, scope: number | null = null): Promise<EarnedBadge[]> {
-    const awards = await knex.transaction(async (trx) => {
-      const ins = rowsOf(
-        await trx.raw('insert into badge_activity (user_id, type, ref, scope) values (?, ?, ?, ?) on conflict do nothing returning user_id', [userId, type, ref, scope]),
-      );
-      if (!ins.length) return [];
-      const [counter] = rowsOf(
-        await trx.raw(
-          `insert into badge_counters (user_id, type, count) values (?, ?, 1)
-           on conflict (user_id, type) do update set count = badge_counters.count + 1, updated_at = now()
-           returning count`,
-          [userId, type],
-        ),
-      );
-      return rowsOf(
-        await trx.raw(
-          `with ins as (
+    // One statement (issue 18: was BEGIN + 3 + COMMIT): the fact, its counter and the awards move
+    // together or not at all, and no lock is held between statements. A deadlock or serialization
+    // failure against another transaction is retried instead of losing the fact (a verified
+    // check-in was once not counted under load: a handler's failure is only logged).
+    const awards = await retryTransient(async () =>
+      rowsOf(
+        await knex.raw(
+          `with act as (
+             insert into badge_activity (user_id, type, ref, scope) values (?, ?, ?, ?) on conflict do nothing returning user_id
+           ), cnt as (
+             insert into badge_counters (user_id, type, count) select user_id, ?::varchar, 1 from act
+             on conflict (user_id, type) do update set count = badge_counters.count + 1, updated_at = now()
+             returning count
+           ), ins as (
              insert into user_badges (user_id, badge_id)
-             select ?, b.id from badges b where b.requirement_type = ? and b.requirement_count <= ?
+             select ?::int, b.id from badges b, cnt where b.requirement_type = ? and b.requirement_count <= cnt.count
              on conflict do nothing
              returning id, badge_id, earned_at
            )
            select ins.id as ub_id, ins.badge_id, ins.earned_at, b.name, b.description, b.icon, b.color
            from ins join badges b on b.id = ins.badge_id order by b.requirement_count, b.id`,
-          [userId, type, Number(counter.count)],
+          [userId, type, ref, scope, type, userId, type],
         ),
-      );
-    });
+      ),
+    );
     const earned = awards.map((r: any) => ({
       userId,
       userBadgeId: Number(r.ub_id),

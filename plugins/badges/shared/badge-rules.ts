@@ -3,7 +3,7 @@
  * §9 defaults and the icon rule. The icon is "at most 2 characters" as a person counts them:
  * grapheme clusters, so 👨‍👩‍👧‍👦 (7 code points, 11 UTF-16 units) is one character.
  */
-export const REQUIREMENT_TYPES = ['check_ins', 'posts', 'likes', 'follows', 'community_joins'] as const;
+export const REQUIREMENT_TYPES = ['check_ins', 'posts', 'likes', 'follows', 'community_joins', 'meetups_attended', 'fact_confirmations'] as const;
 export type RequirementType = (typeof REQUIREMENT_TYPES)[number];
 
 export const BADGE_DEFAULTS = {

@@ -68,8 +68,11 @@ describe('badges and notifications in the browser', function () {
     expect(second.status).to.equal(201);
     expect(second.body.badges.map((b: any) => b.id)).to.include(badge.id);
 
-    // navigating re-checks the bell: the new badge notification is celebrated
+    // navigating re-checks the bell: the new badge notification is celebrated (the bell opens its
+    // dropdown; "See all notifications" goes to the inbox)
     await page.click('.curio-bell');
+    await (await page.waitForSelector('.curio-bell__panel a[href="/notifications"]'))!.click();
+    await page.waitForFunction(() => location.pathname === '/notifications');
     await page.waitForFunction((name) => [...document.querySelectorAll('.curio-toast')].some((t) => t.textContent!.includes('Badge earned!') && t.textContent!.includes(name)), { timeout: 15000 }, badge.name);
     await page.waitForFunction(() => document.querySelector('.curio-bell__count')?.textContent === '1', { timeout: 15000 });
     expect(await page.$eval('.curio-bell', (a) => a.getAttribute('aria-label'))).to.equal('Notifications, 1 unread');
@@ -108,6 +111,51 @@ describe('badges and notifications in the browser', function () {
       await page.goto(`${app.url}/profile`, { waitUntil: 'networkidle0' });
       await page.waitForSelector(`.curio-badge-strip [aria-label="${badge.name}"]`, { timeout: 20000 });
     }
+  });
+
+  it("the celebration toast draws the badge's icon and the title's emoji as SVG, never as a glyph (no colour-emoji font needed)", async function () {
+    const member = await app.user();
+    const badge = await app.services.get(BadgesService).createBadge({
+      name: uniqueName('Compass '),
+      description: 'Checked in once.',
+      icon: '🧭',
+      color: '#0EA5E9',
+      requirement: { type: 'check_ins', count: 1 },
+    });
+    const museum = await app.services.get(MuseumsService).createMuseum({ name: uniqueName('Museum '), address: '2 Main St', city: 'Paris', country: 'France', latitude: 48.87, longitude: 2.33 } as any, null);
+    await signInPage(page, app, member);
+    await page.goto(`${app.url}/`, { waitUntil: 'networkidle0' });
+    await page.waitForSelector('.curio-bell', { timeout: 20000 });
+    const r = await member.post(`/api/museums/${museum.id}/checkin`, positionAt(museum));
+    expect(r.status).to.equal(201);
+    expect(r.body.badges.map((b: any) => b.id)).to.include(badge.id);
+    // the bell sees the new notification when the page changes, and the badges plugin celebrates it
+    await page.click('.curio-bell');
+    await (await page.waitForSelector('.curio-bell__panel a[href="/notifications"]'))!.click();
+    await page.waitForFunction((name) => [...document.querySelectorAll('.curio-toast')].some((t) => t.textContent!.includes(name)), { timeout: 15000 }, badge.name);
+    const toast = await page.evaluate((name) => {
+      const t = [...document.querySelectorAll('.curio-toast')].find((e) => e.textContent!.includes(name))!;
+      const disc = t.querySelector('.curio-toast__description .curio-badge-icon');
+      return {
+        title: (t.querySelector('.curio-toast__title') as HTMLElement).innerText.trim(),
+        description: (t.querySelector('.curio-toast__description') as HTMLElement).innerText.trim(),
+        text: t.textContent,
+        discIcon: disc?.getAttribute('data-icon') ?? null,
+        discHidden: disc?.getAttribute('aria-hidden') ?? null,
+        discSymbol: disc?.querySelector('svg')?.getAttribute('data-symbol') ?? null,
+        titleSymbol: t.querySelector('.curio-toast__title svg')?.getAttribute('data-symbol') ?? null,
+      };
+    }, badge.name);
+    // the spec's words, the emoji drawn: the compass on the badge's disc, the party popper as an award
+    expect(toast.discIcon).to.equal('🧭');
+    expect(toast.discSymbol).to.equal('compass');
+    expect(toast.discHidden).to.equal('true');
+    expect(toast.titleSymbol).to.equal('award');
+    expect(toast.title).to.equal('Badge earned!');
+    expect(toast.description).to.equal(`${badge.name} — Checked in once.`);
+    expect(toast.text).to.not.match(/\p{Extended_Pictographic}/u);
+    // the inbox keeps the API's text (spec), emoji included
+    await waitForText(page, `You earned the 🧭 ${badge.name} badge: Checked in once.`);
   });
 
   it('an empty inbox says so', async function () {

@@ -11,11 +11,13 @@ import { memberRoutes } from './routes-members.ts';
 import { createCommunitiesApi, onUserDeleting } from './service.ts';
 import { seedCommunities } from './seed.ts';
 import { stripNulFrom } from '../../../core/util.ts';
+import { registerCommunitiesExport } from './export.ts';
 
 const OWN_PATHS = /^\/api\/(communities|community-posts|community-comments|search\/communities)(\/|$)/;
 
 export default definePluginServer({
   register(ctx: PluginContext) {
+    registerCommunitiesExport(ctx); // the member's data archive (issue 24)
     ctx.services.provide(CommunitiesService, createCommunitiesApi(ctx.db));
     // Text with NUL characters would reach PostgreSQL as an encoding error: drop them on the way in.
     ctx.middleware.use(stripNulFrom(OWN_PATHS));
@@ -68,7 +70,7 @@ export default definePluginServer({
     reports?.register('community_comment', {
       async describe(id, viewer) {
         const c = await ctx.db('community_comments').where({ id }).first('id', 'post_id', 'user_id', 'content');
-        if (!c) return null;
+        if (!c || c.user_id == null) return null; // a deleted member's emptied comment: nothing to report
         const p = await readablePost(c.post_id, viewer);
         if (!p) return null;
         return { ownerId: c.user_id, text: c.content, link: `/communities/${p.community_id}`, container: { type: 'community_post', id: p.id } };

@@ -4,6 +4,7 @@ import type { AccountsApi, UserSummary } from '../../accounts/public.ts';
 import type { Access, CommunityRow, MemberRow } from './access.ts';
 import { RANK, mayDeleteContent, rankOf, ranksIn } from './access.ts';
 import { iso } from './util.ts';
+import { storedMentionList } from '../../../core/threads.ts';
 
 export type Users = Map<number, UserSummary>;
 
@@ -126,7 +127,7 @@ export async function members(knex: Knex, accounts: AccountsApi, a: Access, rows
       isCreator: m.user_id === a.community.creator_id,
       joinedAt: iso(m.joined_at)!,
       user: s
-        ? { id: s.id, username: s.username, slug: s.slug, firstName: s.firstName, lastName: s.lastName, bio: bios.get(s.id) ?? null, profileImageUrl: s.profileImageUrl }
+        ? { id: s.id, username: s.username, slug: s.slug, firstName: s.firstName, lastName: s.lastName, bio: bios.get(s.id) ?? null, profileImageUrl: s.profileImageUrl, profileImageInfo: s.profileImageInfo ?? null }
         : { id: m.user_id, username: 'unknown' },
     };
     if (statsFor.has(m.user_id)) {
@@ -148,6 +149,7 @@ export interface PostRow {
   user_id: number;
   type: string;
   content: string;
+  mentions?: unknown;
   title: string | null;
   poll_options: string[] | null;
   event_title: string | null;
@@ -205,6 +207,7 @@ export async function posts(knex: Knex, accounts: AccountsApi, rows: PostRow[], 
     communityId: p.community_id,
     type: p.type,
     content: p.content,
+    mentions: storedMentionList(p.mentions),
     title: p.title,
     pollOptions: p.poll_options,
     poll: polls.get(p.id) ?? null,

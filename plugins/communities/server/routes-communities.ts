@@ -1,11 +1,13 @@
 /** Communities: list, search, create, detail, edit, image, delete, join/leave, join requests, bans. */
 import { HttpError } from '../../../core/errors.ts';
+import { withImageInfo, withImageInfos } from '../../../core/images.ts';
 import type { Deps } from './deps.ts';
-import { EmailVerification } from '../../accounts/public.ts';
+import { EmailVerification, type UserSummary } from '../../accounts/public.ts';
 import { idParams, okResponse } from './deps.ts';
 import { assertCreator, assertManager, loadAccess, type CommunityRow } from './access.ts';
-import { cards, detail, users } from './present.ts';
+import { card, cards, detail, users, type Users } from './present.ts';
 import { canonicalMembership, iso, likeEscape, normalizeTags } from './util.ts';
+import { reportsGone } from './routes-posts.ts';
 
 const CREATOR_ROLES = ['Admin', 'Ambassador'];
 
@@ -31,24 +33,45 @@ const listQuery = {
   },
 } as const;
 
-/** Communities matching a search text (name, description, location, tags), name matches first. */
+/**
+ * Communities matching a search text (name, description, location, tags), name matches first.
+ * One statement whatever the results (issue 18: GET /api/search ≤ 6 statements): the creators'
+ * summaries (accounts' summary columns, as getUserSummaries reads them) and the viewer's membership
+ * are read with the communities, not in two more queries when some match.
+ */
 export async function searchCommunities(d: Deps, q: string, limit: number, viewerId?: number) {
   if (!q.trim()) return [];
-  const rows: CommunityRow[] = await searchQuery(d, q).limit(limit);
-  return cards(d.knex, d.accounts, rows, viewerId);
+  const creator = Object.fromEntries(Object.entries(d.accounts.summaryColumns).map(([k, v]) => [`u_${k}`, v]));
+  const rows: Array<CommunityRow & Record<string, any>> = await searchQuery(d, q)
+    .leftJoin('users', 'users.id', 'communities.creator_id')
+    .select('communities.*', creator)
+    .select(
+      viewerId
+        ? d.knex.raw('(select vm_.role from community_members vm_ where vm_.community_id = communities.id and vm_.user_id = ?) as viewer_role', [viewerId])
+        : d.knex.raw('null as viewer_role'),
+    )
+    .limit(limit);
+  // the summary as accounts reads it: its columns' names without the prefix
+  const u: Users = new Map();
+  for (const r of rows) if (r.u_id != null) u.set(Number(r.u_id), Object.fromEntries(Object.keys(creator).map((k) => [k.slice(2), r[k]])) as UserSummary);
+  return rows.map((r) => card(r, u, r.viewer_role ? { role: r.viewer_role } : null, viewerId));
 }
 
 function searchQuery(d: Deps, q: string | undefined) {
+  // columns qualified: the search joins the creator's users row
   const query = d.knex('communities');
   const text = (q ?? '').trim();
   if (text) {
     const like = `%${likeEscape(text)}%`;
     query.where((w) => {
-      w.whereILike('name', like).orWhereILike('description', like).orWhereILike('location', like).orWhereRaw('tags::text ilike ?', [like]);
+      w.whereILike('communities.name', like)
+        .orWhereILike('communities.description', like)
+        .orWhereILike('communities.location', like)
+        .orWhereRaw('communities.tags::text ilike ?', [like]);
     });
-    query.orderByRaw('(name ilike ?) desc', [like]);
+    query.orderByRaw('(communities.name ilike ?) desc', [like]);
   }
-  return query.orderBy('member_count', 'desc').orderBy('id', 'desc');
+  return query.orderBy('communities.member_count', 'desc').orderBy('communities.id', 'desc');
 }
 
 export function communityRoutes(d: Deps) {
@@ -63,7 +86,8 @@ export function communityRoutes(d: Deps) {
     schema: { query: listQuery, response: { type: 'array', items: { $ref: 'communities/CommunityCard' } } },
     async handler(c) {
       const rows: CommunityRow[] = await searchQuery(d, c.input.query.q).limit(c.input.query.limit);
-      return cards(knex, d.accounts, rows, c.user?.id);
+      // each cover's made widths and placeholder: one query for the whole list
+      return withImageInfos(knex, ctx.storage, await cards(knex, d.accounts, rows, c.user?.id), 'imageUrl', 'imageInfo');
     },
   });
 
@@ -83,7 +107,7 @@ export function communityRoutes(d: Deps) {
       response: { type: 'array', items: { $ref: 'communities/CommunityCard' } },
     },
     async handler(c) {
-      return searchCommunities(d, c.input.query.q, c.input.query.limit, c.user?.id);
+      return withImageInfos(knex, ctx.storage, await searchCommunities(d, c.input.query.q, c.input.query.limit, c.user?.id), 'imageUrl', 'imageInfo');
     },
   });
 
@@ -131,7 +155,8 @@ export function communityRoutes(d: Deps) {
     auth: 'optional',
     schema: { params: idParams, response: { allOf: [{ $ref: 'communities/Community' }] } },
     async handler(c) {
-      return detail(knex, d.accounts, await loadAccess(knex, c.input.params.id, c.user));
+      // the cover's made variant widths and placeholder beside its URL
+      return withImageInfo(knex, ctx.storage, await detail(knex, d.accounts, await loadAccess(knex, c.input.params.id, c.user)), 'imageUrl', 'imageInfo');
     },
   });
 
@@ -203,7 +228,10 @@ export function communityRoutes(d: Deps) {
       const memberIds: number[] = await knex('community_members').where({ community_id: a.community.id }).whereNot({ user_id: a.community.creator_id }).pluck('user_id');
       // Other plugins (events: the community's meetups) clean up first.
       await ctx.events.emit('communities.community.deleting', { communityId: a.community.id });
+      const postIds: number[] = await knex('community_posts').where({ community_id: a.community.id }).pluck('id');
       await knex('communities').where({ id: a.community.id }).del();
+      // platform reports on its posts (and, through them, their comments) resolve
+      await reportsGone(ctx, 'community_post', postIds);
       if (a.community.image_url) {
         const key = ctx.storage.keyFromUrl(a.community.image_url);
         if (key) await ctx.storage.delete(key).catch(() => {});

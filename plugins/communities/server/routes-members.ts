@@ -4,8 +4,9 @@ import type { Deps } from './deps.ts';
 import { idMemberParams, idParams, okResponse, reasonBody } from './deps.ts';
 import { RANK, assertCreator, assertManager, assertModerator, assertRead, loadAccess, loadTarget, type Access, type MemberRow } from './access.ts';
 import { members as presentMembers, posts as presentPosts, users, type PostRow } from './present.ts';
-import { deleteComments } from './routes-posts.ts';
+import { removeComments, reportsGone } from './routes-posts.ts';
 import { iso } from './util.ts';
+import { storedMentionList } from '../../../core/threads.ts';
 
 const PERMISSION_KEYS = ['canPost', 'canComment', 'isMuted', 'requiresApproval'] as const;
 type PermissionKey = (typeof PERMISSION_KEYS)[number];
@@ -164,9 +165,11 @@ export function memberRoutes(d: Deps) {
       let deletedComments = 0;
       if (contentType === 'all') {
         const ids: number[] = await knex('community_comments').where({ community_id: a.community.id, user_id: target.user_id }).pluck('id');
-        deletedComments = await deleteComments(knex, ids);
+        deletedComments = await removeComments(ctx, knex, ids);
       }
-      const deletedPosts = (await knex('community_posts').where({ community_id: a.community.id, user_id: target.user_id }).del().returning('id')).length;
+      const postIds = (await knex('community_posts').where({ community_id: a.community.id, user_id: target.user_id }).del().returning('id')).map((r: any) => Number(r.id ?? r));
+      await reportsGone(ctx, 'community_post', postIds);
+      const deletedPosts = postIds.length;
       return { success: true, message: 'Content deleted successfully', deletedPosts, deletedComments };
     },
   });
@@ -341,7 +344,7 @@ export function memberRoutes(d: Deps) {
       const m = await loadMember(a, c.input.params.memberId);
       const rows = await knex('community_comments').where({ community_id: a.community.id, user_id: m.user_id }).orderBy('id', 'desc').limit(200);
       const u = await users(d.accounts, [m.user_id]);
-      return rows.map((r: any) => ({ id: r.id, postId: r.post_id, parentId: r.parent_id, content: r.content, createdAt: iso(r.created_at)!, user: u.get(r.user_id) ?? null, canDelete: true }));
+      return rows.map((r: any) => ({ id: r.id, postId: r.post_id, parentId: r.parent_id, content: r.content, mentions: storedMentionList(r.mentions), createdAt: iso(r.created_at)!, user: u.get(r.user_id) ?? null, canDelete: true }));
     },
   });
 }

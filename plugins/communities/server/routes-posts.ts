@@ -1,14 +1,16 @@
 /** Community posts: feed, create (with restrictions and the review queue), like, pin, poll votes, comments, reports. */
 import type { Knex } from 'knex';
 import { HttpError } from '../../../core/errors.ts';
-import type { AuthUser } from '../../../core/plugin-api.ts';
+import type { AuthUser, PluginContext } from '../../../core/plugin-api.ts';
 import type { Deps } from './deps.ts';
 import { idParams, okResponse, reasonBody } from './deps.ts';
 import { RANK, assertMayDeleteContent, assertMember, assertModerator, assertRead, commentRefusal, loadAccess, mayDeleteContent, postRefusal, ranksIn, type Access } from './access.ts';
 import { pollResults, posts as presentPosts, users, type PostRow } from './present.ts';
 import { blankToNull, decodeCursor, encodeCursor, httpUrl, iso } from './util.ts';
 import { ReportTargets } from '../../reports/public.ts';
-import { addComment, commentBody, commentTree, deleteComments as deleteThreadComments, likeResponse, toggleLike, type CommentRow, type ThreadTables } from '../../../core/threads.ts';
+import { addComment, commentBody, commentTree, deleteComments as deleteThreadComments, likeResponse, storedMentionList, toggleLike, type CommentRow, type ThreadTables } from '../../../core/threads.ts';
+import type { Mention } from '../../accounts/public.ts';
+import { excerptOf } from '../../../core/util.ts';
 
 const POST_NOT_FOUND = 'Post not found';
 const COMMENT_NOT_FOUND = 'Comment not found';
@@ -36,10 +38,37 @@ async function touch(knex: Knex, communityId: number, userId: number) {
 export function postRoutes(d: Deps) {
   const { ctx, knex } = d;
   /** Platform reports (reports plugin) on removed posts and comments resolve themselves. */
-  const gone = async (type: 'community_post' | 'community_comment', id: number) => {
-    const reports = ctx.enabled.has('reports') ? ctx.services.maybe(ReportTargets) : undefined;
-    await reports?.contentRemoved(type, id).catch((err) => ctx.log.error({ err, type, id }, 'could not resolve the platform reports of removed content'));
-  };
+  const gone = (type: 'community_post' | 'community_comment', id: number | number[]) => reportsGone(ctx, type, id);
+
+  /**
+   * The @username mentions of a text a member writes in the community (accounts' rule:
+   * allowTagging, blocks); in a community that only members may read, only members are kept.
+   */
+  async function communityMentions(a: Access, user: AuthUser, text: string): Promise<Mention[]> {
+    const list = await d.accounts.resolveMentions(user, text);
+    if (!list.length || a.community.membership_type === 'open') return list;
+    const members = new Set<number>((await knex('community_members').where({ community_id: a.community.id }).whereIn('user_id', list.map((m) => m.userId)).pluck('user_id')).map(Number));
+    return list.filter((m) => m.userId === user.id || members.has(m.userId) || m.userId === a.community.creator_id);
+  }
+
+  /** A community's page scrolled to one of its posts (the page highlights `#post-{id}` once its feed shows it). */
+  const postLink = (communityId: number, postId?: number) => (postId ? `/communities/${communityId}#post-${postId}` : `/communities/${communityId}`);
+
+  /** Tells the mentioned members of a published text (not its author, nor those `told` already). */
+  async function tellMentioned(mentions: Mention[], a: Access, author: { id: number; username: string }, dedupeKey: string, told: number[] = [], about?: { postId: number; text: string }) {
+    const ids = [...new Set(mentions.map((m) => m.userId))].filter((id) => id !== author.id && !told.includes(id));
+    if (!ids.length) return;
+    await d.notify(ids, {
+      type: 'mention',
+      title: 'You were mentioned',
+      message: `${author.username} mentioned you in a discussion in ${a.community.name}.`,
+      link: postLink(a.community.id, about?.postId),
+      template: 'communities:notify.mention',
+      params: { user: author.username, community: a.community.name, ...(about ? { excerpt: excerptOf(about.text) } : {}) },
+      dedupeKey,
+      actorId: author.id,
+    });
+  }
 
   async function postAccess(postId: number, user: AuthUser | undefined) {
     const post = await loadPost(knex, postId);
@@ -119,9 +148,14 @@ export function postRoutes(d: Deps) {
       } else if (type === 'link') {
         row.link_url = httpUrl(b.linkUrl, 'A valid link URL is required');
       }
+      const mentions = await communityMentions(a, c.user!, row.content as string);
+      row.mentions = JSON.stringify(mentions);
       const [post] = await knex('community_posts').insert(row).returning('*');
       await touch(knex, a.community.id, c.user!.id);
-      if (post.status === 'published') await ctx.events.emit('communities.post.created', { communityId: a.community.id, postId: post.id, userId: c.user!.id });
+      if (post.status === 'published') {
+        await ctx.events.emit('communities.post.created', { communityId: a.community.id, postId: post.id, userId: c.user!.id });
+        await tellMentioned(mentions, a, c.user!, `mention:cp${post.id}`, [], { postId: post.id, text: post.content ?? '' });
+      }
       const [out] = await presentPosts(knex, d.accounts, [post], a);
       return out;
     },
@@ -178,6 +212,9 @@ export function postRoutes(d: Deps) {
         if (!done) throw new HttpError(409, 'This post is not waiting for review');
         if (decision === 'approve') {
           await ctx.events.emit('communities.post.created', { communityId: a.community.id, postId: post.id, userId: post.user_id });
+          // its mentions are told once it is published
+          const author = await d.accounts.getUserSummary(post.user_id);
+          if (author) await tellMentioned(storedMentionList(post.mentions), a, author, `mention:cp${post.id}`, [], { postId: post.id, text: post.content ?? '' });
           await d.notify([post.user_id], { title: 'Post approved', message: `Your post in ${a.community.name} is now published.`, link: `/communities/${a.community.id}`, template: 'communities:notify.postApproved', params: { community: a.community.name } });
           return { success: true, message: 'Post approved' };
         }
@@ -298,22 +335,25 @@ export function postRoutes(d: Deps) {
       if (refusal) throw new HttpError(403, refusal);
       if (post.status !== 'published') throw new HttpError(400, 'This post is waiting for review');
       const userId = c.user!.id;
+      const mentions = await communityMentions(a, c.user!, c.input.body.content.trim());
       const { row, parentId, recipients } = await addComment(knex, THREADS, post, {
         userId,
         content: c.input.body.content,
         parentId: c.input.body.parentId,
-        columns: { community_id: post.community_id },
+        columns: { community_id: post.community_id, mentions: JSON.stringify(mentions) },
         refuseParentAuthor: async (authorId) => c.user!.role !== 'Admin' && (await d.accounts.isBlockedEitherWay(userId, authorId)),
       });
       await touch(knex, a.community.id, userId);
+      const about = { postId: post.id, text: String(row.content ?? '') };
+      await tellMentioned(mentions, a, c.user!, `mention:cc${row.id}`, recipients, about);
       if (recipients.length) {
         await d.notify(recipients, {
           type: 'comment',
           title: parentId ? 'New reply' : 'New comment',
           message: `${c.user!.username} ${parentId ? 'replied in' : 'commented on'} a discussion in ${a.community.name}.`,
-          link: `/communities/${a.community.id}`,
+          link: postLink(a.community.id, post.id),
           template: parentId ? 'communities:notify.reply' : 'communities:notify.comment',
-          params: { user: c.user!.username, community: a.community.name },
+          params: { user: c.user!.username, community: a.community.name, excerpt: excerptOf(about.text) },
           actorId: userId, // not to members blocked either way or who muted the commenter
         });
       }
@@ -334,8 +374,7 @@ export function postRoutes(d: Deps) {
       if (!comment) throw new HttpError(404, COMMENT_NOT_FOUND);
       const a = await loadAccess(knex, comment.community_id, c.user);
       assertMayDeleteContent(a, comment.user_id, (await ranksIn(knex, a.community, [comment.user_id])).get(comment.user_id)!, 'comments');
-      await deleteComments(knex, [comment.id]);
-      await gone('community_comment', comment.id);
+      await removeComments(ctx, knex, [comment.id]);
       return { success: true, message: 'Comment deleted' };
     },
   });
@@ -358,7 +397,8 @@ export function postRoutes(d: Deps) {
       excerpt = r.post.content;
     } else {
       const comment = await knex('community_comments').where({ id: c.input.params.id }).first();
-      if (!comment) throw new HttpError(404, COMMENT_NOT_FOUND);
+      // a deleted member's emptied comment (no author, no words) has nothing to report
+      if (!comment || comment.user_id == null) throw new HttpError(404, COMMENT_NOT_FOUND);
       a = await loadAccess(knex, comment.community_id, c.user);
       assertRead(a);
       postId = comment.post_id;
@@ -482,9 +522,8 @@ export function postRoutes(d: Deps) {
       await knex('community_reports').whereIn('id', ids).update({ status: 'resolved', resolution, resolved_by: c.user!.id, resolved_at: knex.fn.now() });
       if (resolution === 'content_removed') {
         if (r.target_type === 'post' && r.post_id) await knex('community_posts').where({ id: r.post_id }).del();
-        if (r.target_type === 'comment' && r.comment_id) await deleteComments(knex, [r.comment_id]);
+        if (r.target_type === 'comment' && r.comment_id) await removeComments(ctx, knex, [r.comment_id]);
         if (r.target_type === 'post' && r.post_id) await gone('community_post', r.post_id);
-        if (r.target_type === 'comment' && r.comment_id) await gone('community_comment', r.comment_id);
       }
       const [out] = await presentReports([await knex('community_reports').where({ id: r.id }).first()]);
       return out;
@@ -495,4 +534,22 @@ export function postRoutes(d: Deps) {
 /** Deletes comments (and their replies) and keeps each post's comments_count exact. */
 export function deleteComments(knex: Knex, ids: number[]): Promise<number> {
   return deleteThreadComments(knex, THREADS, ids);
+}
+
+/**
+ * Platform reports (reports plugin) on removed community content resolve themselves: call it on
+ * every path that deletes posts or comments (a post's reports take its comments' with them).
+ */
+export async function reportsGone(ctx: PluginContext, type: 'community_post' | 'community_comment', id: number | number[]): Promise<void> {
+  const reports = ctx.enabled.has('reports') ? ctx.services.maybe(ReportTargets) : undefined;
+  await reports?.contentRemoved(type, id).catch((err) => ctx.log.error({ err, type, id }, 'could not resolve the platform reports of removed content'));
+}
+
+/** deleteComments, and the platform reports on them and on their replies resolve. */
+export async function removeComments(ctx: PluginContext, knex: Knex, ids: number[]): Promise<number> {
+  if (!ids.length) return 0;
+  const all: number[] = await knex('community_comments').whereIn('id', ids).orWhereIn('parent_id', ids).pluck('id');
+  const n = await deleteComments(knex, ids);
+  await reportsGone(ctx, 'community_comment', all);
+  return n;
 }

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { PluginContext } from '../../../core/plugin-api.ts';
 import type { CommunitiesApi, CommunitySummary } from '../public.ts';
-import { removeUserLikes } from '../../../core/threads.ts';
-import { THREADS, deleteComments } from './routes-posts.ts';
+import { eraseUserComments, removeUserLikes } from '../../../core/threads.ts';
+import { THREADS, reportsGone } from './routes-posts.ts';
 
 export function createCommunitiesApi(knex: Knex): CommunitiesApi {
   return {
@@ -37,6 +37,21 @@ export function createCommunitiesApi(knex: Knex): CommunitiesApi {
       const r = await knex('communities').where({ name }).orderBy('id').first('id', 'name', 'membership_type');
       return r ? { id: r.id, name: r.name, isPrivate: r.membership_type === 'private' } : null;
     },
+    sql: {
+      isMember(userId, col) {
+        if (!userId) return knex.raw('false');
+        return knex.raw('exists (select 1 from community_members cm_ where cm_.community_id = ?? and cm_.user_id = ?)', [col, userId]);
+      },
+      summary(col) {
+        return knex.raw(`(select json_build_object('id', cs_.id, 'name', cs_.name, 'isPrivate', cs_.membership_type = 'private') from communities cs_ where cs_.id = ??)`, [col]);
+      },
+      visibleTo(userId, col) {
+        return knex.raw(
+          `exists (select 1 from communities cv_ where cv_.id = ?? and (cv_.membership_type <> 'private'${userId ? ' or exists (select 1 from community_members cvm_ where cvm_.community_id = cv_.id and cvm_.user_id = ?)' : ''}))`,
+          userId ? [col, userId] : [col],
+        );
+      },
+    },
   };
 }
 
@@ -64,11 +79,13 @@ export async function onUserDeleting(ctx: PluginContext, userId: number): Promis
       });
     } else {
       await ctx.events.emit('communities.community.deleting', { communityId: id });
+      const postIds: number[] = await knex('community_posts').where({ community_id: id }).pluck('id');
       await knex('communities').where({ id }).del();
+      await reportsGone(ctx, 'community_post', postIds);
     }
   }
-  const commentIds: number[] = await knex('community_comments').where({ user_id: userId }).pluck('id');
-  await deleteComments(knex, commentIds);
+  // their comments go, except those others replied under: kept as "Deleted member" (no author, no words)
+  await eraseUserComments(knex, THREADS, userId);
   // Likes and memberships: lower the counters they raised.
   await knex.transaction(async (trx) => {
     await removeUserLikes(trx, THREADS, userId);

@@ -20,6 +20,10 @@ export default defineWebPlugin({
     { path: '/groups', audience: 'signedIn', component: CommunitiesPage },
     { path: '/communities/:id', audience: 'signedIn', component: lazy(() => import('./pages/CommunityPage.tsx')) },
   ],
+  slots: {
+    // onboarding's last step (accounts' /welcome, issue 21): communities to join, one click or all
+    'onboarding.suggestions': [{ component: lazy(() => import('./components/OnboardingCommunities.tsx')), order: 20 }],
+  },
   nav: [
     {
       key: 'groups',

@@ -6,12 +6,16 @@ import { HttpError } from '../../../core/errors.ts';
 import { makeDeps } from './deps.ts';
 import { EventsStore } from './service.ts';
 import { registerMeetupRoutes } from './routes-meetups.ts';
+import { registerHoursCheckRoute } from './hours.ts';
+import { registerCoverRoutes } from './routes-covers.ts';
 import { registerMuseumEventRoutes } from './routes-museum-events.ts';
 import { registerCommonRoutes } from './routes-common.ts';
 import { registerCalendarRoutes } from './routes-calendar.ts';
 import { registerReminders } from './reminders.ts';
+import { DEFAULT_EARLY_MINUTES, registerAttendance } from './attendance.ts';
 import type { EventRow } from './model.ts';
 import { seedEvents, seedMeetups } from './seed.ts';
+import { registerEventsExport } from './export.ts';
 
 /** One store per app (tests run several apps in one process): keyed by the plugin's context. */
 const stores = new WeakMap<PluginContext, EventsStore>();
@@ -23,13 +27,16 @@ const storeOf = (ctx: PluginContext): EventsStore => {
 
 export default definePluginServer({
   register(ctx: PluginContext) {
+    registerEventsExport(ctx); // the member's data archive (issue 24)
     const s = new EventsStore(ctx, ctx.db, makeDeps(ctx));
     stores.set(ctx, s);
     ctx.services.provide(EventsService, s.api());
     registerMeetupRoutes(s);
+    registerHoursCheckRoute(s);
     registerMuseumEventRoutes(s);
     registerCommonRoutes(s);
     registerCalendarRoutes(s);
+    registerCoverRoutes(s);
     // Event and meetup photos with their thumbnails: the storage sweep keeps these.
     ctx.uploads.ownFiles({
       prefixes: ['events'],
@@ -44,6 +51,7 @@ export default definePluginServer({
       },
     });
     registerReminders(s);
+    registerAttendance(s, Number(ctx.config.attendanceEarlyMinutes ?? DEFAULT_EARLY_MINUTES));
 
     // A deleted community takes its meetups along (attendees of coming ones are told).
     ctx.events.on('communities.community.deleting', async ({ communityId }) => {
@@ -100,6 +108,7 @@ export default definePluginServer({
       await s.deleteFiles(photos);
       await ctx.db('events_comments').where({ user_id: userId }).del();
       await ctx.db('events_calendar_tokens').where({ user_id: userId }).del();
+      await ctx.db('events_attendance').where({ user_id: userId }).del();
       await ctx.db('events_events').where({ created_by: userId }).update({ created_by: null });
     });
   },
@@ -127,8 +136,8 @@ export default definePluginServer({
       kind: 'events',
       async search(q, { limit, viewer }) {
         const user = viewer ? { id: viewer.id, role: viewer.role, username: '' } : undefined;
-        const v = s.viewer(user);
-        return s.many(await s.list(null, v, { q, limit }), v);
+        // short summaries in one statement (issue 18); the full answers are GET /api/search/events
+        return s.searchSummaries(q, limit, s.viewer(user));
       },
     });
   },

@@ -53,13 +53,14 @@ export function normalizeTags(input: unknown): string[] {
   return out;
 }
 
-interface Schedule {
+export interface Schedule {
   date_time: Date;
   end_date_time: Date | null;
   time_zone: string;
 }
 
-function schedule(body: { date: string; startTime: string; endTime?: string | null; timeZone?: string | null }, defaultZone: string): Schedule {
+/** The form's local date, times and zone → instants (400 with the field's path when unreadable). */
+export function schedule(body: { date: string; startTime: string; endTime?: string | null; timeZone?: string | null }, defaultZone: string): Schedule {
   const zone = text(body.timeZone) ?? defaultZone;
   if (!isValidTimeZone(zone)) throw fieldError('timeZone', MESSAGES.timeZone);
   if (!parseDate(body.date)) throw fieldError('date', MESSAGES.date);

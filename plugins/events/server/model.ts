@@ -8,6 +8,7 @@ import type { AuthUser } from '../../../core/plugin-api.ts';
 import type { Deps } from './deps.ts';
 import type { EventKind, RsvpStatus } from '../public.ts';
 import { fromCents, instantToZoned } from '../shared/time.ts';
+import type { MuseumSummary, VisitHours } from '../../museums/public.ts';
 
 export interface EventRow {
   id: number;
@@ -67,6 +68,8 @@ export class Viewer {
   private communities?: Promise<Set<number>>;
   private groups?: Promise<Set<number>>;
   private manages = new Map<number, Promise<boolean>>();
+  /** memberships read with the event in one statement (issue 18), by 'community:id' / 'group:id' */
+  private known = new Map<string, boolean>();
   constructor(private deps: Deps, readonly user: AuthUser | undefined) {}
 
   get id(): number | null {
@@ -101,11 +104,16 @@ export class Viewer {
     return p;
   }
 
+  /** Records a membership already read in SQL (CommunitiesApi.sql / GroupsApi.sql.isMember), so isMemberOf asks no more. */
+  know(of: 'community' | 'group', id: number, member: boolean): void {
+    this.known.set(`${of}:${id}`, member);
+  }
+
   /** A member of the meetup's community or group (the creator counts as a member). */
   async isMemberOf(row: Pick<EventRow, 'community_id' | 'group_id'>): Promise<boolean> {
     if (!this.user) return false;
-    if (row.community_id !== null) return (await this.communityIds()).has(row.community_id);
-    if (row.group_id !== null) return (await this.groupIds()).has(row.group_id);
+    if (row.community_id !== null) return this.known.get(`community:${row.community_id}`) ?? (await this.communityIds()).has(row.community_id);
+    if (row.group_id !== null) return this.known.get(`group:${row.group_id}`) ?? (await this.groupIds()).has(row.group_id);
     return false;
   }
 
@@ -134,6 +142,41 @@ export class Viewer {
   }
 }
 
+/** The events/HoursWarning answer of MuseumsApi.visitHours' fit (null when inside the hours or unknown). */
+export interface HoursWarning {
+  status: 'closed_day' | 'outside_hours' | 'by_appointment';
+  date: string;
+  startTime: string;
+  endTime: string | null;
+  openTime: string | null;
+  closeTime: string | null;
+  note: string | null;
+  holiday: string | null;
+}
+
+export function toWarning(v: VisitHours | null): HoursWarning | null {
+  if (!v || v.status === 'open') return null;
+  return {
+    status: v.status,
+    date: v.date,
+    startTime: v.startTime,
+    endTime: v.endTime,
+    openTime: v.openTime,
+    closeTime: v.closeTime,
+    note: v.special?.reason === 'exception' ? v.special.note ?? null : null,
+    holiday: v.special?.reason === 'holiday' ? v.special.holiday ?? null : null,
+  };
+}
+
+/**
+ * Events checked against their museum's opening hours (issue 20): every event at a museum, meetups
+ * and museum events alike (a manager may mean an evening opening the hours do not show yet: a
+ * warning, never a refusal).
+ */
+export function checksHours(row: Pick<EventRow, 'kind' | 'museum_id'>): boolean {
+  return row.museum_id !== null;
+}
+
 export function eventStatus(row: Pick<EventRow, 'date_time' | 'end_date_time'>, now = Date.now()): 'upcoming' | 'ongoing' | 'past' {
   const start = new Date(row.date_time).getTime();
   const end = row.end_date_time ? new Date(row.end_date_time).getTime() : start + DEFAULT_DURATION_MS;
@@ -145,59 +188,71 @@ export function isJoinable(row: Pick<EventRow, 'date_time'>, now = Date.now()): 
   return new Date(row.date_time).getTime() > now;
 }
 
-async function countBy(knex: Knex, table: string, ids: number[], extra?: (q: Knex.QueryBuilder) => void): Promise<Map<number, number>> {
-  const q = knex(table).whereIn('event_id', ids).groupBy('event_id').select('event_id').count({ n: '*' });
-  extra?.(q);
-  const rows = (await q) as Array<{ event_id: number; n: number | string }>;
-  return new Map(rows.map((r) => [r.event_id, Number(r.n)]));
+/** Community and group summaries the caller already read (with the event, in one statement). */
+export interface KnownSummaries {
+  communities?: Map<number, { id: number; name: string; isPrivate: boolean }>;
+  groups?: Map<number, { id: number; name: string; isPrivate: boolean }>;
 }
 
 /** Rows → events/Event answers, in the same order. */
-export async function serializeEvents(knex: Knex, deps: Deps, viewer: Viewer, rows: EventRow[], opts: { fullAttendees?: boolean } = {}): Promise<any[]> {
+export async function serializeEvents(knex: Knex, deps: Deps, viewer: Viewer, rows: EventRow[], opts: { fullAttendees?: boolean; known?: KnownSummaries } = {}): Promise<any[]> {
   if (!rows.length) return [];
   const ids = rows.map((r) => r.id);
   const attendeeLimit = opts.fullAttendees ? null : LIST_ATTENDEES;
-  const attendeeRows = (await knex
-    .select('*')
-    .from(
-      knex('events_attendees')
-        .whereIn('event_id', ids)
-        .whereIn('status', ['attending', 'interested'])
-        // attendees blocked either way with the viewer are not listed (accounts' rule; counts stay whole)
-        .whereRaw(deps.accounts().sql.notBlocked(viewer.user && viewer.user.role !== 'Admin' ? viewer.user.id : null, 'events_attendees.user_id'))
-        .select('event_id', 'user_id', 'status', 'joined_at', knex.raw('row_number() over (partition by event_id order by joined_at, user_id) as rn'))
-        .as('a'),
+  // Attendees are listed as accounts' rule allows (counts stay whole): never one blocked either way
+  // with the viewer, and only those whose profile the viewer may see (canView: a private or
+  // friends-only profile is not shown to strangers, nor to signed-out visitors of a public meetup
+  // page), except to the meetup's organizer, who sees everyone coming. Admins see everyone.
+  const acc = deps.accounts().sql;
+  const admin = viewer.user?.role === 'Admin';
+  const intArray = (xs: number[]) => `{${xs.map((i) => Math.trunc(Number(i))).join(',')}}`;
+  const organized = rows.filter((r) => viewer.id !== null && r.organizer_id === viewer.id).map((r) => r.id);
+  const attendeeRule = admin
+    ? knex.raw('true')
+    : knex.raw('(? and (? or a.event_id = any(?::int[])))', [acc.notBlocked(viewer.id, 'a.user_id'), acc.canView(viewer.user ?? null, 'a.user_id'), intArray(organized)]);
+
+  // The attendees (first LIST_ATTENDEES in joining order, or all), the counts and the viewer's own
+  // RSVP (with its waitlist place) of every event in one statement (issue 18: were an attendee
+  // query, three counts, the viewer's row and one count per waitlisted event).
+  const counted = (
+    await knex.raw(
+      `select e.id as event_id,
+         (select count(*) from events_attendees w where w.event_id = e.id and w.status = 'waitlisted')::int as waitlisted,
+         (select count(*) from events_photos p where p.event_id = e.id)::int as photos,
+         (select count(*) from events_comments c where c.event_id = e.id)::int as comments,
+         my.status as my_status,
+         case when my.status = 'waitlisted'
+           then (select count(*) from events_attendees w where w.event_id = e.id and w.status = 'waitlisted' and w.waitlist_seq <= my.waitlist_seq)::int end as my_position,
+         exists (select 1 from events_attendance t where t.event_id = e.id and t.user_id = ?) as my_attended,
+         (select count(*) from events_attendance t where t.event_id = e.id)::int as attended,
+         (select coalesce(json_agg(json_build_object('user_id', x.user_id, 'status', x.status, 'joined_at', x.joined_at, 'attended', x.attended) order by x.rn), '[]'::json)
+            from (select a.user_id, a.status, a.joined_at, row_number() over (order by a.joined_at, a.user_id) as rn,
+                         exists (select 1 from events_attendance t where t.event_id = a.event_id and t.user_id = a.user_id) as attended
+                    from events_attendees a
+                   where a.event_id = e.id and a.status in ('attending', 'interested') and ?) x
+           where ?::int is null or x.rn <= ?::int) as attendees
+       from unnest(?::int[]) as e(id)
+       left join events_attendees my on my.event_id = e.id and my.user_id = ?`,
+      [viewer.id ?? null, attendeeRule, attendeeLimit, attendeeLimit, intArray(ids), viewer.id ?? null],
     )
-    .modify((q) => {
-      if (attendeeLimit) q.where('rn', '<=', attendeeLimit);
-    })
-    .orderBy([{ column: 'event_id' }, { column: 'rn' }])) as Array<{ event_id: number; user_id: number; status: RsvpStatus; joined_at: Date }>;
-
-  const [waitlists, photos, comments] = await Promise.all([
-    countBy(knex, 'events_attendees', ids, (q) => q.where('status', 'waitlisted')),
-    countBy(knex, 'events_photos', ids),
-    countBy(knex, 'events_comments', ids),
-  ]);
-
+  ).rows as Array<{ event_id: number; waitlisted: number; photos: number; comments: number; my_status: RsvpStatus | null; my_position: number | null; my_attended: boolean; attended: number; attendees: unknown }>;
+  const waitlists = new Map(counted.map((r) => [Number(r.event_id), Number(r.waitlisted)]));
+  const photos = new Map(counted.map((r) => [Number(r.event_id), Number(r.photos)]));
+  const comments = new Map(counted.map((r) => [Number(r.event_id), Number(r.comments)]));
   const mine = new Map<number, { status: RsvpStatus; position: number | null }>();
-  if (viewer.id !== null) {
-    const my = (await knex('events_attendees').where('user_id', viewer.id).whereIn('event_id', ids).select('event_id', 'status', 'waitlist_seq')) as Array<{
-      event_id: number;
-      status: RsvpStatus;
-      waitlist_seq: string | number | null;
-    }>;
-    for (const m of my) {
-      let position: number | null = null;
-      if (m.status === 'waitlisted') {
-        const r = await knex('events_attendees')
-          .where({ event_id: m.event_id, status: 'waitlisted' })
-          .where('waitlist_seq', '<=', m.waitlist_seq as any)
-          .count({ n: '*' })
-          .first();
-        position = Number(r?.n ?? 1);
-      }
-      mine.set(m.event_id, { status: m.status, position });
-    }
+  // attendance confirmed by check-in (attendance.ts): the viewer's own, and for the organizer (and
+  // admins) the count and who among the listed attendees
+  const myAttended = new Set(counted.filter((r) => r.my_attended).map((r) => Number(r.event_id)));
+  const attendedCounts = new Map(counted.map((r) => [Number(r.event_id), Number(r.attended)]));
+  type AttendeeRow = { event_id: number; user_id: number; status: RsvpStatus; joined_at: Date | string; attended: boolean };
+  const byEvent = new Map<number, AttendeeRow[]>();
+  const attendeeRows: AttendeeRow[] = [];
+  for (const r of counted) {
+    if (r.my_status) mine.set(Number(r.event_id), { status: r.my_status, position: r.my_position == null ? null : Number(r.my_position) });
+    const list = (typeof r.attendees === 'string' ? JSON.parse(r.attendees) : r.attendees ?? []) as Array<{ user_id: number; status: RsvpStatus; joined_at: string; attended: boolean }>;
+    const mapped = list.map((a) => ({ event_id: Number(r.event_id), user_id: Number(a.user_id), status: a.status, joined_at: a.joined_at, attended: Boolean(a.attended) }));
+    byEvent.set(Number(r.event_id), mapped);
+    attendeeRows.push(...mapped);
   }
 
   const userIds = [...attendeeRows.map((a) => a.user_id), ...rows.map((r) => r.organizer_id).filter((x): x is number => x !== null)];
@@ -205,16 +260,24 @@ export async function serializeEvents(knex: Knex, deps: Deps, viewer: Viewer, ro
   const communityIds = [...new Set(rows.map((r) => r.community_id).filter((x): x is number => x !== null))];
   const groupIds = [...new Set(rows.map((r) => r.group_id).filter((x): x is number => x !== null))];
   const groupsApi = deps.groups();
-  const [users, museums, communities, groups] = await Promise.all([
+  const knownC = opts.known?.communities;
+  const knownG = opts.known?.groups;
+  // the museums' summaries and, in the same statement, each event's fit with its museum's opening
+  // hours (issue 20: the meetup page's warning, on every list's cards too; MuseumsApi's one rule)
+  const checked = rows.filter(checksHours);
+  const [users, { summaries: museums, visits }, communities, groups] = await Promise.all([
     deps.accounts().getUserSummaries(userIds),
-    museumIds.length ? deps.museums().getMuseumSummaries(museumIds) : Promise.resolve(new Map()),
-    communityIds.length ? deps.communities().summaries(communityIds) : Promise.resolve(new Map()),
-    groupIds.length && groupsApi ? groupsApi.summaries(groupIds) : Promise.resolve(new Map()),
+    museumIds.length
+      ? deps.museums().summariesWithVisitHours(
+          museumIds,
+          checked.map((r) => ({ museumId: r.museum_id!, start: new Date(r.date_time), end: r.end_date_time ? new Date(r.end_date_time) : null })),
+        )
+      : Promise.resolve({ summaries: new Map<number, MuseumSummary>(), visits: [] as Array<VisitHours | null> }),
+    communityIds.length && !(knownC && communityIds.every((i) => knownC.has(i))) ? deps.communities().summaries(communityIds) : Promise.resolve(knownC ?? new Map()),
+    groupIds.length && groupsApi && !(knownG && groupIds.every((i) => knownG.has(i))) ? groupsApi.summaries(groupIds) : Promise.resolve(knownG ?? new Map()),
   ]);
 
-  const byEvent = new Map<number, typeof attendeeRows>();
-  for (const a of attendeeRows) byEvent.set(a.event_id, [...(byEvent.get(a.event_id) ?? []), a]);
-
+  const warnings = new Map(checked.map((r, i) => [r.id, toWarning(visits[i] ?? null)]));
   const now = Date.now();
   return Promise.all(
     rows.map(async (r) => {
@@ -227,6 +290,7 @@ export async function serializeEvents(knex: Knex, deps: Deps, viewer: Viewer, ro
       const c = r.community_id !== null ? communities.get(r.community_id) : undefined;
       const g = r.group_id !== null ? groups.get(r.group_id) : undefined;
       const participant = await viewer.isParticipant(r, myStatus);
+      const seesAttendance = r.kind === 'meetup' && (admin || (viewer.id !== null && r.organizer_id === viewer.id));
       const price = r.kind === 'meetup' ? (r.cost === 'paid' ? fromCents(r.cost_amount_cents) ?? 0 : 0) : fromCents(r.price_cents) ?? 0;
       return {
         id: r.id,
@@ -251,7 +315,11 @@ export async function serializeEvents(knex: Knex, deps: Deps, viewer: Viewer, ro
           status: a.status,
           joinedAt: iso(a.joined_at),
           user: users.get(a.user_id) ?? null,
+          ...(seesAttendance ? { attended: a.attended } : {}),
         })),
+        attended: myAttended.has(r.id),
+        attendedCount: seesAttendance ? attendedCounts.get(r.id) ?? 0 : null,
+        hoursWarning: warnings.get(r.id) ?? null,
         userStatus: myStatus,
         waitlistPosition: my?.position ?? null,
         status: eventStatus(r, now),

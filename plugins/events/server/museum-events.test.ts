@@ -48,6 +48,43 @@ describe('events: museum events', () => {
     expect(row.price_cents).to.equal(1750);
   });
 
+  it('are checked against the museum’s opening hours like meetups: saved with a warning (create, edit, page, lists), never refused', async () => {
+    const day = { isOpen: true, isByAppointment: false, openTime: '10:00', closeTime: '17:00' };
+    const closed = { isOpen: false, isByAppointment: false };
+    const hours = { defaultHours: { monday: closed, tuesday: day, wednesday: day, thursday: day, friday: day, saturday: day, sunday: day }, seasonalHours: [], exceptions: [{ startDate: '2031-09-17', endDate: '2031-09-17', closed: true, note: 'Closed for the new wing' }] };
+    const hall = await makeMuseum(app, { timezone: 'Europe/Amsterdam', city: 'Amsterdam', country: 'Netherlands', openingHours: hours });
+    await app.services.get(MuseumsService).setManager(hall.id, manager.me.id);
+    // an evening talk after closing (Friday 2031-09-12, 19:00–20:30 in Amsterdam)
+    const late = await manager.post('/api/museum-events', body({ museumId: hall.id, startTime: '19:00', endTime: '20:30' }));
+    expect(late.status, late.text).to.equal(201);
+    expect(late.body.hoursWarning).to.deep.equal({ status: 'outside_hours', date: '2031-09-12', startTime: '19:00', endTime: '20:30', openTime: '10:00', closeTime: '17:00', note: null, holiday: null });
+    // entered in another zone, judged on the museum's clock: 08:00 in New York is 14:00 in Amsterdam
+    const fromNy = await manager.post('/api/museum-events', body({ museumId: hall.id, startTime: '08:00', endTime: '09:00', timeZone: 'America/New_York' }));
+    expect(fromNy.status, fromNy.text).to.equal(201);
+    expect(fromNy.body.hoursWarning).to.equal(null);
+    // a dated closure, with its note; a Monday (closed every week)
+    const closure = await manager.post('/api/museum-events', body({ museumId: hall.id, date: '2031-09-17' }));
+    expect(closure.body.hoursWarning).to.include({ status: 'closed_day', note: 'Closed for the new wing' });
+    const monday = await manager.post('/api/museum-events', body({ museumId: hall.id, date: '2031-09-15' }));
+    expect(monday.body.hoursWarning).to.include({ status: 'closed_day', note: null });
+    // the event's page says so to everyone, and the lists carry it
+    const page = await app.client().get(`/api/museum-events/${late.body.id}`);
+    expect(page.body.hoursWarning).to.include({ status: 'outside_hours', closeTime: '17:00' });
+    const list = await app.client().get(`/api/museum-events?museumId=${hall.id}&includePast=true`);
+    const byId = new Map((list.body as any[]).map((e) => [e.id, e.hoursWarning]));
+    expect(byId.get(late.body.id)).to.include({ status: 'outside_hours' });
+    expect(byId.get(fromNy.body.id)).to.equal(null);
+    expect(byId.get(monday.body.id)).to.include({ status: 'closed_day' });
+    // an edit into the hours clears it, out of them brings it back
+    const inside = await manager.put(`/api/museum-events/${late.body.id}`, body({ museumId: hall.id, startTime: '15:00', endTime: '16:00' }));
+    expect(inside.status, inside.text).to.equal(200);
+    expect(inside.body.hoursWarning).to.equal(null);
+    const out = await manager.put(`/api/museum-events/${late.body.id}`, body({ museumId: hall.id, startTime: '16:30', endTime: '17:30' }));
+    expect(out.body.hoursWarning).to.include({ status: 'outside_hours', endTime: '17:30' });
+    // a museum without opening hours never warns
+    expect((await manager.post('/api/museum-events', body({ startTime: '23:00', endTime: null }))).body.hoursWarning).to.equal(null);
+  });
+
   it('Admins may create them; other managers, members and visitors may not', async () => {
     expect((await admin.post('/api/museum-events', body())).status).to.equal(201);
     const other = await otherManager.post('/api/museum-events', body());

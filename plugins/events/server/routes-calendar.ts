@@ -111,7 +111,7 @@ export function registerCalendarRoutes(store: EventsStore): void {
       if (q.length <= 2) return [];
       const viewer = store.viewer(c.user);
       const rows = await store.list(null, viewer, { q, limit: c.input.query.limit ?? 20 });
-      return store.many(rows, viewer);
+      return store.cards(rows, viewer);
     },
   });
 }

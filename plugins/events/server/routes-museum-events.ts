@@ -3,6 +3,7 @@
  * (MuseumsApi.canManage).
  */
 import { HttpError } from '../../../core/errors.ts';
+import { withImageInfo } from '../../../core/images.ts';
 import type { EventsStore } from './service.ts';
 import { museumEventColumns, type MuseumEventBody } from './input.ts';
 import type { EventRow } from './model.ts';
@@ -17,12 +18,13 @@ export function registerMuseumEventRoutes(store: EventsStore): void {
     method: 'GET',
     path: '/api/museum-events',
     operationId: 'listMuseumEvents',
+    publicCache: 30,
     summary: 'Museum events, soonest first (open to visitors); museumId for one museum',
     auth: 'optional',
     schema: { query: LIST_QUERY, response: EVENT_LIST },
     async handler(c) {
       const viewer = store.viewer(c.user);
-      return store.many(await store.list('museum_event', viewer, c.input.query), viewer);
+      return store.cards(await store.list('museum_event', viewer, c.input.query), viewer);
     },
   });
 
@@ -30,11 +32,13 @@ export function registerMuseumEventRoutes(store: EventsStore): void {
     method: 'GET',
     path: '/api/museum-events/:id',
     operationId: 'getMuseumEvent',
+    publicCache: 30,
     summary: 'One museum event with all its attendees (open to visitors)',
     auth: 'optional',
     schema: { params: ID_PARAMS, response: EVENT },
     async handler(c) {
-      return store.oneById(c.input.params.id, 'museum_event', store.viewer(c.user));
+      // the cover's made variant widths and placeholder beside its URL
+      return withImageInfo(store.knex, store.ctx.storage, await store.oneById(c.input.params.id, 'museum_event', store.viewer(c.user)), 'imageUrl', 'imageInfo');
     },
   });
 

@@ -216,6 +216,19 @@ describe('events: RSVP, capacity and waitlist', () => {
       });
     }
 
+    it('one member joining 10 times at once holds one seat, or one waitlist place (the RSVP statement reads after its lock)', async () => {
+      const m = await makeMeetup(organizer, crowdCommunity, { maxAttendees: 2, whoCanJoin: 'anyone', enableWaitlist: true });
+      const [u, v, w] = crowd;
+      const seats = await Promise.all(Array.from({ length: 10 }, () => send(() => u.post(`/api/meetups/${m.id}/join`, {}))));
+      expect(seats.map((r) => `${r.status} ${r.body.userStatus}`)).to.deep.equal(Array(10).fill('200 attending'));
+      expect(await exactCount(m.id)).to.deep.equal({ current: 1, seated: 1, max: 2 });
+      expect((await send(() => v.post(`/api/meetups/${m.id}/join`, {}))).body).to.include({ userStatus: 'attending', currentAttendees: 2, isFull: true });
+      const places = await Promise.all(Array.from({ length: 10 }, () => send(() => w.post(`/api/meetups/${m.id}/join`, {}))));
+      expect(places.map((r) => `${r.status} ${r.body.userStatus} ${r.body.waitlistPosition}`)).to.deep.equal(Array(10).fill('200 waitlisted 1'));
+      expect(await app.knex('events_attendees').where({ event_id: m.id, status: 'waitlisted' }).pluck('user_id')).to.deep.equal([w.me.id]);
+      expect(await exactCount(m.id)).to.deep.equal({ current: 2, seated: 2, max: 2 });
+    });
+
     for (let round = 1; round <= 3; round++) {
       it(`concurrent cancellations promote the waitlist in order, never past capacity (round ${round})`, async () => {
         const m = await makeMeetup(organizer, crowdCommunity, { maxAttendees: 20, whoCanJoin: 'anyone', enableWaitlist: true });

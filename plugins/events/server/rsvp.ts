@@ -1,7 +1,8 @@
 /**
  * RSVPs with an exact capacity.
  *
- * Every change to an event's attendance runs in one transaction that first locks the event row
+ * Joining (setRsvpAndCount) is one call of the database function events_set_rsvp(), which does
+ * the same as the transactions below, lock first. Every change to an event's attendance runs in one transaction that first locks the event row
  * (select … for update). Concurrent joins to the same event therefore queue on that lock, each
  * sees the committed count, and current_attendees never passes max_attendees (a check constraint
  * in the database backs this up). Seats freed by a cancellation go to the waitlist in the order
@@ -60,49 +61,43 @@ export async function promoteWaitlist(trx: Knex.Transaction, ev: EventRow): Prom
 /**
  * Sets the member's RSVP to `wanted`. The same status again (or attending while on the waitlist)
  * changes nothing. A full event answers 409 Full, or a waitlist place when it has a waitlist.
+ *
+ * One statement (issue 18): events_set_rsvp() (migration 20261124230000) runs what was this
+ * transaction inside the database: lock the event row, read the member's RSVP with a fresh
+ * snapshot, write, count, promote from the waitlist. `current` is the event's current_attendees
+ * after the change, so the answer needs no second read of the event.
  */
-export async function setRsvp(
+export async function setRsvpAndCount(
   knex: Knex,
   eventId: number,
   kind: EventKind,
   userId: number,
   wanted: 'attending' | 'interested',
-): Promise<RsvpChange[]> {
-  return knex.transaction(async (trx) => {
-    const ev = await lockEvent(trx, eventId, kind);
-    if (new Date(ev.date_time).getTime() <= Date.now()) throw new HttpError(409, STARTED_MESSAGE);
-    const cur = (await trx('events_attendees').where({ event_id: ev.id, user_id: userId }).first()) as { status: RsvpStatus } | undefined;
-    const previous = cur?.status ?? null;
-    if (previous === wanted || (wanted === 'attending' && previous === 'waitlisted')) return [];
-    const changes: RsvpChange[] = [];
-    const upsert = (status: RsvpStatus) =>
-      trx.raw(
-        `insert into events_attendees (event_id, user_id, status, waitlist_seq, joined_at) values (?, ?, ?, ${status === 'waitlisted' ? "nextval('events_waitlist_seq')" : 'null'}, now())
-         on conflict (event_id, user_id) do update set status = excluded.status, waitlist_seq = excluded.waitlist_seq, joined_at = excluded.joined_at`,
-        [ev.id, userId, status],
-      );
-    if (wanted === 'attending') {
-      if (ev.max_attendees === null || ev.current_attendees < ev.max_attendees) {
-        await upsert('attending');
-        await trx('events_events').where({ id: ev.id }).increment('current_attendees', 1);
-        changes.push({ eventId: ev.id, kind: ev.kind, title: ev.title, userId, status: 'attending', previousStatus: previous, reason: 'joined' });
-      } else if (ev.enable_waitlist) {
-        await upsert('waitlisted');
-        changes.push({ eventId: ev.id, kind: ev.kind, title: ev.title, userId, status: 'waitlisted', previousStatus: previous, reason: 'joined' });
-      } else {
-        throw new HttpError(409, FULL_MESSAGE);
-      }
-    } else {
-      await upsert('interested');
-      changes.push({ eventId: ev.id, kind: ev.kind, title: ev.title, userId, status: 'interested', previousStatus: previous, reason: 'joined' });
-      if (previous === 'attending') {
-        await trx('events_events').where({ id: ev.id }).decrement('current_attendees', 1);
-        ev.current_attendees -= 1;
-        changes.push(...(await promoteWaitlist(trx, ev)));
-      }
-    }
-    return changes;
-  });
+): Promise<{ changes: RsvpChange[]; current: number }> {
+  const rows = (
+    await knex.raw('select * from events_set_rsvp(?::int, ?::text, ?::int, ?::text, ?::timestamptz)', [eventId, kind, userId, wanted, new Date(Date.now()).toISOString()])
+  ).rows as Array<{ o_user: number | null; o_status: RsvpStatus | null; o_previous: RsvpStatus | null; o_reason: string; o_current: number | null; o_title: string | null }>;
+  const first = rows[0];
+  if (!first || first.o_reason === 'missing') throw new HttpError(404, NOT_FOUND[kind]);
+  if (first.o_reason === 'started') throw new HttpError(409, STARTED_MESSAGE);
+  if (first.o_reason === 'full') throw new HttpError(409, FULL_MESSAGE);
+  const current = Number(first.o_current);
+  if (first.o_reason === 'unchanged') return { changes: [], current };
+  const changes = rows.map((r) => ({
+    eventId,
+    kind,
+    title: String(r.o_title),
+    userId: Number(r.o_user),
+    status: r.o_status,
+    previousStatus: r.o_previous ?? null,
+    reason: r.o_reason as 'joined' | 'promoted',
+  }));
+  return { changes, current };
+}
+
+/** setRsvpAndCount's changes (seeds and callers that read the event again anyway). */
+export async function setRsvp(knex: Knex, eventId: number, kind: EventKind, userId: number, wanted: 'attending' | 'interested'): Promise<RsvpChange[]> {
+  return (await setRsvpAndCount(knex, eventId, kind, userId, wanted)).changes;
 }
 
 /**

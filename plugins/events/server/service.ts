@@ -4,18 +4,21 @@
  */
 import type { Knex } from 'knex';
 import { HttpError } from '../../../core/errors.ts';
+import { withImageInfos } from '../../../core/images.ts';
 import type { AuthUser, PluginContext } from '../../../core/plugin-api.ts';
 import type { EventKind, EventsApi } from '../public.ts';
 import type { Deps } from './deps.ts';
-import { NOT_FOUND, Viewer, serializeEvents, type EventRow } from './model.ts';
+import { DEFAULT_DURATION_MS, NOT_FOUND, Viewer, eventStatus, serializeEvents, type EventRow, type KnownSummaries } from './model.ts';
 import { removeRsvp, type RsvpChange } from './rsvp.ts';
-import { formatDate, formatTime } from '../shared/time.ts';
+import { formatDate, formatTime, isThisWeekend } from '../shared/time.ts';
 
 export interface ListOptions {
   scope?: 'all' | 'mine' | 'attending';
   from?: string;
   to?: string;
   includePast?: boolean;
+  /** this weekend where each event takes place (shared/time.ts isThisWeekend) */
+  weekend?: boolean;
   museumId?: number;
   q?: string;
   limit?: number;
@@ -23,6 +26,9 @@ export interface ListOptions {
 
 export class EventsStore {
   constructor(readonly ctx: PluginContext, readonly knex: Knex, readonly deps: Deps) {}
+
+  /** Queues reminders for an event's attendees (or some of them) at their times (reminders.ts). */
+  scheduleReminders: ((eventId: number, userIds?: number[]) => Promise<void>) | null = null;
 
   viewer(user: AuthUser | undefined): Viewer {
     return new Viewer(this.deps, user);
@@ -70,8 +76,46 @@ export class EventsStore {
     return hidden.size ? rows.filter((r) => !hidden.has(r.id)) : rows;
   }
 
-  async one(row: EventRow, viewer: Viewer): Promise<any> {
-    const [e] = await serializeEvents(this.knex, this.deps, viewer, [row], { fullAttendees: true });
+  /**
+   * loadFor in one statement (issue 18): the row, the viewer's membership of its community or group
+   * (CommunitiesApi.sql / GroupsApi.sql, recorded on the viewer so that isMemberOf asks no more) and
+   * their summaries for the answer (`known`, handed to one()). The same rule as visible(): a meetup
+   * of a private community or group, or of one that cannot be found, is "not found" for everyone but
+   * its members and its organizer.
+   */
+  async loadWithAccess(id: number, kind: EventKind, viewer: Viewer): Promise<{ row: EventRow; known: KnownSummaries }> {
+    const cs = this.deps.communities().sql;
+    const gs = this.deps.groups()?.sql;
+    const uid = viewer.id;
+    const raw = (await this.knex('events_events as e')
+      .where('e.id', id)
+      .first(
+        'e.*',
+        this.knex.raw('? as x_community', [cs.summary('e.community_id')]),
+        this.knex.raw('? as x_community_member', [cs.isMember(uid, 'e.community_id')]),
+        gs ? this.knex.raw('? as x_group', [gs.summary('e.group_id')]) : this.knex.raw('null::json as x_group'),
+        gs ? this.knex.raw('? as x_group_member', [gs.isMember(uid, 'e.group_id')]) : this.knex.raw('false as x_group_member'),
+      )) as (EventRow & { x_community: unknown; x_community_member: boolean; x_group: unknown; x_group_member: boolean }) | undefined;
+    if (!raw || raw.kind !== kind) throw new HttpError(404, NOT_FOUND[kind]);
+    const { x_community, x_community_member, x_group, x_group_member, ...rest } = raw;
+    const row = rest as EventRow;
+    const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as { id: number; name: string; isPrivate: boolean } | null;
+    const community = json(x_community);
+    const group = json(x_group);
+    const known: KnownSummaries = { communities: new Map(), groups: new Map() };
+    if (community) known.communities!.set(Number(community.id), { id: Number(community.id), name: community.name, isPrivate: Boolean(community.isPrivate) });
+    if (group) known.groups!.set(Number(group.id), { id: Number(group.id), name: group.name, isPrivate: Boolean(group.isPrivate) });
+    if (row.community_id !== null) viewer.know('community', row.community_id, Boolean(x_community_member));
+    if (row.group_id !== null && gs) viewer.know('group', row.group_id, Boolean(x_group_member));
+    if (row.kind === 'meetup' && (uid === null || row.organizer_id !== uid)) {
+      const open = row.community_id !== null ? community?.isPrivate === false : row.group_id !== null ? group?.isPrivate === false : true;
+      if (!open && !(await viewer.isMemberOf(row))) throw new HttpError(404, NOT_FOUND[kind]);
+    }
+    return { row, known };
+  }
+
+  async one(row: EventRow, viewer: Viewer, known?: KnownSummaries): Promise<any> {
+    const [e] = await serializeEvents(this.knex, this.deps, viewer, [row], { fullAttendees: true, known });
     return e;
   }
 
@@ -83,6 +127,11 @@ export class EventsStore {
     return serializeEvents(this.knex, this.deps, viewer, rows);
   }
 
+  /** A list's answers (event cards), with each cover's made widths and placeholder (imageInfo): one query for the whole list. */
+  async cards(rows: EventRow[], viewer: Viewer): Promise<any[]> {
+    return withImageInfos(this.knex, this.ctx.storage, await this.many(rows, viewer), 'imageUrl', 'imageInfo');
+  }
+
   /** Events of one kind, filtered, soonest first. `where` narrows further (community, group). */
   async list(kind: EventKind | null, viewer: Viewer, opts: ListOptions, where?: (q: Knex.QueryBuilder) => void): Promise<EventRow[]> {
     const q = this.knex('events_events').select('events_events.*');
@@ -91,19 +140,14 @@ export class EventsStore {
     if (opts.museumId) q.where('museum_id', opts.museumId);
     if (opts.from) q.where('date_time', '>=', new Date(opts.from));
     if (opts.to) q.where('date_time', '<', new Date(opts.to));
-    if (!opts.includePast && !opts.from) {
-      // upcoming and running events (an event without an end counts as running for 2 hours)
-      q.where((w) => w.where('date_time', '>', this.knex.raw(`now() - interval '2 hours'`)).orWhere('end_date_time', '>', this.knex.raw('now()')));
-    }
-    const text = opts.q?.trim();
-    if (text) {
-      const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      q.where((w) =>
-        w
-          .whereRaw(`(title || ' ' || location || ' ' || description) ilike ?`, [like])
-          .orWhereRaw(`exists (select 1 from unnest(tags) as t(tag) where t.tag ilike ?)`, [like]),
-      );
-    }
+    // this weekend on each event's own clock: narrowed in SQL to the instants any zone's weekend
+    // can cover (Saturday 00:00 is at most 2 days back, Monday 00:00 at most 7 days ahead), then
+    // decided per row with the shared rule below
+    const now = new Date();
+    if (opts.weekend) q.where('date_time', '>=', this.knex.raw(`now() - interval '3 days'`)).where('date_time', '<', this.knex.raw(`now() + interval '8 days'`));
+    const keep = (r: EventRow) => !opts.weekend || isThisWeekend(r.date_time, r.time_zone, now);
+    if (!opts.includePast && !opts.from && !opts.weekend) this.whereUpcoming(q);
+    this.whereText(q, opts.q);
     const scope = opts.scope ?? 'all';
     if (scope !== 'all') {
       if (viewer.id === null) return [];
@@ -127,10 +171,78 @@ export class EventsStore {
     const out: EventRow[] = [];
     for (let offset = 0; ; offset += batch) {
       const rows = (await q.clone().offset(offset).limit(batch)) as EventRow[];
-      out.push(...(await this.visible(rows, viewer)));
+      out.push(...(await this.visible(rows.filter(keep), viewer)));
       if (out.length >= limit || rows.length < batch) break;
     }
     return out.slice(0, limit);
+  }
+
+  /**
+   * Events for the all-in-one search (GET /api/search) in one statement (issue 18: the full answers
+   * cost 6 statements more): upcoming and running events matching `q`, soonest first, as short
+   * summaries (the Discover page shows title, date and place and links to the event; the full
+   * answers are GET /api/search/events). The meetups of private communities and groups are for
+   * their members and organizers only, decided in SQL by CommunitiesApi.sql / GroupsApi.sql.visibleTo.
+   */
+  async searchSummaries(q: string, limit: number, viewer: Viewer): Promise<any[]> {
+    const uid = viewer.id;
+    const cs = this.deps.communities().sql;
+    const gs = this.deps.groups()?.sql;
+    const query = this.knex('events_events as e').select(
+      'e.id',
+      'e.kind',
+      'e.title',
+      'e.location',
+      'e.date_time',
+      'e.end_date_time',
+      'e.time_zone',
+      'e.museum_id',
+      'e.community_id',
+      'e.group_id',
+      'e.image_url',
+    );
+    this.whereUpcoming(query);
+    this.whereText(query, q);
+    query.where((w) => {
+      w.whereNot('e.kind', 'meetup');
+      if (uid !== null) w.orWhere('e.organizer_id', uid);
+      w.orWhere((c) => c.whereNotNull('e.community_id').whereRaw('?', [cs.visibleTo(uid, 'e.community_id')]));
+      if (gs) w.orWhere((c) => c.whereNull('e.community_id').whereNotNull('e.group_id').whereRaw('?', [gs.visibleTo(uid, 'e.group_id')]));
+      w.orWhere((c) => c.whereNull('e.community_id').whereNull('e.group_id'));
+    });
+    const rows = await query.orderBy([{ column: 'e.date_time' }, { column: 'e.id' }]).limit(limit);
+    const now = Date.now();
+    return rows.map((r: any) => ({
+      id: r.id,
+      kind: r.kind,
+      title: r.title,
+      location: r.location,
+      dateTime: new Date(r.date_time).toISOString(),
+      endDateTime: r.end_date_time ? new Date(r.end_date_time).toISOString() : null,
+      timeZone: r.time_zone,
+      status: eventStatus(r, now),
+      museumId: r.museum_id,
+      communityId: r.community_id,
+      groupId: r.group_id,
+      imageUrl: r.image_url,
+    }));
+  }
+
+  /** upcoming and running events (an event without an end counts as running for 2 hours) */
+  private whereUpcoming(q: Knex.QueryBuilder): void {
+    q.where((w) => w.where('date_time', '>', this.knex.raw(`now() - interval '2 hours'`)).orWhere('end_date_time', '>', this.knex.raw('now()')));
+  }
+
+  /** title, place, description or a tag containing `text` (case-insensitive) */
+  private whereText(q: Knex.QueryBuilder, text: string | undefined): void {
+    const t = text?.trim();
+    if (!t) return;
+    const like = `%${t.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q.where((w) =>
+      w
+        .whereRaw(`(title || ' ' || location || ' ' || description) ilike ?`, [like])
+        .orWhereRaw(`exists (select 1 from unnest(tags) as t(tag) where t.tag ilike ?)`, [like]),
+    );
   }
 
   /** After a committed RSVP change: bus events and notifications of promotions. */
@@ -144,6 +256,13 @@ export class EventsStore {
         previousStatus: c.previousStatus,
         reason: c.reason,
       });
+    }
+    const attending = changes.filter((c) => c.status === 'attending');
+    // the reminders' jobs are queued after the answer (the member does not wait for them; should the
+    // process die first, the 5-minute scan queues them)
+    for (const eventId of new Set(attending.map((c) => c.eventId))) {
+      const userIds = attending.filter((c) => c.eventId === eventId).map((c) => c.userId);
+      this.ctx.events.after(() => this.scheduleReminders?.(eventId, userIds));
     }
     const promoted = changes.filter((c) => c.reason === 'promoted');
     if (promoted.length) {
@@ -171,6 +290,8 @@ export class EventsStore {
   }
 
   async notifyChanged(row: EventRow, actorId: number): Promise<void> {
+    // a moved event: its reminders at the new times (those queued for the old one are dropped)
+    await this.scheduleReminders?.(row.id);
     const to = await this.participantIds(row.id, actorId);
     await this.deps.notify(to, {
       type: 'event_reminder',
@@ -257,6 +378,20 @@ export class EventsStore {
           .first()) as any;
         const a = await knex('events_attendees').count({ n: '*' }).first();
         return { meetups: Number(r.meetups), museumEvents: Number(r.museum_events), upcoming: Number(r.upcoming), rsvps: Number(a?.n ?? 0) };
+      },
+      visibleSummaries: async (ids, viewer) => {
+        const unique = [...new Set(ids.filter((i) => Number.isInteger(i) && i > 0))];
+        if (!unique.length) return [];
+        const rows = (await knex('events_events').whereIn('id', unique)) as EventRow[];
+        const seen = await this.visible(rows, this.viewer(viewer ? { id: viewer.id, role: viewer.role, username: '' } : undefined));
+        const byId = new Map(seen.map((r) => [r.id, r]));
+        return unique.flatMap((id) => {
+          const r = byId.get(id);
+          if (!r) return [];
+          const start = new Date(r.date_time);
+          const end = r.end_date_time ? new Date(r.end_date_time) : new Date(start.getTime() + DEFAULT_DURATION_MS);
+          return [{ id: r.id, kind: r.kind, title: r.title, startsAt: start.toISOString(), endsAt: end.toISOString(), timeZone: r.time_zone, museumId: r.museum_id, location: r.location ?? '' }];
+        });
       },
     };
   }

@@ -3,11 +3,31 @@ import sharp from 'sharp';
 import type { TestApp, SignedInClient } from '../../../core/testing/index.ts';
 import { uniqueName } from '../../../core/testing/index.ts';
 import { MuseumsService } from '../../museums/public.ts';
+import { instantToZoned, weekendRange } from '../shared/time.ts';
 
 /** A local date `days` from today (UTC), YYYY-MM-DD. */
 export function futureDate(days: number): string {
   const d = new Date(Date.now() + days * 86_400_000);
   return d.toISOString().slice(0, 10);
+}
+
+/**
+ * A start still to come this weekend on the clock of its zone (the events page's This weekend tab):
+ * Saturday noon onwards, every 4 hours, in Paris; late on Sunday in Paris it is already Monday in
+ * Kiritimati, whose weekend is the coming one.
+ */
+export function weekendSlot(): { date: string; startTime: string; timeZone: string } {
+  for (const timeZone of ['Europe/Paris', 'Pacific/Kiritimati']) {
+    const w = weekendRange(new Date(), timeZone);
+    for (let h = 12; h <= 40; h += 4) {
+      const at = w.start.getTime() + h * 3_600_000;
+      if (at > Date.now() + 2 * 3_600_000) {
+        const z = instantToZoned(at, timeZone);
+        return { date: z.date, startTime: z.time, timeZone };
+      }
+    }
+  }
+  throw new Error('no weekend slot');
 }
 
 export function meetupBody(over: Record<string, unknown> = {}): Record<string, unknown> {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { formatDate, formatTime, instantToZoned, toCents, weekendRange, zonedToInstant } from './time.ts';
+import { formatDate, formatTime, instantToZoned, isThisWeekend, toCents, weekendRange, zonedToInstant } from './time.ts';
 
 describe('events: local times in IANA zones', () => {
   it('turns a local date and time into the right instant', () => {
@@ -33,6 +33,21 @@ describe('events: local times in IANA zones', () => {
     // Sunday morning in Tokyo is still this weekend (it began on Saturday)
     const s = weekendRange(new Date('2031-05-17T23:00:00Z'), 'Asia/Tokyo');
     expect([s.start.toISOString(), s.end.toISOString()]).to.deep.equal(['2031-05-16T15:00:00.000Z', '2031-05-18T15:00:00.000Z']);
+  });
+
+  it('decides "this weekend" on the clock of the place where the event happens, whoever asks', () => {
+    const wednesday = new Date('2031-05-14T20:00:00Z');
+    // Saturday 00:30 in Tokyo is Friday 15:30 UTC and Friday 08:30 in Los Angeles: a weekend event in Tokyo
+    const tokyoSaturday = new Date('2031-05-16T15:30:00Z');
+    expect(isThisWeekend(tokyoSaturday, 'Asia/Tokyo', wednesday)).to.equal(true);
+    expect(isThisWeekend(tokyoSaturday, 'America/Los_Angeles', wednesday)).to.equal(false);
+    // Sunday 23:30 in Los Angeles (Monday 06:30 UTC) is still its weekend; Monday 00:00 is not
+    expect(isThisWeekend(new Date('2031-05-19T06:30:00Z'), 'America/Los_Angeles', wednesday)).to.equal(true);
+    expect(isThisWeekend(new Date('2031-05-19T07:00:00Z'), 'America/Los_Angeles', wednesday)).to.equal(false);
+    // the weekend after is not this one
+    expect(isThisWeekend(new Date('2031-05-24T12:00:00Z'), 'UTC', wednesday)).to.equal(false);
+    // on Sunday the weekend that began on Saturday is this one
+    expect(isThisWeekend(new Date('2031-05-17T10:00:00Z'), 'UTC', new Date('2031-05-18T10:00:00Z'))).to.equal(true);
   });
 
   it('converts money to cents without float drift', () => {

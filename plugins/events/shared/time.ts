@@ -151,9 +151,22 @@ export function weekendRange(now: Date | number, tz: string): { start: Date; end
   return { start: zonedToInstant(day(sat), '00:00', tz), end: zonedToInstant(day(mon), '00:00', tz) };
 }
 
-/** 'h:mm a' (7:30 PM) in the locale's words. */
+/**
+ * Whether an event starting at `start` takes place "this weekend" where it happens: from Saturday
+ * 00:00 to Monday 00:00 on the clock of its own zone (weekendRange in `tz`), so the same whoever
+ * asks, and matching the date its card shows (cards show an event's date in its own zone). The
+ * events page's "This weekend" tab (GET /api/meetups?weekend=true): the same list on the server
+ * that renders the page and in the browser that hydrates it.
+ */
+export function isThisWeekend(start: Date | number, tz: string, now: Date | number = Date.now()): boolean {
+  const w = weekendRange(now, tz);
+  const t = new Date(start).getTime();
+  return t >= w.start.getTime() && t < w.end.getTime();
+}
+
+/** The time of day in the locale's own clock: 7:30 PM in en-US, 19:30 in fr-FR (issue 21: never a forced 12-hour clock). */
 export function formatTime(instant: Date | number | string, tz: string, locale = 'en-US'): string {
-  return new Intl.DateTimeFormat(locale, { timeZone: tz, hour: 'numeric', minute: '2-digit', hour12: true }).format(new Date(instant));
+  return new Intl.DateTimeFormat(locale, { timeZone: tz, hour: 'numeric', minute: '2-digit' }).format(new Date(instant));
 }
 
 /** 'MMM d, yyyy' (Jan 5, 2026) in the locale's words. */

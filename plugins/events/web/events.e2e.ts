@@ -12,6 +12,7 @@ import sharp from 'sharp';
 import type { Browser, Page } from 'puppeteer';
 import { launchBrowser, startE2EApp, signInPage, waitForText, clickText } from '../../../core/testing/browser.ts';
 import type { TestApp, SignedInClient } from '../../../core/testing/index.ts';
+import { fill } from './e2e-helpers.ts';
 
 const SHOTS = process.env.EVENTS_SCREENSHOTS || '';
 
@@ -57,21 +58,6 @@ describe('events in the browser', function () {
 
   async function shot(page: Page, name: string) {
     if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-  }
-
-  /** Sets a React-controlled input's value the way typing would. */
-  async function fill(page: Page, selector: string, value: string) {
-    await page.waitForSelector(selector);
-    await page.$eval(
-      selector,
-      (el, v) => {
-        const input = el as HTMLInputElement | HTMLTextAreaElement;
-        const proto = input instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
-        Object.getOwnPropertyDescriptor(proto, 'value')!.set!.call(input, v);
-        input.dispatchEvent(new Event('input', { bubbles: true }));
-      },
-      value,
-    );
   }
 
   /** The card of our meetup on the Events screen. */

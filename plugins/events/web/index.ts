@@ -11,6 +11,8 @@ const EventDetailPage = lazy(() => import('./pages/EventDetailPage.tsx'));
  *   <Slot name="community.meetups" communityId={id} />   the community's Meetups tab
  *   <Slot name="group.meetups" groupId={id} />           the group's Meetups tab
  *   <Slot name="museum.events" museumId={id} museum={museum} />
+ * and declares on the detail page `event.actions` (props eventId, event: buttons beside "Add to
+ * calendar", e.g. plans' "Add to a plan") and `meetup.actions` (reports).
  * (community/group pages may also pass isMember, isCreator and name to save a request).
  */
 export default defineWebPlugin({

@@ -1,6 +1,7 @@
 /** Shared helpers of the events pages: types, labels, links, formatting. */
 import type { Event as EventItem, Photo, EventsComment } from '../../../web/src/api/generated/events.ts';
-import { formatDate, formatTime, viewerTimeZone, zoneAbbreviation } from '../shared/time.ts';
+import { viewerTimeZone, zoneAbbreviation } from '../shared/time.ts';
+import { formatClock, formatDate, formatTimeOfDay, intlLocale } from '../../../web/src/index.ts';
 
 export type { EventItem, Photo, EventsComment };
 
@@ -15,16 +16,14 @@ export function apiBase(e: Pick<EventItem, 'id' | 'kind'>): string {
   return e.kind === 'meetup' ? `/api/meetups/${e.id}` : `/api/museum-events/${e.id}`;
 }
 
-export function locale(lang: string | undefined): string {
-  return lang?.startsWith('fr') ? 'fr-FR' : 'en-US';
-}
+export const locale = (lang: string | undefined): string => intlLocale(lang);
 
-/** 'MMM d, yyyy' and 'h:mm a' in the event's own zone (where it takes place). */
+/** Date and time of day in the viewer's language (shared formatters), in the event's own zone (where it takes place). */
 export function when(e: Pick<EventItem, 'dateTime' | 'endDateTime' | 'timeZone'>, lang?: string) {
   const loc = locale(lang);
-  const date = formatDate(e.dateTime, e.timeZone, loc);
-  const start = formatTime(e.dateTime, e.timeZone, loc);
-  const end = e.endDateTime ? formatTime(e.endDateTime, e.timeZone, loc) : null;
+  const date = formatDate(e.dateTime, loc, e.timeZone);
+  const start = formatTimeOfDay(e.dateTime, loc, e.timeZone);
+  const end = e.endDateTime ? formatTimeOfDay(e.endDateTime, loc, e.timeZone) : null;
   const viewerZone = viewerTimeZone();
   // Name the zone when it differs from the viewer's (a Paris meetup seen from New York).
   const zone = zoneAbbreviation(e.dateTime, e.timeZone, loc) !== zoneAbbreviation(e.dateTime, viewerZone, loc) ? zoneAbbreviation(e.dateTime, e.timeZone, loc) : null;
@@ -51,10 +50,9 @@ export function displayName(u: { firstName?: string | null; lastName?: string | 
 /** HH:MM choices every 15 minutes, 00:00 to 23:45. */
 export const TIME_CHOICES: string[] = Array.from({ length: 96 }, (_, i) => `${String(Math.floor(i / 4)).padStart(2, '0')}:${String((i % 4) * 15).padStart(2, '0')}`);
 
-/** '18:30' → '6:30 PM' (the locale's 12-hour form). */
+/** '18:30' → '6:30 PM' in English, '18:30' in French (the locale's own clock). */
 export function timeLabel(hhmm: string, lang?: string): string {
-  const [h, m] = hhmm.split(':').map(Number);
-  return new Intl.DateTimeFormat(locale(lang), { hour: 'numeric', minute: '2-digit', hour12: true, timeZone: 'UTC' }).format(new Date(Date.UTC(2000, 0, 1, h, m)));
+  return formatClock(hhmm, locale(lang));
 }
 
 export function timeZones(): string[] {

@@ -217,6 +217,30 @@ describe('groups API', function () {
     expect((await a.get(`/api/groups/${g.id}`)).body).to.include({ memberCount: 1, isCreator: true, role: 'admin' });
   });
 
+  it('keeps a deleted member\'s comment that others answered as "Deleted member", and the answers under it (issue 24)', async () => {
+    const { AccountsService } = await import('../../accounts/public.ts');
+    const accounts = app.services.get(AccountsService);
+    const owner = await app.user();
+    const g = await group(owner);
+    const leaving = await app.user();
+    await leaving.post(`/api/groups/${g.id}/join`);
+    const p = (await owner.post(`/api/groups/${g.id}/posts`, { content: 'a post' })).body;
+    const answered = (await leaving.post(`/api/group-posts/${p.id}/comments`, { content: 'words of the leaving member' })).body;
+    const lone = (await leaving.post(`/api/group-posts/${p.id}/comments`, { content: 'nobody answered this' })).body;
+    const answer = (await owner.post(`/api/group-posts/${p.id}/comments`, { content: 'an answer that stays', parentId: answered.id })).body;
+    await accounts.deleteUser(leaving.me.id);
+    const thread = (await owner.get(`/api/group-posts/${p.id}/comments`)).body;
+    expect(thread.map((c: any) => [c.id, c.user, c.content, c.mentions, c.replies.map((r: any) => [r.id, r.user?.id, r.content])])).to.deep.equal([
+      [answered.id, null, '', [], [[answer.id, owner.me.id, 'an answer that stays']]],
+    ]);
+    expect(await app.knex('group_comments').where({ id: lone.id })).to.deep.equal([]);
+    expect((await owner.get(`/api/groups/${g.id}/posts`)).body.items[0]).to.include({ commentsCount: 2 });
+    // the last answer goes: the emptied comment goes with it
+    expect((await owner.del(`/api/group-comments/${answer.id}`)).status).to.equal(200);
+    expect(await app.knex('group_comments').where({ post_id: p.id })).to.deep.equal([]);
+    expect((await owner.get(`/api/groups/${g.id}/posts`)).body.items[0]).to.include({ commentsCount: 0 });
+  });
+
   it('seeds sample groups with the sample members once (idempotent)', async () => {
     const progress = { start() {}, tick() {} };
     // accounts seeds first (plugin dependency order): the sample members the groups list

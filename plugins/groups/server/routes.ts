@@ -5,11 +5,12 @@
  */
 import type { Knex } from 'knex';
 import { HttpError } from '../../../core/errors.ts';
+import { withImageInfo, withImageInfos } from '../../../core/images.ts';
 import type { AuthUser, PluginContext } from '../../../core/plugin-api.ts';
-import { AccountsService, type AccountsApi, type UserSummary } from '../../accounts/public.ts';
+import { AccountsService, type AccountsApi, type Mention, type UserSummary } from '../../accounts/public.ts';
 import { NotificationsService, type NewNotification } from '../../notifications/public.ts';
 import { decodeCursor, encodeCursor, iso, likeEscape, normalizeTags } from './util.ts';
-import { addComment, commentBody, commentTree, deleteComments, likeResponse, toggleLike, type CommentRow, type ThreadTables } from '../../../core/threads.ts';
+import { addComment, commentBody, commentTree, deleteComments, likeResponse, storedMentionList, toggleLike, type CommentRow, type ThreadTables } from '../../../core/threads.ts';
 
 export const GROUP_NOT_FOUND = 'Group not found';
 const PRIVATE = 'This group is private. Only its members can see it.';
@@ -40,6 +41,7 @@ interface PostRow {
   user_id: number;
   type: 'text';
   content: string;
+  mentions?: unknown;
   likes_count: number;
   comments_count: number;
   created_at: Date;
@@ -77,6 +79,35 @@ export function groupRoutes(ctx: PluginContext) {
   };
   const summaries = (ids: number[]) => accounts().getUserSummaries(ids);
 
+  /**
+   * The @username mentions of a text a member writes in the group (accounts' rule: allowTagging,
+   * blocks), kept only for members of the group: nobody else may read it.
+   */
+  async function groupMentions(a: Access, user: AuthUser, text: string): Promise<Mention[]> {
+    const list = await accounts().resolveMentions(user, text);
+    if (!list.length) return list;
+    const members = new Set<number>((await knex('group_members').where({ group_id: a.group.id }).whereIn('user_id', list.map((m) => m.userId)).pluck('user_id')).map(Number));
+    return list.filter((m) => m.userId === user.id || members.has(m.userId));
+  }
+
+  /** The group's page scrolled to one of its posts (the page highlights `#post-{id}` once its feed shows it). */
+  const postLink = (groupId: number, postId: number) => `/groups/${groupId}#post-${postId}`;
+
+  /** Tells the mentioned members (not the author, nor those `told` already for this text), linking to the post. */
+  async function tellMentioned(mentions: Mention[], a: Access, user: AuthUser, postId: number, dedupeKey: string, told: number[] = []) {
+    const ids = [...new Set(mentions.map((m) => m.userId))].filter((id) => id !== user.id && !told.includes(id));
+    await notify(ids, {
+      type: 'mention',
+      title: 'You were mentioned',
+      message: `${user.username} mentioned you in a post in ${a.group.name}.`,
+      link: postLink(a.group.id, postId),
+      template: 'groups:notify.mention',
+      params: { user: user.username, group: a.group.name },
+      dedupeKey,
+      actorId: user.id,
+    });
+  }
+
   async function loadAccess(groupId: number, user: AuthUser, opts: { allowPrivate?: boolean } = {}): Promise<Access> {
     const group: GroupRow | undefined = await knex('groups').where({ id: groupId }).first();
     if (!group) throw new HttpError(404, GROUP_NOT_FOUND);
@@ -107,11 +138,12 @@ export function groupRoutes(ctx: PluginContext) {
     };
   }
 
+  /** Group cards: creators, the viewer's memberships and the covers' made widths (imageInfo), one query each for the whole list. */
   async function cards(rows: GroupRow[], viewerId: number) {
     const u = await summaries(rows.map((r) => r.creator_id));
     const mine = new Map<number, MemberRow>();
     if (rows.length) for (const m of await knex('group_members').where({ user_id: viewerId }).whereIn('group_id', rows.map((r) => r.id))) mine.set(m.group_id, m);
-    return rows.map((r) => card(r, u, mine.get(r.id), viewerId));
+    return withImageInfos(knex, ctx.storage, rows.map((r) => card(r, u, mine.get(r.id), viewerId)), 'imageUrl', 'imageInfo');
   }
 
   /** `a`: the viewer's access; members blocked either way with the viewer are not listed, except to the group's admins. */
@@ -153,6 +185,7 @@ export function groupRoutes(ctx: PluginContext) {
       groupId: p.group_id,
       type: p.type,
       content: p.content,
+      mentions: storedMentionList(p.mentions),
       likesCount: p.likes_count,
       commentsCount: p.comments_count,
       isLiked: likedSet.has(p.id),
@@ -266,7 +299,8 @@ export function groupRoutes(ctx: PluginContext) {
     auth: 'required',
     schema: { params: idParams, response: { allOf: [{ $ref: 'groups/Group' }] } },
     async handler(c) {
-      return detail(await loadAccess(c.input.params.id, c.user!));
+      // the cover's made variant widths and placeholder beside its URL
+      return withImageInfo(knex, ctx.storage, await detail(await loadAccess(c.input.params.id, c.user!)), 'imageUrl', 'imageInfo');
     },
   });
 
@@ -282,6 +316,32 @@ export function groupRoutes(ctx: PluginContext) {
       if (!a.isCreator) throw new HttpError(403, 'Only the group creator can delete the group');
       await knex('groups').where({ id: a.group.id }).del();
       return { success: true, message: 'Group deleted' };
+    },
+  });
+
+  ctx.routes.add<{ id: number }>({
+    method: 'POST',
+    path: '/api/groups/:id/image',
+    operationId: 'uploadGroupImage',
+    summary: "Replace the group's cover image (multipart field 'image'; creator only): JPG, PNG, WebP or GIF up to 5 MB, re-encoded",
+    auth: 'required',
+    bodyType: 'multipart',
+    schema: { params: idParams, response: { allOf: [{ $ref: 'groups/Group' }] } },
+    async handler(c) {
+      const a = await loadAccess(c.input.params.id, c.user!);
+      if (!a.isCreator) throw new HttpError(403, 'Only the group creator can change the group image');
+      const parsed = await ctx.uploads.parse(c as any, { maxFileSize: 5 * 1024 * 1024, maxFiles: 1, fileFields: ['image'], tooLargeMessage: 'Image too large: at most 5 MB' });
+      try {
+        const file = parsed.files[0];
+        if (!file || file.size === 0) throw new HttpError(400, 'Please choose an image');
+        const img = await ctx.uploads.processImage(file, { prefix: 'groups', width: 1600, height: 900, fit: 'inside' });
+        const old = a.group.image_url ? ctx.storage.keyFromUrl(a.group.image_url) : null;
+        await knex('groups').where({ id: a.group.id }).update({ image_url: img.url, updated_at: knex.fn.now() });
+        if (old) await ctx.storage.delete(old).catch(() => {});
+      } finally {
+        await ctx.uploads.cleanup(parsed.files);
+      }
+      return detail(await loadAccess(a.group.id, c.user!));
     },
   });
 
@@ -428,8 +488,11 @@ export function groupRoutes(ctx: PluginContext) {
       const a = await loadAccess(c.input.params.id, c.user!);
       assertMember(a, 'Join this group to participate in discussions.');
       if (c.user!.restricted) throw new HttpError(403, 'Your account is restricted from posting');
-      const [row] = await knex('group_posts').insert({ group_id: a.group.id, user_id: c.user!.id, type: 'text', content: c.input.body.content.trim() }).returning('*');
+      const content = c.input.body.content.trim();
+      const mentions = await groupMentions(a, c.user!, content);
+      const [row] = await knex('group_posts').insert({ group_id: a.group.id, user_id: c.user!.id, type: 'text', content, mentions: JSON.stringify(mentions) }).returning('*');
       await ctx.events.emit('groups.post.created', { groupId: a.group.id, postId: row.id, userId: c.user!.id });
+      await tellMentioned(mentions, a, c.user!, row.id, `mention:gp${row.id}`);
       const [out] = await presentPosts([row], a);
       return out;
     },
@@ -505,13 +568,16 @@ export function groupRoutes(ctx: PluginContext) {
       const { post, a } = await postAccess(c.input.params.id, c.user!);
       assertMember(a, 'Only members of this group can comment');
       if (c.user!.restricted) throw new HttpError(403, 'Your account is restricted from commenting');
+      const mentions = await groupMentions(a, c.user!, c.input.body.content.trim());
       const { row, parentId, recipients } = await addComment(knex, THREADS, post, {
         userId: c.user!.id,
         content: c.input.body.content,
         parentId: c.input.body.parentId,
+        columns: { mentions: JSON.stringify(mentions) },
         refuseParentAuthor: async (authorId) => c.user!.role !== 'Admin' && (await accounts().isBlockedEitherWay(c.user!.id, authorId)),
       });
-      await notify(recipients, { type: 'comment', title: parentId ? 'New reply' : 'New comment', message: `${c.user!.username} ${parentId ? 'replied in' : 'commented on'} a post in ${a.group.name}.`, link: `/groups/${a.group.id}`, template: parentId ? 'groups:notify.reply' : 'groups:notify.comment', params: { user: c.user!.username, group: a.group.name }, actorId: c.user!.id });
+      await tellMentioned(mentions, a, c.user!, post.id, `mention:gc${row.id}`, recipients);
+      await notify(recipients, { type: 'comment', title: parentId ? 'New reply' : 'New comment', message: `${c.user!.username} ${parentId ? 'replied in' : 'commented on'} a post in ${a.group.name}.`, link: postLink(a.group.id, post.id), template: parentId ? 'groups:notify.reply' : 'groups:notify.comment', params: { user: c.user!.username, group: a.group.name }, actorId: c.user!.id });
       const [out] = await presentComments([{ ...row, parent_id: null }], a);
       return { ...out, parentId };
     },

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { PluginContext } from '../../../core/plugin-api.ts';
 import type { GroupsApi, GroupSummary } from '../public.ts';
-import { removeUserLikes } from '../../../core/threads.ts';
-import { THREADS, deleteGroupComments } from './routes.ts';
+import { eraseUserComments, removeUserLikes } from '../../../core/threads.ts';
+import { THREADS } from './routes.ts';
 
 export function createGroupsApi(knex: Knex): GroupsApi {
   return {
@@ -29,6 +29,21 @@ export function createGroupsApi(knex: Knex): GroupsApi {
       }
       return map;
     },
+    sql: {
+      isMember(userId, col) {
+        if (!userId) return knex.raw('false');
+        return knex.raw('exists (select 1 from group_members gm_ where gm_.group_id = ?? and gm_.user_id = ?)', [col, userId]);
+      },
+      summary(col) {
+        return knex.raw(`(select json_build_object('id', gs_.id, 'name', gs_.name, 'isPrivate', coalesce(gs_.is_private, false)) from groups gs_ where gs_.id = ??)`, [col]);
+      },
+      visibleTo(userId, col) {
+        return knex.raw(
+          `exists (select 1 from groups gv_ where gv_.id = ?? and (not coalesce(gv_.is_private, false)${userId ? ' or exists (select 1 from group_members gvm_ where gvm_.group_id = gv_.id and gvm_.user_id = ?)' : ''}))`,
+          userId ? [col, userId] : [col],
+        );
+      },
+    },
   };
 }
 
@@ -47,7 +62,8 @@ export async function onUserDeleting(ctx: PluginContext, userId: number): Promis
       });
     } else await knex('groups').where({ id }).del();
   }
-  await deleteGroupComments(knex, await knex('group_comments').where({ user_id: userId }).pluck('id'));
+  // their comments go, except those others replied under: kept as "Deleted member" (no author, no words)
+  await eraseUserComments(knex, THREADS, userId);
   await knex.transaction(async (trx) => {
     await removeUserLikes(trx, THREADS, userId);
     const memberOf: number[] = await trx('group_members').where({ user_id: userId }).pluck('group_id');

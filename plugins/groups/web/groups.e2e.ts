@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
 import { launchBrowser, startE2EApp, signInPage, waitForText, clickText } from '../../../core/testing/browser.ts';
-import type { TestApp, SignedInClient } from '../../../core/testing/index.ts';
+import { waitFor, type TestApp, type SignedInClient } from '../../../core/testing/index.ts';
 
 describe('groups in the browser', function () {
   this.timeout(180000);
@@ -80,5 +80,28 @@ describe('groups in the browser', function () {
     await waitForText(page, 'Left group successfully!');
     await waitForText(page, 'Join this group to participate in discussions.');
     expect((await owner.get(`/api/groups/${groupId}`)).body.memberCount).to.equal(1);
+  });
+  it("a mention's notification opens the group at the post, scrolled into view and highlighted", async () => {
+    expect((await member.post(`/api/groups/${groupId}/join`)).status).to.be.oneOf([200, 201]);
+    const target = (await owner.post(`/api/groups/${groupId}/posts`, { content: `Tickets for Sunday, @${member.me.username}?` })).body;
+    // newer posts push it down the feed, below the fold
+    for (let i = 0; i < 6; i++) await owner.post(`/api/groups/${groupId}/posts`, { content: `Later note ${i}\n\nwith a second paragraph\n\nand a third` });
+    const link = `/groups/${groupId}#post-${target.id}`;
+    const note = await waitFor(async () => ((await member.get('/api/notifications')).body.items as any[]).find((n) => n.type === 'mention') ?? null);
+    expect(note.link).to.equal(link);
+    await page.goto(`${app.url}/`, { waitUntil: 'networkidle0' });
+    await page.click('.curio-bell');
+    await page.waitForSelector(`.curio-bell__panel a[href="${link}"]`, { timeout: 15000 });
+    await page.click(`.curio-bell__panel a[href="${link}"]`);
+    await page.waitForSelector(`#post-${target.id}.curio-hash-target`, { timeout: 15000 });
+    await page.waitForFunction(
+      (id) => {
+        const r = document.getElementById(`post-${id}`)!.getBoundingClientRect();
+        return r.top >= 0 && r.top < window.innerHeight;
+      },
+      { timeout: 15000 },
+      target.id,
+    );
+    expect(await page.evaluate(() => document.activeElement?.id)).to.equal(`post-${target.id}`);
   });
 });

@@ -5,6 +5,7 @@ import { HttpError } from '../../../core/errors.ts';
 import { AccountsService, UserStatsProvider, type AccountsApi } from '../../accounts/public.ts';
 import { earnedBadgesFrom } from '../../badges/public.ts';
 import { MuseumsService, SearchRegistry, type MuseumsApi } from '../../museums/public.ts';
+import { registerInsightsDigest } from './digest.ts';
 import { InsightsService, type InsightsApi } from '../public.ts';
 import { ReportTargets, type ReportTargetDescriber } from '../../reports/public.ts';
 import { createSocial, type Viewer } from './social.ts';
@@ -21,12 +22,15 @@ import {
   type PostRow,
   type ReadScope,
   POST_COLUMNS,
+  prefixed,
 } from './posts.ts';
 import { createRecommendations } from './recommendations.ts';
 import { resolveMentions, type Mention } from './mentions.ts';
 import { personalFeedSource, registerLive } from './live.ts';
 import { probeVideo, remux, makePoster, VideoRejected, VideoBusy } from './video.ts';
 import { checkVideoTools, type VideoTools } from './video-tools.ts';
+import { registerPhotos, referencedPhotoKeys, type PhotoInput } from './photos.ts';
+import { registerInsightsExport } from './export.ts';
 
 /** Each app's answer to "can this server process videos?", asked when the plugin registers. */
 const videoTools = new WeakMap<PluginContext, Promise<VideoTools>>();
@@ -106,11 +110,13 @@ export default definePluginServer({
   },
 
   register(ctx: PluginContext) {
+    registerInsightsExport(ctx); // the member's data archive (issue 24)
     videoTools.set(ctx, checkVideoTools());
     const knex = ctx.db;
     const accounts = () => ctx.services.get(AccountsService);
     const museums = () => ctx.services.maybe(MuseumsService);
     const social = createSocial(accounts, museums);
+    registerInsightsDigest(ctx, accounts, museums);
     const hydrate = createHydrator(knex, accounts, museums);
     const recs = createRecommendations(knex, social, accounts, museums);
     // Videos and posters: kept while their upload row or an insight points at them (unshared
@@ -124,6 +130,7 @@ export default definePluginServer({
           ...((await knex('insights_videos').whereIn('poster_key', keys).pluck('poster_key')) as string[]),
           ...((await knex('insights_posts').whereIn('video_url', urls).pluck('video_url')) as string[]).map((u) => ctx.storage.keyFromUrl(u)),
           ...((await knex('insights_posts').whereIn('poster_url', urls).pluck('poster_url')) as string[]).map((u) => ctx.storage.keyFromUrl(u)),
+          ...(await referencedPhotoKeys(knex, keys)),
         ];
         return used.filter((k): k is string => Boolean(k));
       },
@@ -183,8 +190,11 @@ export default definePluginServer({
       }
     }
 
+    // photo insights: uploads, alt text, variants, museum gallery (server/photos.ts)
+    const photos = registerPhotos(ctx, { accounts, museums });
+
     // ---------- creating ----------
-    ctx.routes.add<unknown, unknown, { type: 'text' | 'video'; content?: string; videoUrl?: string | null; museumId?: number | null; tags?: string[] | string }>({
+    ctx.routes.add<unknown, unknown, { type: 'text' | 'video' | 'photo'; content?: string; videoUrl?: string | null; museumId?: number | null; tags?: string[] | string; photos?: PhotoInput[]; sensitive?: boolean }>({
       method: 'POST',
       path: '/api/posts',
       operationId: 'createPost',
@@ -207,13 +217,16 @@ export default definePluginServer({
           if (!video) throw new HttpError(400, MESSAGES.videoRequired, { errors: [{ path: '/videoUrl', message: MESSAGES.videoRequired }] });
           if (video.post_id) throw new HttpError(409, MESSAGES.videoUsed);
         }
+        const photoList = b.type === 'photo' ? await photos.checkPhotos(me.id, b.photos) : null;
         let museumId: number | null = null;
+        let museumCard: { id: number; slug: string; name: string; city?: string | null; country?: string | null; featuredImage?: string | null } | null = null;
         let pendingSuggestionId: number | null = null;
         if (b.museumId != null && b.museumId > 0) {
           const m = museums();
           const museum = m ? await m.getMuseum(b.museumId) : null;
           if (!museum) throw new HttpError(400, MESSAGES.museumNotFound, { errors: [{ path: '/museumId', message: MESSAGES.museumNotFound }] });
           museumId = museum.id;
+          museumCard = museum;
         } else if (b.museumId != null && b.museumId < 0) {
           // A pending new-museum suggestion (museumId -id): its suggester's alone. Anyone else gets the
           // same answer as for a suggestion that does not exist, so ids reveal nothing.
@@ -226,26 +239,39 @@ export default definePluginServer({
           else pendingSuggestionId = sid; // linked on 'museums.suggestion.approved'
         }
         const mentions = await resolveMentions(knex, accounts(), me, content);
-        const post = await knex.transaction(async (trx) => {
-          const [row] = await trx('insights_posts')
-            .insert({
-              user_id: me.id,
-              type: b.type,
-              content,
-              mentions: JSON.stringify(mentions),
-              tags,
-              museum_id: museumId,
-              pending_suggestion_id: pendingSuggestionId,
-              video_url: video?.url ?? null,
-              poster_url: video?.poster_url ?? null,
-            })
-            .returning('*');
-          if (video) {
-            const n = affected(await trx('insights_videos').where({ id: video.id }).whereNull('post_id').update({ post_id: row.id }));
-            if (!n) throw new HttpError(409, MESSAGES.videoUsed);
-          }
-          return row as PostRow;
-        });
+        const fields = {
+          user_id: me.id,
+          type: b.type,
+          content,
+          mentions: JSON.stringify(mentions),
+          tags,
+          museum_id: museumId,
+          pending_suggestion_id: pendingSuggestionId,
+          video_url: video?.url ?? null,
+          poster_url: video?.poster_url ?? null,
+          ...(photoList ? { photos: JSON.stringify(photoList.map(() => ({}))), sensitive: Boolean(b.sensitive) } : {}),
+        };
+        // A text insight: the row and its author's summary in one statement, no transaction (issue 18).
+        // A video or photo insight claims its uploads in the same transaction as the row.
+        const post =
+          video || photoList
+            ? await knex.transaction(async (trx) => {
+                const [row] = await trx('insights_posts').insert(fields).returning('*');
+                if (photoList) {
+                  await photos.attachPhotos(trx, row.id, me.id, photoList);
+                  Object.assign(row, await trx('insights_posts').where({ id: row.id }).first('photos'));
+                }
+                if (video) {
+                  const n = affected(await trx('insights_videos').where({ id: video.id }).whereNull('post_id').update({ post_id: row.id }));
+                  if (!n) throw new HttpError(409, MESSAGES.videoUsed);
+                }
+                return row as PostRow;
+              })
+            : ((await knex
+                .with('ins', knex('insights_posts').insert(fields).returning('*'))
+                .from('ins')
+                .join('users', 'users.id', 'ins.user_id')
+                .first('ins.*', prefixed(accounts().summaryColumns), { author_visible: knex.raw('true'), is_liked: knex.raw('false') })) as PostRow);
         if (pendingSuggestionId !== null) {
           // Approved between the check and the insert: its 'approved' event found no post to link, so link it here.
           const s = await museums()?.getMuseumSuggestion(pendingSuggestionId);
@@ -259,8 +285,12 @@ export default definePluginServer({
           }
         }
         await adjustMuseum(museumId, 1);
-        await tellMentioned(mentions, me.id, post.id, null);
+        await tellMentioned(mentions, me.id, post.id, null, post.content);
         const results = await ctx.events.emit('insights.post.created', { postId: post.id, userId: me.id, museumId, type: post.type });
+        // the museum card is the one read above (hydrating reads it again only when it changed meanwhile)
+        if (museumCard && post.museum_id === museumCard.id) {
+          Object.assign(post, { m_id: museumCard.id, m_slug: museumCard.slug, m_name: museumCard.name, m_city: museumCard.city ?? null, m_country: museumCard.country ?? null, m_featuredImage: museumCard.featuredImage ?? null });
+        }
         const [out] = await hydrate.posts([post], me.id);
         return { ...out, badges: earnedBadgesFrom(results) };
       },
@@ -314,6 +344,7 @@ export default definePluginServer({
           if (poster) {
             posterKey = key.replace(/\.[a-z0-9]+$/, '_poster.jpg');
             posterUrl = await ctx.storage.put(posterKey, { buffer: poster }, 'image/jpeg');
+            await ctx.uploads.queueVariants(posterKey);
           }
           await knex('insights_videos').insert({
             user_id: me.id,
@@ -422,6 +453,8 @@ export default definePluginServer({
         // a block either way: the member does not exist for the other (accounts' rule)
         if (c.user && c.user.role !== 'Admin' && (await accounts().isBlockedEitherWay(c.user.id, userId))) throw new HttpError(404, 'User not found');
         if (!(await accounts().canViewProfile(c.user, userId))) throw new HttpError(403, MESSAGES.privateProfile);
+        // muted by the viewer: their insights are hidden from the muter, on their profile too (the page says so)
+        if (c.user && (await accounts().isMuted(c.user.id, userId))) return { items: [], nextCursor: null };
         const q = c.input.query;
         const page = await readPage(userPostsSource(knex, userId, scope(c.user)), { limit: q.limit, cursor: decodeCursor(q.cursor), offset: offsetOf(q), visible: async (r) => r });
         return { items: await hydrate.posts(page.rows, viewer), nextCursor: page.nextCursor };
@@ -455,28 +488,32 @@ export default definePluginServer({
       async handler(c) {
         const me = c.user!.id;
         const post = await loadVisiblePost(c.input.params.id, c.user);
-        const result = await knex.transaction(async (trx) => {
-          // Toggles of one post run one after the other (a double click cancels out instead of
-          // answering "unliked" twice); FOR NO KEY UPDATE does not hold up new comments' key-share locks.
-          const locked = await trx('insights_posts').where({ id: post.id }).forNoKeyUpdate().first('id');
-          if (!locked) throw new HttpError(404, MESSAGES.postNotFound);
-          const inserted = await trx.raw(`insert into insights_likes (post_id, user_id) values (?, ?) on conflict do nothing returning post_id`, [post.id, me]);
-          let liked: boolean;
-          let delta: number;
-          if (inserted.rows.length) {
-            liked = true;
-            delta = 1;
-          } else {
-            const removed = affected(await trx('insights_likes').where({ post_id: post.id, user_id: me }).del());
-            liked = false;
-            delta = removed ? -1 : 0;
-          }
-          const [row] = await trx('insights_posts').where({ id: post.id }).increment('likes_count', delta).returning(['likes_count']);
-          if (!row) throw new HttpError(404, MESSAGES.postNotFound);
-          return { liked, likesCount: Number(row.likes_count), changed: delta !== 0 };
-        });
+        // The toggle and its counter in one statement (issue 18: a like costs 3 statements with the
+        // session and the visibility check); the counter moves by exactly the rows inserted or deleted.
+        const toggle = async () => {
+          const r = await knex.raw(
+            `with del as (delete from insights_likes where post_id = ? and user_id = ? returning post_id),
+              ins as (insert into insights_likes (post_id, user_id) select ?::int, ?::int where not exists (select 1 from del) on conflict do nothing returning post_id),
+              upd as (update insights_posts set likes_count = likes_count + (select count(*) from ins) - (select count(*) from del) where id = ? returning likes_count)
+            select (select count(*) from ins)::int as inserted, (select count(*) from del)::int as deleted, (select likes_count from upd) as likes_count`,
+            [post.id, me, post.id, me, post.id],
+          );
+          return r.rows[0] as { inserted: number; deleted: number; likes_count: number | null };
+        };
+        // Each answer is exactly one committed transition (insert when absent, delete when present),
+        // so one member's concurrent toggles alternate (a double click cancels out); a statement that
+        // lost both races to other toggles of the same member changed nothing and runs again with a
+        // fresh snapshot.
+        let row = await toggle();
+        for (let attempt = 1; !row.inserted && !row.deleted && row.likes_count != null; attempt++) {
+          if (attempt > 20) throw new HttpError(409, 'Too many simultaneous changes, please try again');
+          row = await toggle();
+        }
+        if (row.likes_count == null) throw new HttpError(404, MESSAGES.postNotFound);
+        const result = { liked: row.inserted > 0, likesCount: Number(row.likes_count), changed: row.inserted + row.deleted > 0 };
         if (result.changed) {
-          await ctx.events.emit('insights.post.liked', { postId: post.id, userId: me, authorId: post.user_id, liked: result.liked, likesCount: result.likesCount });
+          // the author's notification and badge count after the answer
+          ctx.events.defer('insights.post.liked', { postId: post.id, userId: me, authorId: post.user_id, liked: result.liked, likesCount: result.likesCount, excerpt: String(post.content ?? '').slice(0, 300) });
         }
         return { liked: result.liked, likesCount: result.likesCount };
       },
@@ -528,22 +565,28 @@ export default definePluginServer({
           const parent = await knex('insights_comments').where({ id: c.input.body.parentId, post_id: post.id }).first('id', 'parent_id', 'user_id');
           if (!parent) throw new HttpError(400, MESSAGES.commentNotFound);
           // no replies across a block (accounts' rule): the comment is not there for the replier
-          if (me.role !== 'Admin' && (await accounts().isBlockedEitherWay(me.id, parent.user_id))) throw new HttpError(400, MESSAGES.commentNotFound);
+          // (a deleted member's emptied comment has no author: nobody to be blocked by)
+          if (me.role !== 'Admin' && parent.user_id != null && (await accounts().isBlockedEitherWay(me.id, parent.user_id))) throw new HttpError(400, MESSAGES.commentNotFound);
           parentId = parent.parent_id ?? parent.id;
           parentAuthorId = parent.user_id;
         }
         const mentions = await resolveMentions(knex, accounts(), me, content);
-        const row = await knex.transaction(async (trx) => {
-          const [r] = await trx('insights_comments').insert({ post_id: post.id, user_id: me.id, parent_id: parentId, content, mentions: JSON.stringify(mentions) }).returning('*');
-          const n = affected(await trx('insights_posts').where({ id: post.id }).increment('comments_count', 1));
-          if (!n) throw new HttpError(404, MESSAGES.postNotFound);
-          return r;
-        }).catch((e) => {
-          if (e?.code === '23503') throw new HttpError(404, parentId ? MESSAGES.commentNotFound : MESSAGES.postNotFound);
-          throw e;
-        });
-        await ctx.events.emit('insights.comment.created', { commentId: row.id, postId: post.id, userId: me.id, postAuthorId: post.user_id, parentId, parentAuthorId });
-        await tellMentioned(mentions, me.id, post.id, row.id);
+        // The comment and its post's counter in one statement (issue 18); the post's author and the
+        // mentioned members are told after the answer (notifications are afterAnswer handlers).
+        const inserted = await knex
+          .raw(
+            `with p as (update insights_posts set comments_count = comments_count + 1 where id = ? returning id)
+             insert into insights_comments (post_id, user_id, parent_id, content, mentions) select p.id, ?::int, ?::int, ?::text, ?::jsonb from p returning *`,
+            [post.id, me.id, parentId, content, JSON.stringify(mentions)],
+          )
+          .catch((e) => {
+            if (e?.code === '23503') throw new HttpError(404, parentId ? MESSAGES.commentNotFound : MESSAGES.postNotFound);
+            throw e;
+          });
+        const row = inserted.rows[0];
+        if (!row) throw new HttpError(404, MESSAGES.postNotFound);
+        await ctx.events.emit('insights.comment.created', { commentId: row.id, postId: post.id, userId: me.id, postAuthorId: post.user_id, parentId, parentAuthorId, excerpt: content.slice(0, 300) });
+        await tellMentioned(mentions, me.id, post.id, row.id, content);
         const [out] = await hydrate.comments([row]);
         return { ...out, replies: [] };
       },
@@ -583,9 +626,9 @@ export default definePluginServer({
     });
 
     /** Tells the notifications (and anyone listening) who was mentioned; the author is not told about themself. */
-    async function tellMentioned(mentions: Mention[], authorId: number, postId: number, commentId: number | null) {
+    async function tellMentioned(mentions: Mention[], authorId: number, postId: number, commentId: number | null, text?: string | null) {
       const userIds = [...new Set(mentions.map((m) => m.userId))].filter((id) => id !== authorId);
-      if (userIds.length) await ctx.events.emit('insights.mentioned', { authorId, postId, commentId, userIds });
+      if (userIds.length) await ctx.events.emit('insights.mentioned', { authorId, postId, commentId, userIds, excerpt: String(text ?? '').slice(0, 300) });
     }
 
     /** Deletes a comment and its replies (the author or an Admin), fixes the post's counter, tells others. */
@@ -595,8 +638,17 @@ export default definePluginServer({
         if (!row) throw new HttpError(404, MESSAGES.commentNotFound);
         if (row.user_id !== me.id && me.role !== 'Admin') throw new HttpError(403, MESSAGES.notYourComment);
         const rows = await trx('insights_comments').where({ id: row.id }).orWhere({ parent_id: row.id }).del().returning(['id', 'post_id', 'user_id']);
+        // the last reply under a deleted member's emptied comment: that comment goes too
+        if (row.parent_id != null) {
+          const gone = await trx.raw(
+            `delete from insights_comments c where c.id = ? and c.user_id is null
+               and not exists (select 1 from insights_comments r where r.parent_id = c.id) returning id, post_id, user_id`,
+            [row.parent_id],
+          );
+          rows.push(...gone.rows);
+        }
         await trx('insights_posts').where({ id: row.post_id }).decrement('comments_count', rows.length);
-        return rows as Array<{ id: number; post_id: number; user_id: number }>;
+        return rows as Array<{ id: number; post_id: number; user_id: number | null }>;
       });
       for (const r of removed) await ctx.events.emit('insights.comment.deleted', { commentId: r.id, postId: r.post_id, userId: r.user_id });
       return removed.length > 0;
@@ -616,7 +668,8 @@ export default definePluginServer({
       comment: {
         async describe(id, viewer) {
           const row = await knex('insights_comments').where({ id }).first('id', 'post_id', 'user_id', 'content');
-          if (!row) return null;
+          // a deleted member's emptied comment has nothing to report
+          if (!row || row.user_id == null) return null;
           const p = await loadVisiblePost(row.post_id, viewer).catch((e) => (e instanceof HttpError && e.status === 404 ? null : Promise.reject(e)));
           if (!p) return null;
           return { ownerId: row.user_id, text: row.content, link: `/insights/${p.id}`, container: { type: 'insight', id: p.id } };
@@ -630,7 +683,9 @@ export default definePluginServer({
     /** Deletes posts (likes and comments go with them), fixes museum counters, removes files, tells others. */
     async function deletePosts(db: Knex, ids: number[]): Promise<PostRow[]> {
       if (!ids.length) return [];
+      const photoFiles = await photos.filesOfPosts(db, ids); // their rows go with the posts
       const rows: PostRow[] = await db('insights_posts').whereIn('id', ids).del().returning('*');
+      await photos.removeFiles(photoFiles);
       const perMuseum = new Map<number, number>();
       for (const r of rows) if (r.museum_id != null) perMuseum.set(r.museum_id, (perMuseum.get(r.museum_id) ?? 0) + 1);
       for (const [m, n] of perMuseum) await adjustMuseum(m, -n);
@@ -646,19 +701,19 @@ export default definePluginServer({
       method: 'GET',
       path: '/api/recommendations/users',
       operationId: 'recommendUsers',
-      summary: 'People followed by people you follow (empty when signed out)',
+      summary: 'People to follow, never empty while members exist: followed by people you follow, then following museums of your interests or near your home, then the most active, then the most followed (empty when signed out)',
       auth: 'optional',
       schema: { query: LIMIT, response: { type: 'array', items: { $ref: 'insights/RecommendedUser' } } },
       async handler(c) {
         if (!c.user) return [];
-        return recs.users(c.user.id, c.input.query.limit);
+        return recs.users(c.user, c.input.query.limit);
       },
     });
     ctx.routes.add<unknown, { limit: number }>({
       method: 'GET',
       path: '/api/recommendations/museums',
       operationId: 'recommendMuseums',
-      summary: 'Museums your network follows or in categories you follow, not followed yet (trending when signed out)',
+      summary: 'Museums your network follows, active in categories you follow, of your interests or near your home, then trending, then popular; never one you follow (trending when signed out)',
       auth: 'optional',
       schema: { query: LIMIT, response: { type: 'array', items: { $ref: 'insights/RecommendedMuseum' } } },
       async handler(c) {
@@ -669,7 +724,7 @@ export default definePluginServer({
       method: 'GET',
       path: '/api/trending/museums',
       operationId: 'trendingMuseums',
-      summary: 'Museums with the most insights, check-ins and follows in the last 7 days',
+      summary: 'Museums with the most insights, check-ins and follows in the last 7 days, widening to 30 and 90 days when the week is quiet, then the most popular',
       auth: 'optional',
       schema: { query: LIMIT, response: { type: 'array', items: { $ref: 'insights/RecommendedMuseum' } } },
       async handler(c) {
@@ -680,7 +735,7 @@ export default definePluginServer({
       method: 'GET',
       path: '/api/users/active',
       operationId: 'activeUsers',
-      summary: 'Members most active in the last 30 days whom the viewer may see (private profiles only to those allowed; for a signed-in viewer: not yourself nor people you follow)',
+      summary: 'Members most active in the last 30 days, then the most followed, whom the viewer may see (private profiles only to those allowed; for a signed-in viewer: not yourself, people you follow nor people you asked to follow)',
       auth: 'optional',
       schema: { query: LIMIT, response: { type: 'array', items: { $ref: 'insights/ActiveUser' } } },
       async handler(c) {
@@ -697,12 +752,19 @@ export default definePluginServer({
         (query) => query.where((w) => w.whereILike('p.content', term).orWhereRaw('insights_tags_text(p.tags) ilike ?', [term])),
         scope(viewer),
       );
-      const page = await readPage(source, { limit, cursor: null, visible: readableRows });
+      // a preview of the best matches: one page statement whatever the query (issue 18: search ≤ 6
+      // statements), four times the limit read so that hidden authors rarely leave it short
+      const page = await readPage(source, { limit, cursor: null, visible: readableRows, oneStatement: true });
       return hydrate.posts(page.rows, viewer?.id ?? null);
     });
 
     // ---------- events from other plugins ----------
     ctx.events.on('accounts.user.deleting', async ({ userId }) => {
+      await purgeUser(userId);
+    });
+    // Insights' tables have no foreign key to users: what the member wrote in the very instant of
+    // their deletion (after the first pass) is removed by a second pass once the user row is gone.
+    ctx.events.on('accounts.user.deleted', async ({ userId }) => {
       await purgeUser(userId);
     });
 
@@ -713,7 +775,23 @@ export default definePluginServer({
           [userId],
         );
         await trx('insights_likes').where({ user_id: userId }).del();
-        // comments by the user, and the replies of others under them
+        // Their comments that others replied under stay as "deleted member" (no author, no content)
+        // so the others' replies keep their thread; the rest of their comments go.
+        await trx.raw(
+          `update insights_comments c set user_id = null, content = '', mentions = '[]'::jsonb
+            where c.user_id = ? and c.parent_id is null
+              and exists (select 1 from insights_comments r where r.parent_id = c.id and r.user_id is distinct from ?)`,
+          [userId, userId],
+        );
+        // their own replies under those go (they are the member's words)
+        await trx.raw(
+          `update insights_posts p set comments_count = p.comments_count - d.n from (
+             select post_id, count(*)::int as n from insights_comments where user_id = ? and parent_id in (select id from insights_comments where user_id is null)
+             group by post_id) d where d.post_id = p.id`,
+          [userId],
+        );
+        await trx.raw(`delete from insights_comments where user_id = ? and parent_id in (select id from insights_comments where user_id is null)`, [userId]);
+        // comments by the user (no one else replied), and the replies under them
         await trx.raw(
           `update insights_posts p set comments_count = p.comments_count - d.n from (
              select post_id, count(*)::int as n from insights_comments
@@ -728,6 +806,7 @@ export default definePluginServer({
       await deletePosts(knex, ids);
       const videos = await knex('insights_videos').where({ user_id: userId }).del().returning(['url', 'poster_url']);
       await removeFiles(videos.flatMap((v: any) => [v.url, v.poster_url]));
+      await photos.purgeUser(userId);
     }
 
     ctx.events.on('museums.museum.followed', async ({ userId, museumId, following }) => {
@@ -741,10 +820,15 @@ export default definePluginServer({
 
     // Activity older than 90 days counts nowhere (trending: 7 days, category recommendations: 90).
     let activityEvents = 0;
-    ctx.events.on('museums.museum.checkedIn', async ({ userId, museumId }) => {
-      await knex('insights_museum_activity').insert({ kind: 'checkin', museum_id: museumId, user_id: userId });
-      if (++activityEvents % 500 === 0) await knex('insights_museum_activity').where('created_at', '<', knex.raw(`now() - interval '90 days'`)).del();
-    });
+    // trending data: after the check-in's answer
+    ctx.events.on(
+      'museums.museum.checkedIn',
+      async ({ userId, museumId }) => {
+        await knex('insights_museum_activity').insert({ kind: 'checkin', museum_id: museumId, user_id: userId });
+        if (++activityEvents % 500 === 0) await knex('insights_museum_activity').where('created_at', '<', knex.raw(`now() - interval '90 days'`)).del();
+      },
+      { afterAnswer: true },
+    );
 
     ctx.events.on('museums.suggestion.approved', async ({ suggestionId, museumId, userId, kind }) => {
       if (kind !== 'new') return;

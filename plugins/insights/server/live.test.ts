@@ -19,6 +19,7 @@ describe('insights: live updates (feed.new, post.commented) and the new-insights
     const author = await app.user();
     await follow(app, viewer, author.me.id);
     const first = await textPost(author, 'first');
+    await app.events.settled(); // its feed.new is sent after its answer: before the stream opens
     const s = await openSse(viewer);
     streams.push(s);
     const p2 = await textPost(author, 'second');

@@ -40,11 +40,11 @@ export function registerLive(
     const rows = (await knex.select('id').from(q.as('audience'))) as Array<{ id: number }>;
     const ids = rows.map((r) => Number(r.id)).filter((id) => id !== userId);
     for (let i = 0; i < ids.length; i += 5000) await ctx.live.publishTo(ids.slice(i, i + 5000), 'feed.new', { postId });
-  });
+  }, { afterAnswer: true });
 
   ctx.events.on('insights.comment.created', async ({ postId, commentId, userId, postAuthorId }) => {
     if (postAuthorId !== userId) await ctx.live.publishTo([postAuthorId], 'post.commented', { postId, commentId });
-  });
+  }, { afterAnswer: true });
 
   ctx.routes.add<unknown, { since: string; sinceId: number }>({
     method: 'GET',

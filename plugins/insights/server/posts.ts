@@ -4,15 +4,17 @@
  */
 import type { Knex } from 'knex';
 import { HttpError } from '../../../core/errors.ts';
+import { imageInfoSql, toImageInfo } from '../../../core/images.ts';
 import type { AccountsApi, UserSummary } from '../../accounts/public.ts';
 import type { MuseumsApi } from '../../museums/public.ts';
 import type { Viewer } from './social.ts';
 import { storedMentions, type Mention } from './mentions.ts';
+import { photosOfRow } from './photos.ts';
 
 export interface PostRow {
   id: number;
   user_id: number;
-  type: 'text' | 'video';
+  type: 'text' | 'video' | 'photo';
   content: string;
   tags: string[];
   museum_id: number | null;
@@ -20,6 +22,9 @@ export interface PostRow {
   video_url: string | null;
   poster_url: string | null;
   images: string[];
+  /** photo insights: their photos (jsonb copy kept by server/photos.ts) */
+  photos?: unknown;
+  sensitive?: boolean;
   likes_count: number;
   comments_count: number;
   mentions?: unknown;
@@ -47,6 +52,8 @@ export const POST_COLUMNS = [
   'p.comments_count',
   'p.mentions',
   'p.created_at',
+  'p.photos',
+  'p.sensitive',
 ];
 
 export function encodeCursor(row: { created_at: Date | string; id: number }): string {
@@ -108,6 +115,8 @@ async function run(knex: Knex, inner: Inner, scope: ReadScope | undefined): Prom
   const q = knex
     .select('page_row.*')
     .select(prefixed(acc.summaryColumns))
+    // the author's avatar: its made widths and placeholder, in the same statement
+    .select(knex.raw('? as ??', [imageInfoSql(knex, 'users.profile_image_url'), 'u_profileImageInfo']))
     .select(knex.raw(`${canView.sql} as author_visible`, canView.bindings as any[]))
     .select(
       scope.viewer
@@ -222,15 +231,22 @@ export interface PageResult {
  */
 export async function readPage(
   source: Source,
-  opts: { limit: number; cursor: Cursor | null; offset?: number; visible: (rows: PostRow[]) => Promise<PostRow[]> },
+  opts: {
+    limit: number;
+    cursor: Cursor | null;
+    offset?: number;
+    visible: (rows: PostRow[]) => Promise<PostRow[]>;
+    /** one statement only (search previews, issue 18): it reads a larger batch and answers what it found visible */
+    oneStatement?: boolean;
+  },
 ): Promise<PageResult> {
   const { limit } = opts;
   const out: PostRow[] = [];
   let before = opts.cursor;
   let offset = opts.offset ?? 0;
-  for (let round = 0; round < 8; round++) {
+  for (let round = 0; round < (opts.oneStatement ? 1 : 8); round++) {
     const want = limit + 1 - out.length;
-    const n = round === 0 ? want : Math.min(200, want * 4);
+    const n = opts.oneStatement ? Math.min(200, want * 4) : round === 0 ? want : Math.min(200, want * 4);
     const rows = await source(before, n, offset);
     offset = 0;
     const kept = await opts.visible(rows);
@@ -249,7 +265,8 @@ export interface CommentOut {
   parentId: number | null;
   content: string;
   mentions: Mention[];
-  user: UserSummary;
+  /** null: a deleted member's comment kept, emptied, because others replied under it (issue 24) */
+  user: UserSummary | null;
   createdAt: string;
   replies?: CommentOut[];
 }
@@ -267,11 +284,12 @@ export interface Hydrator {
 export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums: () => MuseumsApi | undefined): Hydrator {
   const self: Hydrator = {
     async comments(rows, known) {
-      const users = known ?? (await accounts().getUserSummaries(rows.map((r) => r.user_id)));
+      const users = known ?? (await accounts().getUserSummaries(rows.map((r) => r.user_id).filter((id) => id != null)));
       const out: CommentOut[] = [];
       for (const r of rows) {
-        const user = users.get(r.user_id);
-        if (!user) continue;
+        // a deleted member's anonymised comment (no author, no content) keeps others' replies in place
+        const user = r.user_id == null ? null : users.get(r.user_id);
+        if (user === undefined) continue;
         out.push({ id: r.id, postId: r.post_id, parentId: r.parent_id ?? null, content: r.content, mentions: storedMentions(r.mentions), user, createdAt: iso(r.created_at) });
       }
       return out;
@@ -292,6 +310,7 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
               .join('users', 'users.id', 'p.user_id')
               .whereIn('p.id', ids)
               .select({ post_id: 'p.id', ...prefixed(accounts().summaryColumns) })
+              .select(knex.raw('? as ??', [imageInfoSql(knex, 'users.profile_image_url'), 'u_profileImageInfo']))
               .select(viewerId ? knex.raw('exists (select 1 from insights_likes l where l.post_id = p.id and l.user_id = ?) as is_liked', [viewerId]) : knex.raw('false as is_liked')),
         !m || !museumIds.length
           ? Promise.resolve(new Map())
@@ -310,7 +329,8 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
       for (const r of rows) {
         const user = users.get(r.user_id);
         if (!user) continue; // author gone
-        const images = r.images?.length ? r.images : r.poster_url ? [r.poster_url] : [];
+        const photos = r.type === 'photo' ? photosOfRow(r.photos) : null;
+        const images = photos ? photos.map((p) => p.url) : r.images?.length ? r.images : r.poster_url ? [r.poster_url] : [];
         const mu = r.museum_id != null ? museumMap.get(r.museum_id) : undefined;
         const post: any = {
           id: r.id,
@@ -332,6 +352,10 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
           isLiked: likedSet.has(r.id),
           createdAt: iso(r.created_at),
         };
+        if (photos) {
+          post.photos = photos;
+          post.sensitive = Boolean(r.sensitive);
+        }
         if (comments) post.comments = comments.get(r.id) ?? [];
         out.push(post);
       }
@@ -352,7 +376,7 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
         `select x.id, x.post_id, x.user_id, x.parent_id, x.content, x.mentions, x.created_at, ${userCols} from (
            select c.*, row_number() over (partition by c.post_id order by c.created_at desc, c.id desc) rn
            from insights_comments c where c.post_id = any(?::int[]) and c.parent_id is null and ${seen.sql}) x
-         join users on users.id = x.user_id where x.rn <= ?`,
+         left join users on users.id = x.user_id where x.rn <= ?`,
         [postIds, ...(seen.bindings as any[]), n],
       )
     ).rows as any[];
@@ -362,13 +386,13 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
             `select x.id, x.post_id, x.user_id, x.parent_id, x.content, x.mentions, x.created_at, ${userCols} from (
                select c.*, row_number() over (partition by c.parent_id order by c.created_at desc, c.id desc) rn
                from insights_comments c where c.parent_id = any(?::int[]) and ${seen.sql}) x
-             join users on users.id = x.user_id where x.rn <= ?`,
+             left join users on users.id = x.user_id where x.rn <= ?`,
             [top.map((t) => t.id), ...(seen.bindings as any[]), n],
           )
         ).rows as any[])
       : [];
     const users = new Map<number, UserSummary>();
-    for (const r of [...top, ...replies]) users.set(Number(r.u_id), summaryOf(r));
+    for (const r of [...top, ...replies]) if (r.u_id != null) users.set(Number(r.u_id), summaryOf(r));
     const byParent = new Map<number, CommentOut[]>();
     for (const c of (await self.comments(replies, users)).sort(byTime)) {
       const list = byParent.get(c.parentId!) ?? [];
@@ -388,7 +412,7 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
 }
 
 /** Accounts' summary columns under `u_` aliases (so they never clash with a post's columns). */
-function prefixed(cols: Record<string, string>): Record<string, string> {
+export function prefixed(cols: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(cols).map(([k, v]) => [`u_${k}`, v]));
 }
 
@@ -406,6 +430,7 @@ function summaryOf(r: Record<string, any>): UserSummary {
     lastName: r.u_lastName ?? '',
     profileImageUrl: r.u_profileImageUrl ?? null,
     role: r.u_role,
+    ...('u_profileImageInfo' in r ? { profileImageInfo: toImageInfo(r.u_profileImageInfo) } : {}),
   };
 }
 

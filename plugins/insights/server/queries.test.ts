@@ -16,6 +16,8 @@ describe('insights: SQL statements per page do not grow with its size', function
   let museumId: number;
 
   async function statements(c: SignedInClient, path: string): Promise<{ n: number; status: number; body: any; sql: string[] }> {
+    // what earlier requests left to do after their answers (a like's notification) is not this request's
+    await app.events.settled();
     const sql: string[] = [];
     // the job queue's poller runs on its own timer: its statements (and their BEGIN/COMMIT) are not the request's
     const on = (q: { sql: string }) => {

@@ -1,8 +1,16 @@
 /**
- * Recommendations: people followed by people you follow, museums your network follows or that match
- * the categories you follow, trending museums (insights, check-ins and follows in 7 days) and the
- * most active members. Deleted users (no summary) and users refused by an accounts guard (bans)
- * never appear.
+ * Recommendations that are never empty while the data exists (issue 21). Each surface falls back
+ * in order — network → interests and home city → trending/active → most followed or popular — so a
+ * brand-new member's home offers things to follow on day one:
+ *  - people: followed by people you follow; then members following the museums of your interests
+ *    or near your home; then the members most active in 30 days; then the most followed members.
+ *    One ranking statement; accounts' rule (canView: private and friends-only profiles, blocks
+ *    either way, pending deletion) and the viewer's mutes inside it; never you, whom you follow or
+ *    asked to follow. Deleted users (no summary) and users refused by an accounts guard (bans)
+ *    are dropped after.
+ *  - museums: your network's; then active ones in the categories you follow; then your interests
+ *    and home city (museums' suggestMuseums); then trending; then the most popular.
+ *  - trending: the last 7 days, widening to 30 and 90 when the week is quiet, then the most popular.
  */
 import type { Knex } from 'knex';
 import type { AccountsApi, UserSummary } from '../../accounts/public.ts';
@@ -10,6 +18,11 @@ import type { MuseumSummary, MuseumsApi } from '../../museums/public.ts';
 import type { Social } from './social.ts';
 
 const MAX_NETWORK = 200;
+const POPULAR_POOL = 200;
+/** Trending windows, in days: the first that has activity ranks first (activity older than 90 days is purged). */
+export const TRENDING_WINDOWS = [7, 30, 90] as const;
+
+type Viewer = { id: number; role: string };
 
 /** The users among `ids` (in that order) who exist and whom no guard refuses (bans): two statements. */
 async function allowedUsers(accounts: AccountsApi, ids: number[]): Promise<UserSummary[]> {
@@ -32,6 +45,21 @@ function museumOut(m: MuseumSummary) {
   };
 }
 
+/** `sql` with its `?` bindings, from a knex builder or raw. */
+const native = (q: Knex.QueryBuilder | Knex.Raw) => {
+  const s = q.toSQL() as { sql: string; bindings: readonly unknown[] };
+  return { sql: s.sql, bindings: [...s.bindings] as any[] };
+};
+
+interface RankedPerson {
+  id: number;
+  net: number;
+  intr: number;
+  act: number;
+  posts: number;
+  pop: number;
+}
+
 export function createRecommendations(knex: Knex, social: Social, accounts: () => AccountsApi, museums: () => MuseumsApi | undefined) {
   /** For each of `ids`: how many museums they follow that the viewer follows too (one statement). */
   async function commonMuseums(viewerId: number, ids: number[]): Promise<Map<number, number>> {
@@ -49,55 +77,155 @@ export function createRecommendations(knex: Knex, social: Social, accounts: () =
     return out;
   }
 
-  async function trendingRows(days: number, limit: number) {
+  /** Museums matching the member's interests or home (ids, best first): one statement, none without either. */
+  async function tasteMuseums(viewerId: number, limit: number) {
+    const m = museums();
+    const taste = await accounts().getMemberTaste(viewerId);
+    if (!m || (!taste.interests.length && !taste.home)) return { taste, suggested: [] as Awaited<ReturnType<MuseumsApi['suggestMuseums']>> };
+    const suggested = await m.suggestMuseums({ viewerId, categories: taste.interests, near: taste.home, limit });
+    return { taste, suggested };
+  }
+
+  /**
+   * One statement: candidates from each source with their weight per tier, filtered by accounts'
+   * rule and the viewer's mutes, ranked tier by tier (network, interests, activity, popularity).
+   */
+  async function rankPeople(viewer: Viewer | null, opts: { network: boolean; interestMuseumIds: number[]; active: boolean; popular: boolean }, limit: number): Promise<RankedPerson[]> {
+    const acc = accounts();
+    const m = museums();
+    const parts: Array<{ sql: string; bindings: any[] }> = [];
+    const cols = (net: string, intr: string, act: string, posts: string, pop: string) => `${net} as net, ${intr} as intr, ${act} as act, ${posts} as posts, ${pop} as pop`;
+    if (opts.network && viewer) {
+      const q = native(
+        knex
+          .from(acc.sql.followEdges().as('e'))
+          .whereIn('e.follower_id', acc.sql.followingIds(viewer.id).orderBy('following_id').limit(MAX_NETWORK))
+          .select({ id: 'e.following_id' }),
+      );
+      parts.push({ sql: q.sql.replace(/^select /, `select ${cols('1', '0', '0', '0', '0')}, `), bindings: q.bindings });
+    }
+    if (opts.interestMuseumIds.length && m) {
+      const q = native(knex.from(m.sql.followEdges().as('me')).whereIn('me.museum_id', opts.interestMuseumIds).select({ id: 'me.user_id' }));
+      parts.push({ sql: q.sql.replace(/^select /, `select ${cols('0', '1', '0', '0', '0')}, `), bindings: q.bindings });
+    }
+    if (opts.active) {
+      parts.push({
+        sql: `select ${cols('0', '0', 'score', 'p', '0')}, user_id as id from (
+            select user_id, 1 as p, 3 as score from insights_posts where created_at > now() - interval '30 days'
+            union all select user_id, 0, 2 from insights_comments where user_id is not null and created_at > now() - interval '30 days'
+            union all select user_id, 0, 1 from insights_likes where created_at > now() - interval '30 days'
+          ) act_x`,
+        bindings: [],
+      });
+    }
+    if (opts.popular) {
+      const q = native(acc.sql.popularMembers(POPULAR_POOL));
+      parts.push({ sql: `select ${cols('0', '0', '0', '0', 'pm.followers_count')}, pm.user_id as id from (${q.sql}) pm`, bindings: q.bindings });
+    }
+    if (!parts.length) return [];
+    const where: Array<{ sql: string; bindings: any[] }> = [];
+    if (viewer) {
+      where.push({ sql: 'c.id <> ?', bindings: [viewer.id] });
+      const f = native(acc.sql.followingIds(viewer.id));
+      where.push({ sql: `c.id not in (${f.sql})`, bindings: f.bindings });
+      // nor whom you already asked (a private profile's pending request): Follow would withdraw it
+      const r = native(acc.sql.requestedIds(viewer.id));
+      where.push({ sql: `c.id not in (${r.sql})`, bindings: r.bindings });
+    }
+    where.push(native(acc.sql.canView(viewer, 'c.id')));
+    where.push(native(acc.sql.notMuted(viewer, 'c.id')));
     const r = await knex.raw(
-      `select museum_id, sum(i)::int as insights, sum(c)::int as checkins, sum(f)::int as follows from (
-         select museum_id, 1 as i, 0 as c, 0 as f from insights_posts
-           where museum_id is not null and created_at > now() - make_interval(days => ?)
-         union all
-         select museum_id, 0, case when kind = 'checkin' then 1 else 0 end, case when kind = 'follow' then 1 else 0 end
-           from insights_museum_activity where created_at > now() - make_interval(days => ?)
-       ) x group by museum_id order by sum(i) + sum(c) + sum(f) desc, museum_id desc limit ?`,
-      [days, days, limit],
+      `select c.id, sum(c.net)::int as net, sum(c.intr)::int as intr, sum(c.act)::int as act, sum(c.posts)::int as posts, max(c.pop)::int as pop
+         from (${parts.map((p) => p.sql).join(' union all ')}) c
+        where ${where.map((w) => w.sql).join(' and ')}
+        group by c.id
+        order by sum(c.net) desc, sum(c.intr) desc, sum(c.act) desc, max(c.pop) desc, c.id asc
+        limit ?`,
+      [...parts.flatMap((p) => p.bindings), ...where.flatMap((w) => w.bindings), limit],
     );
-    return r.rows as Array<{ museum_id: number; insights: number; checkins: number; follows: number }>;
+    return (r.rows as any[]).map((x) => ({ id: Number(x.id), net: x.net, intr: x.intr, act: x.act, posts: x.posts, pop: x.pop }));
+  }
+
+  const reasonOf = (p: RankedPerson) => (p.net > 0 ? 'network' : p.intr > 0 ? 'interests' : p.act > 0 ? 'active' : 'popular');
+
+  async function trendingRows(limit: number, excludeIds: number[] = []) {
+    const [w1, w2, w3] = TRENDING_WINDOWS;
+    const f = (w: number) => `filter (where at > now() - make_interval(days => ${w}))`;
+    const r = await knex.raw(
+      `select museum_id,
+              coalesce(sum(i + c + f) ${f(w1)}, 0)::int as s1, coalesce(sum(i + c + f) ${f(w2)}, 0)::int as s2, coalesce(sum(i + c + f), 0)::int as s3,
+              coalesce(sum(i) ${f(w1)}, 0)::int as i1, coalesce(sum(c) ${f(w1)}, 0)::int as c1, coalesce(sum(f) ${f(w1)}, 0)::int as f1,
+              coalesce(sum(i) ${f(w2)}, 0)::int as i2, coalesce(sum(c) ${f(w2)}, 0)::int as c2, coalesce(sum(f) ${f(w2)}, 0)::int as f2,
+              coalesce(sum(i), 0)::int as i3, coalesce(sum(c), 0)::int as c3, coalesce(sum(f), 0)::int as f3
+         from (
+           select museum_id, created_at as at, 1 as i, 0 as c, 0 as f from insights_posts
+             where museum_id is not null and museum_id > 0 and created_at > now() - make_interval(days => ${w3})
+           union all
+           select museum_id, created_at, 0, case when kind = 'checkin' then 1 else 0 end, case when kind = 'follow' then 1 else 0 end
+             from insights_museum_activity where created_at > now() - make_interval(days => ${w3})
+         ) x
+        where not (museum_id = any(?::int[]))
+        group by museum_id
+        order by 2 desc, 3 desc, 4 desc, museum_id desc
+        limit ?`,
+      [excludeIds, limit],
+    );
+    return (r.rows as any[]).map((x) => {
+      const k = x.s1 > 0 ? 1 : x.s2 > 0 ? 2 : 3;
+      return { museum_id: Number(x.museum_id), windowDays: TRENDING_WINDOWS[k - 1], insights: x[`i${k}`], checkins: x[`c${k}`], follows: x[`f${k}`] };
+    });
+  }
+
+  /** `mine`: the museums the viewer follows (left out), when there is a viewer. */
+  async function trending(limit: number, opts: { viewerId?: number | null; mine?: Set<number>; excludeIds?: number[] } = {}) {
+    const m = museums();
+    if (!m) return [];
+    const exclude = opts.excludeIds ?? [];
+    const mine = opts.mine ?? new Set<number>();
+    const rows = (await trendingRows(limit * 2 + mine.size, exclude)).filter((r) => !mine.has(r.museum_id));
+    const sums = await m.getMuseumSummaries(rows.map((r) => r.museum_id));
+    const out: any[] = [];
+    for (const r of rows) {
+      const s = sums.get(r.museum_id);
+      if (!s || out.length >= limit) continue;
+      out.push({
+        ...museumOut(s),
+        reason: 'trending',
+        recentInsightsCount: r.insights,
+        recentCheckInsCount: r.checkins,
+        recentFollowsCount: r.follows,
+        trendingScore: r.insights + r.checkins + r.follows,
+        trendingWindowDays: r.windowDays,
+      });
+    }
+    // a quiet quarter: the most popular museums fill the list (never empty while museums exist)
+    if (out.length < limit) {
+      const popular = await m.suggestMuseums({ viewerId: opts.viewerId ?? null, excludeIds: [...exclude, ...out.map((x) => x.id)], limit: limit - out.length });
+      for (const s of popular) out.push({ ...museumOut(s), reason: 'popular', trendingScore: 0 });
+    }
+    return out;
   }
 
   return {
-    async users(viewerId: number, limit: number) {
-      // people followed by (up to MAX_NETWORK of) the people you follow, not you nor whom you
-      // follow, ranked by how many of them follow each: one statement over accounts' follow edges
-      const acc = accounts();
-      const rows = await knex
-        .from(acc.sql.followEdges().as('e'))
-        .whereIn('e.follower_id', acc.sql.followingIds(viewerId).orderBy('following_id').limit(MAX_NETWORK))
-        .whereNot('e.following_id', viewerId)
-        .whereNotIn('e.following_id', acc.sql.followingIds(viewerId))
-        .whereRaw(acc.sql.notBlocked(viewerId, 'e.following_id'))
-        .whereRaw(acc.sql.notMuted({ id: viewerId }, 'e.following_id'))
-        .groupBy('e.following_id')
-        .select({ id: 'e.following_id' })
-        .count({ n: '*' })
-        .orderBy([
-          { column: 'n', order: 'desc' },
-          { column: 'id', order: 'asc' },
-        ])
-        .limit(limit * 3);
-      const counts = new Map<number, number>((rows as any[]).map((r) => [Number(r.id), Number(r.n)]));
-      const ranked = [...counts.keys()];
+    async users(viewer: Viewer, limit: number) {
+      const { suggested } = await tasteMuseums(viewer.id, 30);
+      const interestMuseumIds = suggested.filter((s) => s.reason !== 'popular').map((s) => s.id);
+      const ranked = await rankPeople(viewer, { network: true, interestMuseumIds, active: true, popular: true }, limit * 3);
       if (!ranked.length) return [];
-      const users = await allowedUsers(accounts(), ranked);
-      const common = await commonMuseums(viewerId, users.map((u) => u.id));
-      return users
-        .map((u) => ({ ...u, mutualFollowersCount: counts.get(u.id) ?? 0, commonMuseumsCount: common.get(u.id) ?? 0 }))
-        .sort((a, b) => b.mutualFollowersCount - a.mutualFollowersCount || b.commonMuseumsCount - a.commonMuseumsCount || a.id - b.id)
-        .slice(0, limit);
+      const byId = new Map(ranked.map((p) => [p.id, p]));
+      const users = await allowedUsers(accounts(), ranked.map((p) => p.id));
+      const top = users.slice(0, limit);
+      const common = await commonMuseums(viewer.id, top.map((u) => u.id));
+      return top.map((u) => {
+        const p = byId.get(u.id)!;
+        return { ...u, mutualFollowersCount: p.net, commonMuseumsCount: common.get(u.id) ?? 0, reason: reasonOf(p), recentInsightsCount: p.posts };
+      });
     },
 
     async museums(viewerId: number | null, limit: number) {
       const m = museums();
       if (!m) return [];
-      if (viewerId == null) return this.trending(limit);
+      if (viewerId == null) return trending(limit);
       const mine = new Set(await social.followedMuseumIds(viewerId));
       // museums followed by (up to MAX_NETWORK of) the people you follow and not by you, ranked by
       // how many of them follow each: one statement over both plugins' follow edges
@@ -116,71 +244,50 @@ export function createRecommendations(knex: Knex, social: Social, accounts: () =
       const rankedNetwork: Array<[number, number]> = (networkRows as any[]).map((r) => [Number(r.id), Number(r.n)]);
       const out: any[] = [];
       const seen = new Set<number>();
+      const add = (x: any) => {
+        if (out.length < limit && !seen.has(x.id) && !mine.has(x.id)) {
+          out.push(x);
+          seen.add(x.id);
+        }
+      };
       if (rankedNetwork.length) {
         const sums = await m.getMuseumSummaries(rankedNetwork.map(([id]) => id));
         for (const [id, n] of rankedNetwork) {
           const s = sums.get(id);
-          if (s && out.length < limit) {
-            out.push({ ...museumOut(s), reason: 'network', networkFollowersCount: n });
-            seen.add(id);
-          }
+          if (s) add({ ...museumOut(s), reason: 'network', networkFollowersCount: n });
         }
       }
       if (out.length < limit && mine.size) {
         // Museums active lately (insights, check-ins, follows in 90 days) in the categories you follow.
         const myCats = new Set([...(await m.getMuseumSummaries([...mine])).values()].map((s) => s.category).filter(Boolean));
         if (myCats.size) {
-          const active = await trendingRows(90, 300);
+          const active = await trendingRows(300);
           const sums = await m.getMuseumSummaries(active.map((r) => r.museum_id).filter((id) => !mine.has(id) && !seen.has(id)));
           for (const r of active) {
             const s = sums.get(r.museum_id);
-            if (s && s.category && myCats.has(s.category) && out.length < limit) {
-              out.push({ ...museumOut(s), reason: 'category', networkFollowersCount: 0 });
-              seen.add(s.id);
-            }
+            if (s && s.category && myCats.has(s.category)) add({ ...museumOut(s), reason: 'category', networkFollowersCount: 0 });
           }
         }
       }
+      if (out.length >= limit) return out;
+      // then your interests and home city, then trending, then the most popular
+      const { suggested } = await tasteMuseums(viewerId, limit * 2);
+      for (const s of suggested) if (s.reason !== 'popular') add({ ...museumOut(s), reason: s.reason === 'nearby' ? 'nearby' : 'interest', networkFollowersCount: 0 });
+      if (out.length < limit) for (const t of await trending(limit - out.length, { viewerId, mine, excludeIds: [...seen] })) add({ ...t, networkFollowersCount: 0 });
       return out;
     },
 
-    async trending(limit: number) {
-      const m = museums();
-      if (!m) return [];
-      const rows = await trendingRows(7, limit * 2);
-      const sums = await m.getMuseumSummaries(rows.map((r) => r.museum_id));
-      const out: any[] = [];
-      for (const r of rows) {
-        const s = sums.get(r.museum_id);
-        if (!s || out.length >= limit) continue;
-        out.push({
-          ...museumOut(s),
-          reason: 'trending',
-          recentInsightsCount: r.insights,
-          recentCheckInsCount: r.checkins,
-          recentFollowsCount: r.follows,
-          trendingScore: r.insights + r.checkins + r.follows,
-        });
-      }
-      return out;
-    },
+    trending: (limit: number) => trending(limit),
 
-    /** Only members the viewer may see (accounts' canView, in the same statement): private members never appear to others. */
-    async activeUsers(viewer: { id: number; role: string } | null, limit: number) {
-      const exclude = viewer ? [viewer.id, ...(await social.followingIds(viewer.id))] : [];
-      const canView = accounts().sql.canView(viewer, 'x.user_id').toSQL();
-      const r = await knex.raw(
-        `select user_id, sum(p)::int as posts, sum(score)::int as score from (
-           select user_id, 1 as p, 3 as score from insights_posts where created_at > now() - interval '30 days'
-           union all select user_id, 0, 2 from insights_comments where created_at > now() - interval '30 days'
-           union all select user_id, 0, 1 from insights_likes where created_at > now() - interval '30 days'
-         ) x where not (x.user_id = any(?::int[])) and ${canView.sql} group by user_id order by sum(score) desc, user_id desc limit ?`,
-        [exclude, ...(canView.bindings as any[]), limit * 2],
-      );
-      const rows = r.rows as Array<{ user_id: number; posts: number; score: number }>;
-      const users = await allowedUsers(accounts(), rows.map((x) => x.user_id));
-      const byId = new Map(rows.map((x) => [x.user_id, x]));
-      return users.slice(0, limit).map((u) => ({ ...u, recentInsightsCount: byId.get(u.id)!.posts, activityScore: byId.get(u.id)!.score }));
+    /**
+     * The most active members of 30 days, then the most followed: only members the viewer may see
+     * (accounts' canView, in the same statement): private members never appear to others.
+     */
+    async activeUsers(viewer: Viewer | null, limit: number) {
+      const ranked = await rankPeople(viewer, { network: false, interestMuseumIds: [], active: true, popular: true }, limit * 2);
+      const byId = new Map(ranked.map((p) => [p.id, p]));
+      const users = await allowedUsers(accounts(), ranked.map((x) => x.id));
+      return users.slice(0, limit).map((u) => ({ ...u, recentInsightsCount: byId.get(u.id)!.posts, activityScore: byId.get(u.id)!.act, reason: reasonOf(byId.get(u.id)!) }));
     },
   };
 }

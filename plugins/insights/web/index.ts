@@ -13,9 +13,13 @@ export default defineWebPlugin({
   slots: {
     'shell.createDialog': [{ component: lazy(() => import('./components/CreateInsightDialog.tsx')) }],
     'museum.insights': [{ component: lazy(() => import('./components/MuseumInsights.tsx')) }],
+    // "Photo: name" on the museum's hero when it features a member's photo
+    'museum.heroCredit': [{ component: lazy(() => import('./components/FeaturedCredit.tsx')) }],
     'profile.insights': [{ component: lazy(() => import('./components/ProfileInsights.tsx')) }],
     // the full recommendations variant (People You May Know, Museums For You), e.g. on Discover
     'discover.recommendations': [{ component: lazy(() => import('./components/RecommendationsPanel.tsx')) }],
+    // onboarding's last step (accounts' /welcome): museums and people to follow, one click or all
+    'onboarding.suggestions': [{ component: lazy(() => import('./components/OnboardingSuggestions.tsx')), order: 10 }],
   },
   // a comment on the member's insight: the insight's page and comments revalidate (the home feed's
   // "N new insights" listens to feed.new itself)

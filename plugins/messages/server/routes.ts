@@ -25,6 +25,22 @@ const conversation = { $ref: 'messages/Conversation' };
 export function registerRoutes(ctx: PluginContext, store: MessagesStore): void {
   const routes = ctx.routes;
 
+  /** A route on one conversation or message (:id) that answers what the store answers for the member. */
+  const byId = (
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    operationId: string,
+    summary: string,
+    response: object,
+    call: (userId: number, id: number) => Promise<unknown>,
+  ) => routes.add<{ id: number }>({ method, path, operationId, summary, auth: 'required', schema: { params: idParams, response }, handler: (c) => call(c.user!.id, c.input.params.id) });
+
+  byId('GET', '/api/conversations/:id', 'getConversation', 'One of your conversations (404 for others)', conversation, store.getConversation);
+  byId('POST', '/api/conversations/:id/leave', 'leaveConversation', 'Leave a conversation: it leaves your list and you no longer receive its messages', ok, store.leave);
+  byId('POST', '/api/conversations/:id/accept', 'acceptConversationRequest', 'Move a conversation from Requests to the inbox', conversation, store.accept);
+  byId('POST', '/api/conversations/:id/decline', 'declineConversationRequest', 'Decline a request: a direct conversation is deleted; from a group you are removed', ok, store.decline);
+  byId('DELETE', '/api/messages/:id', 'deleteMessage', 'Delete one of your messages: it shows as "Message deleted"; its images are removed', ok, store.deleteMessage);
+
   routes.add<unknown, { folder?: 'inbox' | 'requests'; cursor?: string; limit?: number }>({
     method: 'GET',
     path: '/api/conversations',
@@ -91,16 +107,6 @@ export function registerRoutes(ctx: PluginContext, store: MessagesStore): void {
     handler: (c) => store.contactStatus(c.user!.id, c.input.params.userId),
   });
 
-  routes.add<{ id: number }>({
-    method: 'GET',
-    path: '/api/conversations/:id',
-    operationId: 'getConversation',
-    summary: 'One of your conversations (404 for others)',
-    auth: 'required',
-    schema: { params: idParams, response: conversation },
-    handler: (c) => store.getConversation(c.user!.id, c.input.params.id),
-  });
-
   routes.add<{ id: number }, { cursor?: string; limit?: number }>({
     method: 'GET',
     path: '/api/conversations/:id/messages',
@@ -155,36 +161,6 @@ export function registerRoutes(ctx: PluginContext, store: MessagesStore): void {
     handler: (c) => store.markRead(c.user!.id, c.input.params.id, c.input.body?.messageId),
   });
 
-  routes.add<{ id: number }>({
-    method: 'POST',
-    path: '/api/conversations/:id/leave',
-    operationId: 'leaveConversation',
-    summary: 'Leave a conversation: it leaves your list and you no longer receive its messages',
-    auth: 'required',
-    schema: { params: idParams, response: ok },
-    handler: (c) => store.leave(c.user!.id, c.input.params.id),
-  });
-
-  routes.add<{ id: number }>({
-    method: 'POST',
-    path: '/api/conversations/:id/accept',
-    operationId: 'acceptConversationRequest',
-    summary: 'Move a conversation from Requests to the inbox',
-    auth: 'required',
-    schema: { params: idParams, response: conversation },
-    handler: (c) => store.accept(c.user!.id, c.input.params.id),
-  });
-
-  routes.add<{ id: number }>({
-    method: 'POST',
-    path: '/api/conversations/:id/decline',
-    operationId: 'declineConversationRequest',
-    summary: 'Decline a request: a direct conversation is deleted; from a group you are removed',
-    auth: 'required',
-    schema: { params: idParams, response: ok },
-    handler: (c) => store.decline(c.user!.id, c.input.params.id),
-  });
-
   routes.add<{ id: number }, unknown, { userIds: number[] }>({
     method: 'POST',
     path: '/api/conversations/:id/participants',
@@ -216,16 +192,6 @@ export function registerRoutes(ctx: PluginContext, store: MessagesStore): void {
       response: conversation,
     },
     handler: (c) => store.mute(c.user!.id, c.input.params.id, c.input.body.muted),
-  });
-
-  routes.add<{ id: number }>({
-    method: 'DELETE',
-    path: '/api/messages/:id',
-    operationId: 'deleteMessage',
-    summary: 'Delete one of your messages: it shows as "Message deleted"; its images are removed',
-    auth: 'required',
-    schema: { params: idParams, response: ok },
-    handler: (c) => store.deleteMessage(c.user!.id, c.input.params.id),
   });
 
   routes.add({

@@ -73,6 +73,8 @@ export interface MessagesDeps {
   log: Logger;
   accounts: AccountsApi;
   notifications: () => NotificationsApi | undefined;
+  /** open platform reports on these messages resolve (reports plugin, when enabled); never throws */
+  reportsGone: (messageIds: number[]) => Promise<void>;
   live: LiveApi;
   storage: Storage;
   maxGroupSize: number;
@@ -281,6 +283,8 @@ export function createMessagesStore(deps: MessagesDeps) {
         link: `/messages/${conversationId}`,
         template: 'messages:notification',
         params: { name },
+        // its sender, under accounts' rule: not to a member who muted the sender with notifications (or blocked them); it goes when their account is deleted
+        actorId: senderId,
       });
     } catch (err) {
       deps.log.error({ err }, 'messages: notification failed');
@@ -372,6 +376,22 @@ export function createMessagesStore(deps: MessagesDeps) {
     }
   }
 
+  /** Empties a message (shown as "Message deleted") with its images; answers false when it already was. */
+  async function eraseMessage(m: any): Promise<boolean> {
+    if (m.deleted_at) return false;
+    const images = await knex('messages_images').where({ message_id: m.id }).select('storage_key', 'thumbnail_url');
+    const done: unknown[] = await knex.transaction(async (trx) => {
+      await trx('messages_images').where({ message_id: m.id }).del();
+      return (await trx('messages_messages').where({ id: m.id }).whereNull('deleted_at').update({ body: '', deleted_at: trx.fn.now() }).returning('id')) as unknown[];
+    });
+    await deleteFiles(images);
+    if (!done.length) return false;
+    await deps.reportsGone([Number(m.id)]);
+    const members = await knex('messages_participants').where({ conversation_id: m.conversation_id }).whereIn('status', ['active', 'request']).pluck('user_id');
+    await deps.live.publishTo(members.map(Number), 'message.deleted', { conversationId: Number(m.conversation_id), messageId: Number(m.id) });
+    return true;
+  }
+
   async function deleteMessage(viewerId: number, messageId: number) {
     const m = await knex('messages_messages').where({ id: messageId }).first();
     if (!m) throw new HttpError(404, TEXT.messageNotFound);
@@ -379,17 +399,33 @@ export function createMessagesStore(deps: MessagesDeps) {
     const member = await knex('messages_participants').where({ conversation_id: m.conversation_id, user_id: viewerId }).whereIn('status', ['active', 'request']).first('user_id');
     if (!member) throw new HttpError(404, TEXT.messageNotFound);
     if (Number(m.sender_id) !== viewerId) throw new HttpError(403, TEXT.notOwn);
-    if (!m.deleted_at) {
-      const images = await knex('messages_images').where({ message_id: m.id }).select('storage_key', 'thumbnail_url');
-      await knex.transaction(async (trx) => {
-        await trx('messages_images').where({ message_id: m.id }).del();
-        await trx('messages_messages').where({ id: m.id }).update({ body: '', deleted_at: trx.fn.now() });
-      });
-      await deleteFiles(images);
-      const members = await knex('messages_participants').where({ conversation_id: m.conversation_id }).whereIn('status', ['active', 'request']).pluck('user_id');
-      await deps.live.publishTo(members.map(Number), 'message.deleted', { conversationId: Number(m.conversation_id), messageId: Number(m.id) });
-    }
+    await eraseMessage(m);
     return { success: true };
+  }
+
+  /**
+   * A reported message as the reporter sees it (reports plugin): only a member of its conversation
+   * may report it; null (404) for anyone else, and for a deleted message.
+   */
+  async function describeForReport(messageId: number, viewer: { id: number }) {
+    const m = await knex('messages_messages').where({ id: messageId }).first();
+    if (!m || m.deleted_at) return null;
+    const member = await knex('messages_participants').where({ conversation_id: m.conversation_id, user_id: viewer.id }).whereIn('status', ['active', 'request', 'left']).first('user_id');
+    if (!member) return null;
+    const images = (await imagesOf([Number(m.id)])).get(Number(m.id)) ?? [];
+    return {
+      ownerId: Number(m.sender_id),
+      text: m.body || null,
+      link: `/messages/${m.conversation_id}`,
+      mediaUrl: images[0]?.url ?? null,
+    };
+  }
+
+  /** An Admin removes a reported message (reports queue): it shows as deleted to everyone. */
+  async function removeForReport(messageId: number): Promise<boolean> {
+    const m = await knex('messages_messages').where({ id: messageId }).first();
+    if (!m) return false;
+    return eraseMessage(m);
   }
 
   async function leave(viewerId: number, conversationId: number) {
@@ -403,8 +439,10 @@ export function createMessagesStore(deps: MessagesDeps) {
   /** Deletes a whole conversation with its image files. */
   async function removeConversation(conversationId: number) {
     const images = await knex('messages_images').where({ conversation_id: conversationId }).select('storage_key', 'thumbnail_url');
+    const ids: number[] = (await knex('messages_messages').where({ conversation_id: conversationId }).pluck('id')).map(Number);
     await knex('messages_conversations').where({ id: conversationId }).del();
     await deleteFiles(images);
+    await deps.reportsGone(ids);
   }
 
   async function accept(viewerId: number, conversationId: number) {
@@ -520,6 +558,8 @@ export function createMessagesStore(deps: MessagesDeps) {
     contactStatus,
     storeImages,
     forgetUser,
+    describeForReport,
+    removeForReport,
   };
 }
 

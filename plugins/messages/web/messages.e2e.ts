@@ -139,7 +139,9 @@ describe('messages in the browser: two members talk live', function () {
     await page.waitForSelector('.msg-row__link');
     expect(await page.$eval('.msg-thread', (e) => getComputedStyle(e).display)).to.equal('none');
     await page.click('.msg-row__link');
-    await waitForText(page, 'Small screens too');
+    // the thread, not the list row's preview of it (the thread loads its conversation first)
+    await page.waitForSelector('.msg-back', { visible: true });
+    await page.waitForFunction(() => document.querySelector('.msg-thread')?.textContent?.includes('Small screens too'));
     expect(await page.$eval('.msg-list', (e) => getComputedStyle(e).display)).to.equal('none');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow, 'no horizontal scrolling at 320 px').to.be.at.most(0);

@@ -115,6 +115,9 @@ async function startFake(): Promise<Fake> {
       if (q.includes('rue de rivoli') && q.includes('paris')) {
         return json(200, [{ place_id: 1, licence: 'Data © OpenStreetMap contributors, ODbL 1.0.', osm_type: 'way', lat: '48.8606111', lon: '2.337644', category: 'tourism', type: 'museum', display_name: 'Louvre, Rue de Rivoli, Paris, France' }]);
       }
+      if (q === 'lyon') {
+        return json(200, [{ place_id: 2, licence: 'Data © OpenStreetMap contributors, ODbL 1.0.', osm_type: 'relation', lat: '45.7578137', lon: '4.8320114', category: 'boundary', type: 'administrative', display_name: 'Lyon, Métropole de Lyon, Rhône, France' }]);
+      }
       return json(200, []);
     }
     json(404, 'not found', 'text/plain');
@@ -286,6 +289,35 @@ describe('museums: external services', function () {
       fake.mode = {};
       const ok = await member.get('/api/geocode?address=1%20Rue%20de%20Rivoli&city=Paris');
       expect(ok.body.found).to.equal(true);
+    });
+  });
+
+  describe("GET /api/geocode/place (Discover's typed place)", () => {
+    it('answers a visitor with the coordinates of a typed place, cached apart from addresses', async () => {
+      const before = fake.hits['/search'] ?? 0;
+      const r = await app.client().get('/api/geocode/place?q=Lyon');
+      expect(r.status, r.text).to.equal(200);
+      expect(r.body).to.deep.equal({ found: true, latitude: 45.7578137, longitude: 4.8320114, displayName: 'Lyon, Métropole de Lyon, Rhône, France' });
+      expect((await member.get('/api/geocode/place?q=%20lyon%20')).body.latitude).to.equal(45.7578137);
+      expect(fake.hits['/search']).to.equal(before + 1);
+      expect((await app.client().get('/api/geocode/place?q=Atlantis%20Lost')).body).to.deep.equal({ found: false });
+    });
+
+    it('needs a place: 400 with a message for a blank or missing one', async () => {
+      for (const q of ['', '?q=', '?q=%20%20%20', `?q=${'x'.repeat(121)}`]) {
+        const r = await app.client().get(`/api/geocode/place${q}`);
+        expect(r.status, q).to.equal(400);
+        expect(r.body.message, q).to.be.a('string');
+      }
+    });
+
+    it('a failing provider is a 502 with a message, not cached', async () => {
+      fake.mode = { geo: '503' };
+      const r = await app.client().get('/api/geocode/place?q=Grenoble');
+      expect(r.status).to.equal(502);
+      expect(r.body.message).to.equal('Failed to look up the place: The geocoding service answered 503');
+      fake.mode = {};
+      expect((await app.client().get('/api/geocode/place?q=Grenoble')).status).to.equal(200);
     });
   });
 

@@ -64,27 +64,44 @@ export function createGeocoder(knex: Knex, cfg: GeocoderConfig) {
     return { found: true, latitude: lat, longitude: lng, displayName: typeof first.display_name === 'string' ? first.display_name : query };
   }
 
+  /** Answers from the cache when fresh enough, else asks the provider and caches the answer. */
+  async function lookup(key: string, query: string): Promise<GeocodeHit> {
+    const row = await knex('museum_geocode_cache').where({ query_key: key }).first();
+    if (row) {
+      const ageMs = Date.now() - new Date(row.created_at).getTime();
+      const ttl = (row.found ? cfg.cacheDays : 1) * 86400000;
+      if (ageMs < ttl) {
+        return row.found
+          ? { found: true, latitude: row.latitude, longitude: row.longitude, displayName: row.display_name ?? undefined, cached: true }
+          : { found: false, cached: true };
+      }
+    }
+    waiting++;
+    let hit: Omit<GeocodeHit, 'cached'>;
+    try {
+      hit = await ask(query);
+    } finally {
+      waiting--;
+    }
+    await knex('museum_geocode_cache')
+      .insert({ query_key: key, found: hit.found, latitude: hit.latitude ?? null, longitude: hit.longitude ?? null, display_name: hit.displayName ?? null, created_at: knex.fn.now() })
+      .onConflict('query_key')
+      .merge();
+    return { ...hit, cached: false };
+  }
+  let waiting = 0;
+
   return {
     async geocode(address: string, city: string, country?: string | null): Promise<GeocodeHit> {
-      const key = geocodeKey([address, city, country]);
-      const row = await knex('museum_geocode_cache').where({ query_key: key }).first();
-      if (row) {
-        const ageMs = Date.now() - new Date(row.created_at).getTime();
-        const ttl = (row.found ? cfg.cacheDays : 1) * 86400000;
-        if (ageMs < ttl) {
-          return row.found
-            ? { found: true, latitude: row.latitude, longitude: row.longitude, displayName: row.display_name ?? undefined, cached: true }
-            : { found: false, cached: true };
-        }
-      }
       const query = [address, city, country].map((p) => (p ?? '').trim()).filter(Boolean).join(', ');
-      const hit = await ask(query);
-      await knex('museum_geocode_cache')
-        .insert({ query_key: key, found: hit.found, latitude: hit.latitude ?? null, longitude: hit.longitude ?? null, display_name: hit.displayName ?? null, created_at: knex.fn.now() })
-        .onConflict('query_key')
-        .merge();
-      return { ...hit, cached: false };
+      return lookup(geocodeKey([address, city, country]), query);
     },
+    /** A typed place ("Lyon", "Brooklyn, NY") for Discover's "near": the same provider and cache. */
+    async geocodePlace(place: string): Promise<GeocodeHit> {
+      return lookup(geocodeKey(['place:', place]), place.trim());
+    },
+    /** Provider calls waiting their turn (they are spaced by minIntervalMs). */
+    waiting: () => waiting,
   };
 }
 

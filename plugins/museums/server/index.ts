@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { definePluginServer, type ApiContext, type PluginContext } from '../../../core/plugin-api.ts';
 import { ROOT } from '../../../core/config.ts';
-import { HttpError } from '../../../core/errors.ts';
-import { AccountsService } from '../../accounts/public.ts';
+import { HttpError, tooMany } from '../../../core/errors.ts';
+import { AccountsService, OnboardingSources, UserData } from '../../accounts/public.ts';
 import { MuseumsService, SearchRegistry, type MuseumsApi, type SearchKind, type SearchProvider } from '../public.ts';
 import { MuseumsDomain } from './service.ts';
 import { createWikidataClient, type WikidataClient } from './wikidata.ts';
@@ -11,6 +11,14 @@ import { createGeocoder } from './geocode.ts';
 import { ExternalServiceError } from './http-json.ts';
 import { guessTimeZone } from './places.ts';
 import { enrichMuseums } from './enrich.ts';
+import { registerMuseumsExport } from './export.ts';
+import { effectivePolicy, publicHolidaysBetween } from './holidays.ts';
+import { normalizeHours } from '../shared/opening-hours.ts';
+import { visitHolidayDates, visitHoursAt } from '../shared/visit-hours.ts';
+import { createSuggest, onboardingSources } from './suggest.ts';
+import type { FactCorrection } from './corrections.ts';
+import { accessPhotoRoutes } from './access-photos.ts';
+import { visitFacts } from './visit-facts.ts';
 
 const ref = (name: string) => ({ $ref: `museums/${name}` });
 const idParams = { $ref: 'shared/IdParams' };
@@ -35,6 +43,8 @@ function externalError(e: unknown, what: string): never {
 
 const SEARCH_KINDS: SearchKind[] = ['users', 'posts', 'communities', 'events'];
 const PROVIDER_TIMEOUT_MS = 3000;
+/** Place lookups waiting for the geocoder beyond which GET /api/geocode/place answers 429. */
+const PLACE_QUEUE_MAX = 8;
 
 
 export default definePluginServer({
@@ -43,6 +53,7 @@ export default definePluginServer({
     const cfg = ctx.config;
     const d = new MuseumsDomain(knex, ctx, {
       recentCheckInDays: cfg.recentCheckInDays ?? 30,
+      busyMinCheckIns: cfg.busyMinCheckIns ?? 20,
       verify: { radiusM: cfg.checkInRadiusMeters ?? 300, maxAccuracyM: cfg.checkInMaxAccuracyMeters ?? 1000, maxSpeedKmh: cfg.checkInMaxSpeedKmh ?? 900 },
     });
     const wikidata: WikidataClient = createWikidataClient({
@@ -131,9 +142,15 @@ export default definePluginServer({
         const rows = await knex('museum_checkins').where({ user_id: userId }).groupBy('museum_id').select('museum_id').max({ last: 'created_at' }).orderBy('last', 'desc');
         return rows.map((r: any) => r.museum_id);
       },
+      suggestMuseums: createSuggest(knex, (r) => d.toSummary(r)),
       async countMuseums() {
         const [{ n }] = await knex('museums').count<{ n: number }[]>({ n: '*' });
         return Number(n);
+      },
+      async listSitemapEntries({ afterId = 0, limit }) {
+        const n = Math.min(50_000, Math.max(1, Math.floor(limit)));
+        const rows = await knex('museums').where('id', '>', afterId).orderBy('id').limit(n).select('id', 'slug', 'updated_at');
+        return rows.map((r: any) => ({ id: r.id, slug: r.slug, updatedAt: new Date(r.updated_at).toISOString() }));
       },
       adminList: (q) => d.adminList(q),
       createMuseum: (input, userId) => d.create({ ...input }, userId),
@@ -153,27 +170,66 @@ export default definePluginServer({
         return (await d.reviewMuseumSuggestion(id, reviewerId, false, note)).suggestion;
       },
       enrichFromKnowledgeBase: (opts) => enrichMuseums(knex, d, wikidata, ctx, opts ?? {}),
+      async summariesWithVisitHours(ids, visits) {
+        const unique = [...new Set([...ids, ...visits.map((v) => v.museumId)].filter((i) => Number.isInteger(i) && i > 0))];
+        const summaries = new Map<number, ReturnType<typeof d.toSummary>>();
+        if (!unique.length) return { summaries, visits: visits.map(() => null) };
+        // one statement for the whole list: the summaries' columns and what the hours rule reads
+        const rows = await knex('museums')
+          .whereIn('id', unique)
+          .select('id', 'slug', 'name', 'city', 'country', 'featured_image', 'category', 'manager_id', 'is_verified', 'timezone', 'opening_hours', 'state', 'latitude', 'longitude');
+        const byId = new Map<number, any>();
+        for (const r of rows) {
+          byId.set(r.id, r);
+          if (ids.includes(r.id)) summaries.set(r.id, d.toSummary(r));
+        }
+        const hoursOf = new Map<number, ReturnType<typeof normalizeHours>>();
+        return {
+          summaries,
+          visits: visits.map((v) => {
+            const row = byId.get(v.museumId);
+            if (!row || row.opening_hours == null) return null;
+            let hours = hoursOf.get(row.id);
+            if (!hours) hoursOf.set(row.id, (hours = normalizeHours(typeof row.opening_hours === 'string' ? JSON.parse(row.opening_hours) : row.opening_hours)));
+            const tz = row.timezone || 'UTC';
+            const { from, to } = visitHolidayDates(v.start, v.end, tz);
+            return visitHoursAt(hours, v.start, v.end, tz, publicHolidaysBetween(effectivePolicy(hours.publicHolidays, row), from, to));
+          }),
+        };
+      },
+      async visitHours(museumId, start, end) {
+        const row = await knex('museums').where({ id: museumId }).first('opening_hours', 'timezone', 'country', 'state', 'latitude', 'longitude');
+        if (!row || row.opening_hours == null) return null;
+        const hours = normalizeHours(typeof row.opening_hours === 'string' ? JSON.parse(row.opening_hours) : row.opening_hours);
+        const tz = row.timezone || 'UTC';
+        const { from, to } = visitHolidayDates(start, end, tz);
+        // a museum without a holiday country has it guessed from its address (effectivePolicy)
+        return visitHoursAt(hours, start, end, tz, publicHolidaysBetween(effectivePolicy(hours.publicHolidays, row), from, to));
+      },
+      visitFacts: (ids, dates) => visitFacts(knex, ids, dates),
     };
     ctx.services.provide(MuseumsService, api);
+    // onboarding (accounts): museum categories as interests, a typed home city geocoded here
+    ctx.services.provide(OnboardingSources, onboardingSources((city) => geocoder.geocode('', city)));
 
     // Server-side failures of the external services (502/504) and the missing maps key (503)
     // leave as { message } with their status even where core's error handler does not know this
     // HttpError class (tests load core twice: CJS for the test files, ESM for plugins).
     const OWN_PATHS = /^\/api\/(museums|museum-suggestions|geocode|google-maps-|search)/;
-    ctx.middleware.use(async (kctx, next) => {
-      try {
-        await next();
-      } catch (err: any) {
+    ctx.middleware.use((kctx, next) =>
+      next().catch((err: any) => {
         if (OWN_PATHS.test(kctx.path) && err?.expose === true && err.status >= 500 && err.status < 600 && typeof err.message === 'string') {
           kctx.status = err.status;
           kctx.body = { message: err.message };
           return;
         }
         throw err;
-      }
-    });
+      }),
+    );
 
-    ctx.events.on('accounts.user.deleting', ({ userId }) => d.forgetUser(userId));
+    // Account deletion: inside the transaction that removes the user row, so counters stay exact.
+    ctx.services.get(UserData).onErase('museums', (userId, e) => d.forgetUser(userId, e));
+    registerMuseumsExport(ctx, d); // the member's data archive and the import of follows (issue 24)
 
     const viewer = (c: ApiContext) => c.user?.id;
 
@@ -183,6 +239,7 @@ export default definePluginServer({
       method: 'GET',
       path: '/api/museums',
       operationId: 'listMuseums',
+      publicCache: 30,
       summary: 'Museums, page by page; filters category, q (name, city or country), verified; near=lat,lng sorts by distance in miles',
       auth: 'optional',
       schema: {
@@ -197,7 +254,7 @@ export default definePluginServer({
             verified: { type: 'boolean' },
             near: { type: 'string', maxLength: 60, pattern: '^\\s*-?\\d+(\\.\\d+)?\\s*,\\s*-?\\d+(\\.\\d+)?\\s*$', description: 'latitude,longitude', 'x-messages': { pattern: 'near must be "latitude,longitude"' } },
             radius: { type: 'number', exclusiveMinimum: 0, maximum: 12500, description: 'Miles around near' },
-            sort: { type: 'string', enum: ['name', 'distance', 'popular', 'recent'] },
+            sort: { type: 'string', enum: ['name', 'distance', 'popular', 'recent', 'open'], description: 'open: the museums open now first, then by distance (with near) or name' },
             open: { type: 'string', enum: ['now'], description: 'now: only museums open at this moment (their zone, closures and public holidays)' },
             access: { type: 'string', maxLength: 300, pattern: '^[A-Za-z]+(,[A-Za-z]+)*$', description: 'Accessibility facts that must be yes, comma separated (stepFreeEntrance, accessibleToilets, …)', 'x-messages': { pattern: 'access must be a comma-separated list of accessibility facts' } },
             free: { type: 'string', enum: ['now', 'today'], description: 'only museums free for everyone now / at some time today (their free-entry rules, local time)' },
@@ -228,23 +285,25 @@ export default definePluginServer({
       method: 'GET',
       path: '/api/museums/slug/:slug',
       operationId: 'getMuseumBySlug',
+      publicCache: 30,
       summary: 'A museum by slug (an id is accepted too)',
       auth: 'optional',
       schema: {
         params: { type: 'object', required: ['slug'], additionalProperties: false, properties: { slug: { type: 'string', minLength: 1, maxLength: 120 } } },
         response: { 200: ref('Museum'), 404: { $ref: 'shared/Error' } },
       },
-      handler: (c) => d.get(c.input.params.slug, viewer(c)),
+      handler: async (c) => d.get(c.input.params.slug, viewer(c)),
     });
 
     ctx.routes.add<{ id: number }>({
       method: 'GET',
       path: '/api/museums/:id',
       operationId: 'getMuseum',
+      publicCache: 30,
       summary: 'A museum by id',
       auth: 'optional',
       schema: { params: idParams, response: { 200: ref('Museum'), 404: { $ref: 'shared/Error' } } },
-      handler: (c) => d.get(c.input.params.id, viewer(c)),
+      handler: async (c) => d.get(c.input.params.id, viewer(c)),
     });
 
     ctx.routes.add<{ id: number }>({
@@ -304,11 +363,15 @@ export default definePluginServer({
           200: {
             type: 'object',
             additionalProperties: false,
-            required: ['total', 'minimum', 'histogram', 'now'],
+            required: ['total', 'minimum', 'histogram', 'relative', 'now'],
             properties: {
               total: { type: 'integer' },
               minimum: { type: 'integer' },
               histogram: { anyOf: [{ type: 'array', items: { type: 'array', items: { type: 'integer' } } }, { type: 'null' }] },
+              relative: {
+                anyOf: [{ type: 'array', items: { type: 'array', items: { type: 'integer', minimum: 0, maximum: 100 } } }, { type: 'null' }],
+                description: "Each hour as a percent of the museum's busiest hour of the week (same shape as histogram)",
+              },
               now: { anyOf: [{ type: 'string', enum: ['quiet', 'average', 'busy'] }, { type: 'null' }] },
             },
           },
@@ -331,7 +394,7 @@ export default definePluginServer({
       handler: (c) => d.factQuestion(c.user!.id, c.input.params.id),
     });
 
-    ctx.routes.add<{ id: number }, unknown, { group: 'hours' | 'admission' | 'accessibility' | 'contact'; agrees: boolean; correction?: string | null }>({
+    ctx.routes.add<{ id: number }, unknown, { group: 'hours' | 'admission' | 'accessibility' | 'contact'; agrees: boolean; correction?: string | null; change?: FactCorrection | null }>({
       method: 'POST',
       path: '/api/museums/:id/fact-check',
       operationId: 'answerMuseumFactQuestion',
@@ -348,6 +411,7 @@ export default definePluginServer({
             group: { type: 'string', enum: ['hours', 'admission', 'accessibility', 'contact'] },
             agrees: { type: 'boolean' },
             correction: { type: ['string', 'null'], maxLength: 1000 },
+            change: { anyOf: [ref('FactCorrection'), { type: 'null' }], description: "With a no: the structured correction of the group asked about (only that group's key)" },
           },
         },
         response: {
@@ -365,7 +429,7 @@ export default definePluginServer({
           ...errorResponses,
         },
       },
-      handler: (c) => d.answerFactQuestion(c.user!.id, c.input.params.id, c.input.body.group, c.input.body.agrees, c.input.body.correction),
+      handler: (c) => d.answerFactQuestion(c.user!.id, c.input.params.id, c.input.body.group, c.input.body.agrees, c.input.body.correction, c.input.body.change),
     });
 
     ctx.routes.add<{ userId: number }>({
@@ -404,6 +468,8 @@ export default definePluginServer({
         };
       },
     });
+
+    accessPhotoRoutes(ctx, d); // a photo per accessibility fact (issue 20)
 
     // ---------------------------------------------------------------- search
 
@@ -561,6 +627,35 @@ export default definePluginServer({
           displayName: hit.displayName,
           ...(country?.trim() ? { timezone: guessTimeZone(country, hit.latitude, hit.longitude) } : {}),
         };
+      },
+    });
+
+    ctx.routes.add<unknown, { q: string }>({
+      method: 'GET',
+      path: '/api/geocode/place',
+      operationId: 'geocodePlace',
+      summary: "Coordinates of a typed place for Discover's near filter (server-side geocoding, cached; visitors too)",
+      auth: 'optional',
+      schema: {
+        query: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['q'],
+          properties: { q: { type: 'string', minLength: 2, maxLength: 120, pattern: '\\S', 'x-messages': { minLength: 'Please enter a place', pattern: 'Please enter a place', required: 'Please enter a place' } } },
+        },
+        response: { 200: ref('GeocodeResult'), 400: { $ref: 'shared/Error' }, 429: { $ref: 'shared/Error' }, 502: { $ref: 'shared/Error' }, 504: { $ref: 'shared/Error' } },
+      },
+      async handler(c) {
+        // provider calls are spaced (1/s for Nominatim): a long queue answers 429 rather than waiting
+        if (geocoder.waiting() >= PLACE_QUEUE_MAX) throw tooMany('Too many place lookups right now. Please try again in a moment.', 2);
+        let hit;
+        try {
+          hit = await geocoder.geocodePlace(c.input.query.q);
+        } catch (e) {
+          externalError(e, 'Failed to look up the place');
+        }
+        if (!hit.found) return { found: false };
+        return { found: true, latitude: hit.latitude, longitude: hit.longitude, displayName: hit.displayName };
       },
     });
 

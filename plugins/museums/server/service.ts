@@ -5,6 +5,7 @@
  */
 import type { Knex } from 'knex';
 import { HttpError } from '../../../core/errors.ts';
+import { imageInfoSql, toImageInfo } from '../../../core/images.ts';
 import type { PluginContext } from '../../../core/plugin-api.ts';
 import { AccountsService } from '../../accounts/public.ts';
 import { earnedBadgesFrom } from '../../badges/public.ts';
@@ -21,19 +22,29 @@ import type {
 } from '../public.ts';
 import { isAmenityKey } from '../shared/catalog.ts';
 import { isValidTimeZone, localDateTime, normalizeHours, openStatusAt } from '../shared/opening-hours.ts';
-import { holidaysAround, isKnownHolidayRegion } from './holidays.ts';
+import { effectivePolicy, guessHolidayRegion, holidaysAround, isKnownHolidayRegion } from './holidays.ts';
 import { freeStatusAt, normalizeAdmission } from '../shared/admission.ts';
 import { isAccessKey, normalizeAccessibility, type AccessKey } from '../shared/accessibility.ts';
-import { DEFAULT_VERIFY, verifyCheckIn, type VerifyOptions } from '../shared/verify.ts';
+import { DEFAULT_VERIFY, verifyCheckIn, type UnverifiedReason, type VerifyOptions } from '../shared/verify.ts';
 import { FACT_GROUPS, groupsOf, oldestGroup, type ConfirmationSource, type FactGroup, type Freshness } from '../shared/freshness.ts';
-import { canonicalCategory, DISTANCE_SQL, guessTimeZone, slugify } from './places.ts';
+import { canonicalCategory, DISTANCE_SQL, EARTH_RADIUS_MILES, guessTimeZone, slugify } from './places.ts';
+import { busyLevel, relativeToBusiest } from '../shared/busy.ts';
+import { consensusChanges, correctionToChanges, type FactCorrection } from './corrections.ts';
 
 type Db = Knex | Knex.Transaction;
 
 export interface MuseumsOptions {
   recentCheckInDays: number;
+  /** Verified check-ins before the best-time-to-visit histogram and "usually busy now" show (20). */
+  busyMinCheckIns?: number;
   /** Check-in verification (shared/verify.ts); defaults DEFAULT_VERIFY. */
   verify?: VerifyOptions;
+}
+
+/** The reason of a suggestion made from visitors' "no" answers: how many, and their notes. */
+function answersReason(visitors: number, group: string, notes: Array<string | null | undefined>): string {
+  const words = notes.filter((n): n is string => !!n);
+  return `${visitors} visitors say the ${group} facts are not right${words.length ? `: ${words.map((n) => `"${n}"`).join('; ')}` : ''}`.slice(0, 1000);
 }
 
 /** Field name in answers and inputs → column. */
@@ -86,6 +97,18 @@ export function toFreshness(raw: unknown): Freshness {
 
 const DAY_INDEX: Record<string, number> = { monday: 0, tuesday: 1, wednesday: 2, thursday: 3, friday: 4, saturday: 5, sunday: 6 };
 
+/**
+ * Best time to visit: verified check-ins of the last year at one museum (the `museums` row in
+ * scope; one parameter: its id) by local ISO weekday (d, 1 = Monday) and hour (h).
+ */
+const BUSY_BUCKETS_SQL = `select extract(isodow from c.created_at at time zone coalesce(bm.timezone, 'UTC'))::int as d,
+    extract(hour from c.created_at at time zone coalesce(bm.timezone, 'UTC'))::int as h, count(*)::int as n
+  from museum_checkins c join museums bm on bm.id = c.museum_id
+  where c.museum_id = ? and c.verified and c.created_at > now() - interval '365 days' group by 1, 2`;
+/** This local hour's share of the busiest hour, over the buckets `b` of the museum `museums`. */
+const BUSY_NOW_SQL = `coalesce((select b2.n::float8 from b b2 where b2.d = extract(isodow from now() at time zone coalesce(museums.timezone, 'UTC'))::int
+    and b2.h = extract(hour from now() at time zone coalesce(museums.timezone, 'UTC'))::int), 0) / nullif((select max(b3.n) from b b3), 0)`;
+
 /** Escapes LIKE wildcards. */
 export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -104,6 +127,12 @@ export class MuseumsDomain {
       'museums.*',
       db.raw(`(select count(*) from museum_checkins c where c.museum_id = museums.id and c.created_at > now() - (?::int * interval '1 day'))::int as recent_check_ins`, [this.opts.recentCheckInDays]),
       db.raw(`(select json_agg(json_build_object('g', fc.fact_group, 'at', fc.confirmed_at, 's', fc.source)) from museum_fact_confirmations fc where fc.museum_id = museums.id) as freshness`),
+      // "usually quiet / busy now" on cards and the page: null below the histogram's minimum
+      db.raw(`(with b as (${BUSY_BUCKETS_SQL.replace('c.museum_id = ?', 'c.museum_id = museums.id')}) select case when coalesce((select sum(n) from b), 0) < ? then null else ${BUSY_NOW_SQL} end) as busy_share`, [
+        Math.max(1, this.opts.busyMinCheckIns ?? 20),
+      ]),
+      // the featured image's made widths and placeholder (cards and the page): no statement more
+      db.raw('? as featured_image_info', [imageInfoSql(db as Knex, 'museums.featured_image')]),
     );
     if (viewerId) {
       q.select(
@@ -117,7 +146,10 @@ export class MuseumsDomain {
   toMuseum(row: any, now = new Date()): Museum {
     const hours = row.opening_hours == null ? null : normalizeHours(jsonValue(row.opening_hours));
     const tz = row.timezone || 'UTC';
-    const holidays = hours ? holidaysAround(hours.publicHolidays, now, tz) : [];
+    // a rule without a country uses the one guessed from the address (issue 20)
+    const policy = hours ? effectivePolicy(hours.publicHolidays, row) : null;
+    const holidays = hours ? holidaysAround(policy, now, tz) : [];
+    const guess = policy ?? (hours?.publicHolidays?.country ? null : guessHolidayRegion(row.country, row.state, row.latitude, row.longitude));
     const status = hours ? openStatusAt(hours, now, tz, holidays) : null;
     const admission = row.admission == null ? null : normalizeAdmission(jsonValue(row.admission));
     const free = freeStatusAt(admission, now, tz);
@@ -141,14 +173,17 @@ export class MuseumsDomain {
       longitude: row.longitude == null ? null : Number(row.longitude),
       timezone: tz,
       featuredImage: row.featured_image ?? null,
+      ...('featured_image_info' in row ? { featuredImageInfo: toImageInfo(row.featured_image_info) } : {}),
       amenities: (jsonValue(row.amenities) ?? []) as string[],
       openingHours: hours,
       holidays,
+      holidayRegion: guess ? { country: guess.country, ...(guess.region ? { region: guess.region } : {}), guessed: !hours?.publicHolidays?.country } : null,
       admission,
       accessibility: normalizeAccessibility(jsonValue(row.accessibility)),
       freshness: toFreshness(row.freshness),
       isFreeToday: free.freeToday,
       isFreeNow: free.freeNow,
+      busyNow: row.busy_share == null ? null : busyLevel(Number(row.busy_share)),
       managerId: row.manager_id ?? null,
       rating: Number(row.rating ?? 0),
       totalReviews: row.total_reviews ?? 0,
@@ -241,47 +276,74 @@ export class MuseumsDomain {
     if (query.verified !== undefined) base.where('museums.is_verified', query.verified);
     const near = query.near;
     if (near && query.radius) {
-      base.whereNotNull('museums.latitude').whereRaw(`${DISTANCE_SQL} <= ?`, [near.lat, near.lat, near.lng, query.radius]);
-    }
-    if (query.open === 'now') {
-      // Open now depends on each museum's zone, exceptions and holidays: decided in code (the
-      // same function as the answers' isOpen) over the museums the other filters keep.
-      const now = new Date();
-      const candidates = await base.clone().whereNotNull('museums.opening_hours').select('museums.id', 'museums.opening_hours', 'museums.timezone');
-      const openIds = candidates
-        .filter((r: any) => {
-          const h = normalizeHours(jsonValue(r.opening_hours));
-          const tz = r.timezone || 'UTC';
-          return openStatusAt(h, now, tz, holidaysAround(h.publicHolidays, now, tz)).isOpen;
-        })
-        .map((r: any) => r.id as number);
-      base.whereIn('museums.id', openIds);
+      // a bounding box first (plain range tests on the indexed latitude/longitude), then the exact
+      // great circle: the box holds the whole disc (longitude half-width asin(sin r / cos lat))
+      const r = query.radius / EARTH_RADIUS_MILES;
+      const deg = 180 / Math.PI;
+      const dLat = r * deg + 1e-6;
+      base.whereNotNull('museums.latitude').whereBetween('museums.latitude', [near.lat - dLat, near.lat + dLat]);
+      const cosLat = Math.cos(near.lat / deg);
+      if (Math.sin(r) < cosLat && Math.abs(near.lat) + dLat < 90) {
+        const dLng = Math.asin(Math.sin(r) / cosLat) * deg + 1e-6;
+        const lo = near.lng - dLng;
+        const hi = near.lng + dLng;
+        // a box crossing the antimeridian wraps around
+        if (lo < -180) base.where((w) => w.where('museums.longitude', '>=', lo + 360).orWhere('museums.longitude', '<=', hi));
+        else if (hi > 180) base.where((w) => w.where('museums.longitude', '>=', lo).orWhere('museums.longitude', '<=', hi - 360));
+        else base.whereBetween('museums.longitude', [lo, hi]);
+      }
+      base.whereRaw(`${DISTANCE_SQL} <= ?`, [near.lat, near.lat, near.lng, query.radius]);
     }
     if (query.access) {
       const keys = [...new Set(query.access.split(',').map((k) => k.trim()).filter(Boolean))];
       const bad = keys.filter((k) => !isAccessKey(k));
       if (bad.length) throw new HttpError(400, `Unknown accessibility fact: ${bad.join(', ')}`);
-      for (const k of keys as AccessKey[]) base.whereRaw(`museums.accessibility -> ? ->> 'value' = 'yes'`, [k]);
+      // one jsonb containment test ({"stepFreeEntrance":{"value":"yes"},…}), served by the GIN index
+      const wanted = Object.fromEntries((keys as AccessKey[]).map((k) => [k, { value: 'yes' }]));
+      base.whereRaw('museums.accessibility @> ?::jsonb', [JSON.stringify(wanted)]);
     }
-    if (query.free) {
-      // Free for everyone now / today: the same rule evaluation as isFreeNow / isFreeToday.
+    const sort = query.sort ?? (near ? 'distance' : 'name');
+    // Open now and free now depend on each museum's zone, closures, public holidays and free-entry
+    // rules: decided in code (the same functions as the answers' isOpen / isFreeNow) in one pass
+    // over the few columns of the museums every SQL filter above keeps; the result goes back into
+    // the statement as a list of ids. One extra statement however many of them are combined.
+    let openIds: number[] | null = null;
+    if (query.open === 'now' || query.free || sort === 'open') {
       const now = new Date();
-      const candidates = await base.clone().whereNotNull('museums.admission').select('museums.id', 'museums.admission', 'museums.timezone');
-      const freeIds = candidates
-        .filter((r: any) => {
-          const f = freeStatusAt(normalizeAdmission(jsonValue(r.admission)), now, r.timezone || 'UTC');
-          return query.free === 'now' ? f.freeNow : f.freeToday;
-        })
-        .map((r: any) => r.id as number);
-      base.whereIn('museums.id', freeIds);
+      // address columns: a museum without a holiday country has it guessed from them (effectivePolicy)
+      const scan = base.clone().select('museums.id', 'museums.timezone', 'museums.opening_hours', 'museums.admission', 'museums.country', 'museums.state', 'museums.latitude', 'museums.longitude');
+      if (query.open === 'now') scan.whereNotNull('museums.opening_hours');
+      if (query.free) scan.whereNotNull('museums.admission');
+      const candidates = await scan;
+      const keep: number[] = [];
+      openIds = [];
+      for (const r of candidates as any[]) {
+        const tz = r.timezone || 'UTC';
+        let isOpen = false;
+        if (r.opening_hours != null) {
+          const h = normalizeHours(jsonValue(r.opening_hours));
+          isOpen = openStatusAt(h, now, tz, holidaysAround(effectivePolicy(h.publicHolidays, r), now, tz)).isOpen;
+        }
+        if (isOpen) openIds.push(r.id);
+        if (query.open === 'now' && !isOpen) continue;
+        if (query.free) {
+          const f = freeStatusAt(normalizeAdmission(jsonValue(r.admission)), now, tz);
+          if (!(query.free === 'now' ? f.freeNow : f.freeToday)) continue;
+        }
+        keep.push(r.id);
+      }
+      if (query.open === 'now' || query.free) base.whereIn('museums.id', keep);
     }
     const [{ total }] = await base.clone().count<{ total: number }[]>({ total: '*' });
     const rowsQ = this.selectMuseums(this.knex, query.viewerId).from(base.clone().select('museums.*').as('museums'));
     if (near) {
       rowsQ.select(this.knex.raw(`case when museums.latitude is null or museums.longitude is null then null else ${DISTANCE_SQL} end as distance`, [near.lat, near.lat, near.lng]));
     }
-    const sort = query.sort ?? (near ? 'distance' : 'name');
-    if (sort === 'distance' && near) rowsQ.orderByRaw('distance asc nulls last');
+    if (sort === 'open') {
+      // open now first, then the nearest (with near) or by name
+      if (openIds!.length) rowsQ.orderByRaw('(museums.id = any(?::int[])) desc', [openIds]);
+      if (near) rowsQ.orderByRaw('distance asc nulls last');
+    } else if (sort === 'distance' && near) rowsQ.orderByRaw('distance asc nulls last');
     else if (sort === 'popular') rowsQ.orderBy([{ column: 'museums.follower_count', order: 'desc' }, { column: 'museums.total_insights', order: 'desc' }]);
     else if (sort === 'recent') rowsQ.orderBy('museums.created_at', 'desc');
     rowsQ.orderBy('museums.name', 'asc').orderBy('museums.id', 'asc');
@@ -390,7 +452,7 @@ export class MuseumsDomain {
       if (k === 'openingHours') {
         v = v == null ? null : normalizeHours(v);
         const policy = (v as { publicHolidays?: { country: string; region?: string } | null } | null)?.publicHolidays;
-        if (policy && !isKnownHolidayRegion(policy.country, policy.region)) {
+        if (policy && policy.country && !isKnownHolidayRegion(policy.country, policy.region)) {
           errors.push({ path: '/openingHours/publicHolidays', message: 'Unknown country or region for public holidays' });
         }
       }
@@ -541,6 +603,20 @@ export class MuseumsDomain {
    * actually changed. The lock also stops a concurrent deletion of the museum; every statement goes
    * through `trx`, so PGlite's single connection works too.
    */
+  /** Follows unless already following (the import of follows, issue 24); answers whether it followed. */
+  async followIfNot(userId: number, museumId: number): Promise<boolean> {
+    const changed = await this.knex.transaction(async (trx) => {
+      const museum = await trx('museums').where({ id: museumId }).forUpdate().first('id');
+      if (!museum) return false;
+      const added = await trx('museum_follows').insert({ user_id: userId, museum_id: museumId }).onConflict(['user_id', 'museum_id']).ignore().returning('museum_id');
+      if (!added.length) return false;
+      await trx('museums').where({ id: museumId }).update({ follower_count: trx.raw('follower_count + 1') });
+      return true;
+    });
+    if (changed) await this.ctx.events.emit('museums.museum.followed', { userId, museumId, following: true });
+    return changed;
+  }
+
   async toggleFollow(userId: number, museumId: number): Promise<{ following: boolean; followerCount: number }> {
     const result = await this.knex.transaction(async (trx) => {
       const museum = await trx('museums').where({ id: museumId }).forUpdate().first('id', 'follower_count');
@@ -554,7 +630,16 @@ export class MuseumsDomain {
         delta = -removed.length;
       } else {
         // Under the lock nobody else can insert this row; on-conflict stays as a guard only.
-        const added = await trx('museum_follows').insert({ user_id: userId, museum_id: museumId }).onConflict(['user_id', 'museum_id']).ignore().returning('museum_id');
+        const added = await trx('museum_follows')
+          .insert({ user_id: userId, museum_id: museumId })
+          .onConflict(['user_id', 'museum_id'])
+          .ignore()
+          .returning('museum_id')
+          .catch((err: any) => {
+            // the member's account was deleted in the same instant
+            if (err?.code === '23503') throw new HttpError(401, 'Authentication required');
+            throw err;
+          });
         following = true;
         delta = added.length;
       }
@@ -578,50 +663,67 @@ export class MuseumsDomain {
    */
   async checkIn(userId: number, museumId: number, position: { latitude: number; longitude: number; accuracy: number } | null = null) {
     const now = new Date();
+    const opts = this.opts.verify ?? DEFAULT_VERIFY;
+    // Four statements (issue 18: was eight): the lock with the museum, then the speed check against
+    // the previous verified check-in (read after the lock, so in a fresh snapshot), the insert, the
+    // museum's counter and the recent count in one statement.
     const stored = await this.knex.transaction(async (trx) => {
-      await trx.raw('select pg_advisory_xact_lock(?, ?)', [20200, userId]);
-      const m = await trx('museums').where({ id: museumId }).first('id', 'timezone', 'latitude', 'longitude');
+      const m = (
+        await trx.raw('select pg_advisory_xact_lock(?, ?) as locked, m.id, m.timezone, m.latitude, m.longitude from museums m where m.id = ?', [20200, userId, museumId])
+      ).rows[0];
       if (!m) throw new HttpError(404, 'Museum not found');
       const d = localDateTime(now, m.timezone || 'UTC');
       const localDate = `${d.year}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
-      const prev = await trx('museum_checkins as c')
-        .join('museums as pm', 'pm.id', 'c.museum_id')
-        .where({ 'c.user_id': userId, 'c.verified': true })
-        .whereNotNull('pm.latitude')
-        .orderBy('c.created_at', 'desc')
-        .first('pm.latitude', 'pm.longitude', 'c.created_at');
       const museumPos = m.latitude == null || m.longitude == null ? null : { latitude: Number(m.latitude), longitude: Number(m.longitude) };
-      const v = verifyCheckIn({
-        position,
-        museum: museumPos,
-        previous: prev ? { museum: { latitude: Number(prev.latitude), longitude: Number(prev.longitude) }, at: new Date(prev.created_at) } : null,
-        at: now,
-        opts: this.opts.verify ?? DEFAULT_VERIFY,
-      });
-      const inserted = await trx('museum_checkins')
-        .insert({
-          user_id: userId,
-          museum_id: museumId,
-          local_date: localDate,
-          verified: v.verified,
-          unverified_reason: v.reason,
-          latitude: position?.latitude ?? null,
-          longitude: position?.longitude ?? null,
-          accuracy: position?.accuracy ?? null,
-          distance_m: v.distanceM,
-        })
-        .onConflict(['user_id', 'museum_id', 'local_date'])
-        .ignore()
-        .returning(['id', 'created_at']);
-      if (!inserted.length) throw new HttpError(409, 'You have already checked in at this museum today. Come back tomorrow!');
-      const [row] = await trx('museums').where({ id: museumId }).increment('check_in_count', 1).returning('check_in_count');
-      const recent = await trx('museum_checkins')
-        .where({ museum_id: museumId })
-        .whereRaw(`created_at > now() - (?::int * interval '1 day')`, [this.opts.recentCheckInDays])
-        .count<{ n: number }[]>({ n: '*' });
-      return { id: inserted[0].id as number, createdAt: iso(inserted[0].created_at), localDate, checkInCount: row.check_in_count as number, recent: Number(recent[0].n), ...v };
+      // Near or not (no previous check-in needed); the speed from the previous one is the same rule
+      // as verifyCheckIn's, stated in SQL so that it reads the previous check-in in this statement.
+      const near = verifyCheckIn({ position, museum: museumPos, previous: null, at: now, opts });
+      const hop = `2 * 6371008.8 * asin(least(1, sqrt(power(sin(radians(? - prev.lat) / 2), 2) + cos(radians(prev.lat)) * cos(radians(?)) * power(sin(radians(? - prev.lng) / 2), 2))))`;
+      const r = await trx.raw(
+        `with prev as (
+           select pm.latitude::float8 as lat, pm.longitude::float8 as lng, c.created_at
+           from museum_checkins c join museums pm on pm.id = c.museum_id
+           where c.user_id = ? and c.verified and pm.latitude is not null
+           order by c.created_at desc limit 1
+         ), v as (
+           select ?::boolean and coalesce((
+             select hop <= 2 * ?::float8 or hop / 1000 / (greatest(1, extract(epoch from (?::timestamptz - prev.created_at))) / 3600) <= ?::float8
+             from (select ${hop} as hop, prev.created_at from prev) prev
+           ), true) as ok
+         ), ins as (
+           insert into museum_checkins (user_id, museum_id, local_date, verified, unverified_reason, latitude, longitude, accuracy, distance_m)
+           select ?::int, ?::int, ?::date, v.ok, case when v.ok then null when ?::boolean then 'impossible_journey' else ?::text end, ?::float8, ?::float8, ?::float8, ?::float8 from v
+           on conflict (user_id, museum_id, local_date) do nothing
+           returning id, created_at, verified, unverified_reason
+         ), upd as (
+           update museums set check_in_count = check_in_count + 1 where id = ? and exists (select 1 from ins) returning check_in_count
+         )
+         select ins.*, (select check_in_count from upd) as check_in_count,
+           (select count(*) from museum_checkins where museum_id = ? and created_at > now() - (?::int * interval '1 day'))::int + 1 as recent
+         from ins`,
+        [
+          userId,
+          near.verified, opts.radiusM, now.toISOString(), opts.maxSpeedKmh,
+          museumPos?.latitude ?? 0, museumPos?.latitude ?? 0, museumPos?.longitude ?? 0,
+          userId, museumId, localDate, near.verified, near.reason, position?.latitude ?? null, position?.longitude ?? null, position?.accuracy ?? null, near.distanceM,
+          museumId,
+          museumId, this.opts.recentCheckInDays,
+        ],
+      );
+      const row = r.rows[0];
+      if (!row) throw new HttpError(409, 'You have already checked in at this museum today. Come back tomorrow!');
+      return {
+        id: row.id as number,
+        createdAt: iso(row.created_at),
+        localDate,
+        checkInCount: Number(row.check_in_count),
+        recent: Number(row.recent),
+        verified: row.verified as boolean,
+        reason: (row.unverified_reason ?? null) as UnverifiedReason | null,
+        distanceM: near.distanceM,
+      };
     });
-    const results = await this.ctx.events.emit('museums.museum.checkedIn', { userId, museumId, checkInId: stored.id, verified: stored.verified });
+    const results = await this.ctx.events.emit('museums.museum.checkedIn', { userId, museumId, checkInId: stored.id, verified: stored.verified, at: stored.createdAt });
     return {
       checkIn: { id: stored.id, museumId, userId, localDate: stored.localDate, createdAt: stored.createdAt, verified: stored.verified, unverifiedReason: stored.reason, distanceMeters: stored.distanceM },
       checkInCount: stored.checkInCount,
@@ -635,27 +737,22 @@ export class MuseumsDomain {
    * at the museum (its zone, so DST moves nothing), shown only from `minimum` check-ins on, and
    * "now" as quiet / average / busy relative to the museum's own busiest hour.
    */
-  async busyTimes(museumId: number, minimum: number, now = new Date()) {
-    const m = await this.knex('museums').where({ id: museumId }).first('id', 'timezone');
+  async busyTimes(museumId: number, minimum: number) {
+    const m = await this.knex('museums').where({ id: museumId }).first('id');
     if (!m) throw new HttpError(404, 'Museum not found');
-    const tz = m.timezone || 'UTC';
-    const rows = await this.knex('museum_checkins')
-      .where({ museum_id: museumId, verified: true })
-      .whereRaw(`created_at > now() - interval '365 days'`)
-      .orderBy('created_at', 'desc')
-      .limit(50000)
-      .pluck('created_at');
-    const total = rows.length;
-    if (total < Math.max(1, minimum)) return { total, minimum, histogram: null, now: null };
+    // grouped in SQL at the museum's zone (PostgreSQL's time zone rules: DST moves nothing)
+    const r = await this.knex.raw(
+      `with b as (${BUSY_BUCKETS_SQL})
+       select b.d, b.h, b.n, (select sum(n) from b)::int as total, ${BUSY_NOW_SQL} as now_share
+       from museums left join b on true where museums.id = ?`,
+      [museumId, museumId],
+    );
+    const rows = r.rows as Array<{ d: number | null; h: number | null; n: number | null; total: number | null; now_share: number | null }>;
+    const total = Number(rows[0]?.total ?? 0);
+    if (total < Math.max(1, minimum)) return { total, minimum, histogram: null, relative: null, now: null };
     const histogram = Array.from({ length: 7 }, () => Array.from({ length: 24 }, () => 0));
-    for (const at of rows) {
-      const l = localDateTime(new Date(at), tz);
-      histogram[DAY_INDEX[l.weekday]][Math.floor(l.minutes / 60)] += 1;
-    }
-    const max = Math.max(...histogram.flat());
-    const here = localDateTime(now, tz);
-    const share = histogram[DAY_INDEX[here.weekday]][Math.floor(here.minutes / 60)] / max;
-    return { total, minimum, histogram, now: share >= 2 / 3 ? 'busy' : share <= 1 / 3 ? 'quiet' : 'average' };
+    for (const x of rows) if (x.d != null && x.h != null) histogram[Number(x.d) - 1][Number(x.h)] = Number(x.n);
+    return { total, minimum, histogram, relative: relativeToBusiest(histogram), now: busyLevel(Number(rows[0].now_share ?? 0)) };
   }
 
   async adjustInsightCount(museumId: number, delta: number): Promise<void> {
@@ -663,23 +760,66 @@ export class MuseumsDomain {
     await this.knex('museums').where({ id: museumId }).update({ total_insights: this.knex.raw('greatest(0, total_insights + ?)', [delta]) });
   }
 
-  /** Before a user row goes: their follows and check-ins leave the counters too. */
-  async forgetUser(userId: number): Promise<void> {
-    await this.knex.transaction(async (trx) => {
-      // Museums first, in id order (toggleFollow locks the museum before the follow row): a toggle
-      // of this user running meanwhile waits here instead of deadlocking with us.
-      await trx.raw(
+  /**
+   * In the transaction that removes a user row (accounts' UserData.onErase): their follows and
+   * check-ins leave the counters too, exactly even when the member follows or checks in at that
+   * instant. Museums are locked first (in id order, as toggleFollow does), then the user row: from
+   * then on no follow or check-in of theirs can be inserted (the foreign-key check waits, then
+   * fails), and one committed just before is read below and counted out.
+   */
+  async forgetUser(userId: number, e: { trx: Knex.Transaction; lockUser(): Promise<void> }): Promise<void> {
+    const { trx } = e;
+    const lockMuseums = (ids?: number[]) =>
+      trx.raw(
         `select id from museums where id in (select museum_id from museum_follows where user_id = ? union select museum_id from museum_checkins where user_id = ?)
-           order by id for update`,
-        [userId, userId],
+           ${ids && ids.length ? `and id not in (${ids.map(() => '?').join(', ')})` : ''} order by id for update`,
+        [userId, userId, ...(ids ?? [])],
       );
-      const follows = await trx('museum_follows').where({ user_id: userId }).del().returning('museum_id');
-      for (const f of follows) await trx('museums').where({ id: f.museum_id }).update({ follower_count: trx.raw('greatest(0, follower_count - 1)') });
-      const checkins = await trx('museum_checkins').where({ user_id: userId }).del().returning('museum_id');
-      const per = new Map<number, number>();
-      for (const c of checkins) per.set(c.museum_id, (per.get(c.museum_id) ?? 0) + 1);
-      for (const [mid, n] of per) await trx('museums').where({ id: mid }).update({ check_in_count: trx.raw('greatest(0, check_in_count - ?)', [n]) });
-    });
+    const first: any = await lockMuseums();
+    await e.lockUser();
+    // a follow committed between the two locks is on a museum not locked yet: nobody holds it now
+    await lockMuseums(first.rows.map((r: any) => r.id));
+    const follows = await trx('museum_follows').where({ user_id: userId }).del().returning('museum_id');
+    for (const f of follows) await trx('museums').where({ id: f.museum_id }).update({ follower_count: trx.raw('greatest(0, follower_count - 1)') });
+    const checkins = await trx('museum_checkins').where({ user_id: userId }).del().returning('museum_id');
+    const per = new Map<number, number>();
+    for (const c of checkins) per.set(c.museum_id, (per.get(c.museum_id) ?? 0) + 1);
+    for (const [mid, n] of per) await trx('museums').where({ id: mid }).update({ check_in_count: trx.raw('greatest(0, check_in_count - ?)', [n]) });
+    await this.forgetFactAnswers(trx, userId);
+    // suggestions not yet reviewed go; reviewed ones stay as the museum's history, without their author (user_id set null)
+    await trx('museum_edit_suggestions').where({ user_id: userId, status: 'pending' }).del();
+    await trx('museum_suggestions').where({ user_id: userId, status: 'pending' }).del();
+  }
+
+  /**
+   * Erasure of a member's "Still right?" answers (their museums are locked by forgetUser: an answer
+   * needs a check-in there). The answers go. A suggestion made from several visitors' answers is
+   * theirs too: it stays, its reason rebuilt without the member's words (the number of visitors it
+   * rests on kept), and a pending one the member happened to make passes to the latest other
+   * visitor behind it (who is told of its review). One resting on the member's answers alone goes
+   * when pending and, reviewed, stays with the museum's history without their words or name.
+   */
+  private async forgetFactAnswers(trx: Knex.Transaction, userId: number): Promise<void> {
+    const fromAnswers = trx('museum_fact_answers').whereNotNull('suggestion_id').select('suggestion_id');
+    const ids = new Set<number>([
+      ...((await trx('museum_fact_answers').where({ user_id: userId }).whereNotNull('suggestion_id').pluck('suggestion_id')) as number[]),
+      ...((await trx('museum_edit_suggestions').where({ user_id: userId }).whereIn('id', fromAnswers).pluck('id')) as number[]),
+    ]);
+    for (const id of [...ids].sort((a, b) => a - b)) {
+      const s = await trx('museum_edit_suggestions').where({ id }).first('id', 'user_id', 'status');
+      if (!s) continue;
+      const answers = await trx('museum_fact_answers').where({ suggestion_id: id }).orderBy('id').select('user_id', 'fact_group', 'correction');
+      const others = answers.filter((a: any) => a.user_id !== userId);
+      if (!others.length && s.status === 'pending') {
+        await trx('museum_edit_suggestions').where({ id }).del();
+        continue;
+      }
+      const visitors = new Set(answers.map((a: any) => a.user_id)).size;
+      const patch: Record<string, unknown> = { reason: answersReason(visitors, answers[0].fact_group, others.map((a: any) => a.correction)) };
+      if (s.user_id === userId) patch.user_id = s.status === 'pending' ? others[others.length - 1].user_id : null;
+      await trx('museum_edit_suggestions').where({ id }).update(patch);
+    }
+    await trx('museum_fact_answers').where({ user_id: userId }).del();
   }
 
   // ---------------------------------------------------------------- "still right?" after a check-in
@@ -711,37 +851,70 @@ export class MuseumsDomain {
    * the last suggestion made from answers), one suggestion goes to the manager/admin queue. The
    * museum row is locked for the count-then-insert, so concurrent answers make exactly one.
    */
-  async answerFactQuestion(userId: number, museumId: number, group: FactGroup, agrees: boolean, correction: string | null | undefined): Promise<{ group: FactGroup; agrees: boolean; freshness: Freshness; suggestionId: number | null }> {
+  async answerFactQuestion(
+    userId: number,
+    museumId: number,
+    group: FactGroup,
+    agrees: boolean,
+    correction: string | null | undefined,
+    change?: FactCorrection | null,
+  ): Promise<{ group: FactGroup; agrees: boolean; freshness: Freshness; suggestionId: number | null }> {
     const text = typeof correction === 'string' && correction.trim() ? correction.trim().slice(0, 1000) : null;
+    if (agrees && change) throw new HttpError(400, 'A correction goes with a no');
+    const helped: number[] = [];
     const suggestionId = await this.knex.transaction(async (trx) => {
-      const m = await trx('museums').where({ id: museumId }).forUpdate().first('id');
+      const m = await trx('museums').where({ id: museumId }).forUpdate().first();
       if (!m) throw new HttpError(404, 'Museum not found');
       const day = await this.checkedInToday(trx, userId, museumId);
       if (!day) throw new HttpError(403, 'Check in at this museum first (from the museum itself): only visitors can confirm its facts');
+      // the structured change, as museum fields checked by the same rules as an edit (stored only when it changes something)
+      let changes: Record<string, unknown> | null = null;
+      if (!agrees && change) {
+        if (group === 'hours' && m.opening_hours == null) throw new HttpError(400, 'This museum has no opening hours yet: suggest an edit with its hours');
+        changes = this.diff(m, this.normalizeInput(correctionToChanges(m, group, change, day.localDate), { requireForEdit: true }));
+        if (!Object.keys(changes).length) throw new HttpError(400, 'No changes detected');
+      }
+      const since = await trx('museum_fact_confirmations').where({ museum_id: museumId, fact_group: group }).first('confirmed_at');
+      const openNo = () => {
+        const q = trx('museum_fact_answers').where({ museum_id: museumId, fact_group: group, agrees: false }).whereNull('suggestion_id');
+        if (since) q.where('created_at', '>', since.confirmed_at);
+        return q;
+      };
+      // a yes matches the consensus when no other member disputes the group since its last confirmation
+      const disputed = agrees ? Boolean(await openNo().whereNot({ user_id: userId }).first('id')) : false;
       const inserted = await trx('museum_fact_answers')
-        .insert({ museum_id: museumId, user_id: userId, fact_group: group, local_date: day.localDate, agrees, correction: agrees ? null : text })
+        .insert({ museum_id: museumId, user_id: userId, fact_group: group, local_date: day.localDate, agrees, correction: agrees ? null : text, changes: changes ? JSON.stringify(changes) : null })
         .onConflict(['user_id', 'museum_id', 'fact_group', 'local_date'])
         .ignore()
         .returning('id');
       if (!inserted.length) throw new HttpError(409, 'You have already answered this question today');
       if (agrees) {
         await this.confirmGroups(trx, museumId, [group], 'member', userId);
+        if (!disputed) helped.push((inserted[0] as any).id ?? inserted[0]);
         return null;
       }
-      const since = await trx('museum_fact_confirmations').where({ museum_id: museumId, fact_group: group }).first('confirmed_at');
-      const open = trx('museum_fact_answers').where({ museum_id: museumId, fact_group: group, agrees: false }).whereNull('suggestion_id');
-      if (since) open.where('created_at', '>', since.confirmed_at);
-      const rows = await open.select('id', 'user_id', 'correction').orderBy('id');
+      const rows = await openNo().select('id', 'user_id', 'correction', 'changes').orderBy('id');
       if (new Set(rows.map((r: any) => r.user_id)).size < 2) return null;
-      const notes = rows.map((r: any) => r.correction).filter(Boolean) as string[];
-      const reason = `${new Set(rows.map((r: any) => r.user_id)).size} visitors say the ${group} facts are not right${notes.length ? `: ${notes.map((n) => `"${n}"`).join('; ')}` : ''}`.slice(0, 1000);
-      const [sid] = await trx('museum_edit_suggestions').insert({ museum_id: museumId, user_id: userId, suggested_changes: JSON.stringify({}), reason }).returning('id');
+      const reason = answersReason(new Set(rows.map((r: any) => r.user_id)).size, group, rows.map((r: any) => r.correction));
+      // the structured change most of them asked for, still a change against today's data
+      const suggested = this.diff(m, consensusChanges(rows));
+      const [sid] = await trx('museum_edit_suggestions').insert({ museum_id: museumId, user_id: userId, suggested_changes: JSON.stringify(suggested), reason }).returning('id');
       const id = (sid as any).id ?? sid;
       await trx('museum_fact_answers').whereIn('id', rows.map((r: any) => r.id)).update({ suggestion_id: id });
       return id as number;
     });
+    this.tellHelped(museumId, group, helped.map((answerId) => ({ answerId, userId })));
     const row = await this.findRow(museumId);
     return { group, agrees, freshness: toFreshness(row.freshness), suggestionId };
+  }
+
+  /**
+   * Confirmations that helped (a yes matching the consensus, a no whose suggestion was approved)
+   * are announced after the answer (badges count them: `fact_confirmations`), off its path.
+   */
+  private tellHelped(museumId: number, group: FactGroup, list: Array<{ answerId: number; userId: number }>): void {
+    if (!list.length) return;
+    for (const h of list) this.ctx.events.defer('museums.facts.helped', { museumId, group, userId: h.userId, answerId: h.answerId });
   }
 
   // ---------------------------------------------------------------- suggestions
@@ -758,18 +931,25 @@ export class MuseumsDomain {
 
   private async editSuggestions(rows: any[]): Promise<EditSuggestion[]> {
     const people = await this.people(rows.flatMap((r) => [r.user_id, r.reviewer_id]));
+    // the whole row for museums with a pending suggestion: its current values are shown beside the proposed ones
+    const pendingIds = [...new Set(rows.filter((r) => r.status === 'pending').map((r) => r.museum_id))];
     const museums = await this.knex('museums').whereIn('id', [...new Set(rows.map((r) => r.museum_id))]).select('id', 'slug', 'name');
     const mById = new Map(museums.map((m: any) => [m.id, m]));
+    const now = new Map<number, Museum>();
+    if (pendingIds.length) for (const row of await this.knex('museums').whereIn('id', pendingIds).select('*')) now.set(row.id, this.toMuseum(row));
     return rows.map((r) => {
       const m = mById.get(r.museum_id);
       const reviewer = r.reviewer_id ? people.get(r.reviewer_id) : undefined;
+      const suggestedChanges = jsonValue(r.suggested_changes) ?? {};
+      const current = r.status === 'pending' ? now.get(r.museum_id) : undefined;
       return {
         id: r.id,
         suggestionId: r.id,
         museumId: r.museum_id,
         status: r.status,
         reason: r.reason ?? null,
-        suggestedChanges: jsonValue(r.suggested_changes) ?? {},
+        suggestedChanges,
+        currentValues: current ? Object.fromEntries(Object.keys(suggestedChanges).map((k) => [k, (current as any)[k] ?? null])) : null,
         createdAt: iso(r.created_at),
         reviewedAt: isoOrNull(r.reviewed_at),
         museum: m ? { id: m.id, slug: m.slug, name: m.name } : null,
@@ -863,9 +1043,12 @@ export class MuseumsDomain {
         .where({ id: suggestionId })
         .update({ status: approve ? 'approved' : 'rejected', reviewer_id: reviewerId, reviewed_at: trx.fn.now(), review_note: note ?? null });
       const museum = await trx('museums').where({ id: s.museum_id }).first('id', 'slug', 'name');
-      return { s, changes, museum };
+      // the visitors' "no" answers behind an approved suggestion helped
+      const helped = approve ? await trx('museum_fact_answers').where({ suggestion_id: suggestionId, agrees: false }).select('id', 'user_id', 'fact_group') : [];
+      return { s, changes, museum, helped };
     });
-    const { s, changes, museum } = outcome;
+    const { s, changes, museum, helped } = outcome;
+    if (helped.length) this.tellHelped(s.museum_id, helped[0].fact_group, helped.map((h: any) => ({ answerId: h.id, userId: h.user_id })));
     if (approve && Object.keys(changes).length) await this.ctx.events.emit('museums.museum.updated', { museumId: s.museum_id, userId: reviewerId, changes });
     if (s.user_id) {
       await this.ctx.events.emit(approve ? 'museums.suggestion.approved' : 'museums.suggestion.rejected', { suggestionId, museumId: s.museum_id, userId: s.user_id, reviewerId, kind: 'edit' });

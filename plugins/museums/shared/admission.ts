@@ -60,7 +60,7 @@ export function ruleAppliesOn(rule: FreeRule, date: { year: number; month: numbe
 }
 
 /** Whether a local time (minutes) lies in the rule's window; no window = all day. */
-function inWindow(rule: FreeRule, minutes: number): boolean {
+export function inWindow(rule: FreeRule, minutes: number): boolean {
   const f = timeToMinutes(rule.from);
   const t = timeToMinutes(rule.to);
   if (f === null && t === null) return true;

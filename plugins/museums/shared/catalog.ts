@@ -101,7 +101,7 @@ export interface HoursException {
 export type HolidayMode = 'normal' | 'closed' | 'hours';
 /** What the museum does on public holidays (schema museums/HolidayPolicy). */
 export interface HolidayPolicy {
-  /** ISO 3166-1 alpha-2, and optionally the date-holidays region code (US + NY). */
+  /** ISO 3166-1 alpha-2, and optionally the date-holidays region code (US + NY); '' = guessed from the museum's address. */
   country: string;
   region?: string;
   mode: HolidayMode;

@@ -298,12 +298,15 @@ export function normalizeExceptions(v: unknown): HoursException[] {
   return out;
 }
 
-/** A holiday rule with a two-letter country, or null. */
+/**
+ * A holiday rule with a two-letter country, or without one (country '': the server guesses it
+ * from the museum's address, server/holidays.ts effectivePolicy), or null.
+ */
 export function normalizePolicy(v: unknown): HolidayPolicy | null {
   if (!v || typeof v !== 'object') return null;
   const p = v as Record<string, unknown>;
   const country = typeof p.country === 'string' ? p.country.trim().toUpperCase() : '';
-  if (!/^[A-Z]{2}$/.test(country)) return null;
+  if (country && !/^[A-Z]{2}$/.test(country)) return null;
   const region = typeof p.region === 'string' ? p.region.trim().toUpperCase() : '';
   const o = timeToMinutes(p.openTime);
   const c = timeToMinutes(p.closeTime);

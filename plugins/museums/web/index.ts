@@ -7,7 +7,9 @@ const DiscoverPage = lazy(() => import('./pages/DiscoverPage.tsx'));
 /**
  * Museums: profile (/museum/:slug, /museums/:id), Discover (/discover, /search, /map), Create
  * Museum Profile. Slots this plugin declares: `museum.insights` and `museum.events` (props:
- * museumId, museum, and emptyText for insights). Slots it fills: `landing.featuredMuseums`
+ * museumId, museum, and emptyText for insights), `museum.heroCredit` (props: museumId,
+ * featuredImage: who took the hero image, when a member's photo is featured), `museum.actions` (props:
+ * museumId, museum: buttons beside Follow and Check in, e.g. plans' "Add to a plan"). Slots it fills: `landing.featuredMuseums`
  * (the landing page's Featured Museums grid) and `profile.museums` (a profile's
  * MUSEUMS tab: museums followed and visited).
  */

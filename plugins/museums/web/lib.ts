@@ -2,7 +2,9 @@
 import type { TFunction } from 'i18next';
 import type { Museum } from '../../../web/src/api/generated/museums.ts';
 import { CATEGORIES, DAY_KEYS, type DayKey } from '../shared/catalog.ts';
-import { calendarDays, formatTime12, mergeDayRanges, openStatusAt, type CalendarDay, type DayRange } from '../shared/opening-hours.ts';
+import { formatClock } from '../../../web/src/index.ts';
+import { formatDistance } from '../shared/distance.ts';
+import { calendarDays, mergeDayRanges, openStatusAt, type CalendarDay, type DayRange } from '../shared/opening-hours.ts';
 
 export type MuseumView = Museum;
 
@@ -20,7 +22,6 @@ export function announceBadges(badges: ReadonlyArray<{ id: number; name: string 
 }
 
 export const NEW_YORK = { lat: 40.78, lng: -73.97 };
-export const EARTH_RADIUS_MILES = 3959;
 
 export const catKey = (c: string) => c.toLowerCase().replace(/[^a-z]+/g, '_').replace(/^_|_$/g, '');
 
@@ -30,10 +31,10 @@ export function categoryLabel(t: TFunction, category: string | null | undefined)
   return (CATEGORIES as readonly string[]).includes(category) ? t(`categories.${catKey(category)}`) : category;
 }
 
-/** 'HH:MM' → '1:30 PM' in English, '13:30' elsewhere. */
+/** 'HH:MM' → '1:30 PM' in English, '13:30' in French (Intl, the shared formatter). */
 export function formatTime(time: string | undefined, lang: string): string {
   if (!time) return '';
-  return lang.startsWith('en') ? formatTime12(time) : time;
+  return formatClock(time, lang);
 }
 
 export function dayLabel(t: TFunction, d: DayKey) {
@@ -107,16 +108,8 @@ function addDaysIso(date: string, n: number): string {
   return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
 }
 
-/** Great-circle distance in miles (earth radius 3959). */
-export function distanceMiles(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {
-  const rad = Math.PI / 180;
-  const dLat = (b.lat - a.lat) * rad;
-  const dLng = (b.lng - a.lng) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLng / 2) ** 2;
-  return 2 * EARTH_RADIUS_MILES * Math.asin(Math.min(1, Math.sqrt(h)));
-}
-
-export const formatMiles = (d: number | null | undefined) => (typeof d === 'number' ? d.toFixed(1) : '');
+/** A distance the API gives in miles, in the viewer's unit: "2.3 mi" (en), "3,7 km" (fr). */
+export const formatDistanceIn = (d: number | null | undefined, lang: string) => (typeof d === 'number' ? formatDistance(d, lang) : '');
 
 /** Museum page link: the slug when there is one. */
 export const museumPath = (m: { slug?: string | null; id: number }) => `/museum/${m.slug || m.id}`;

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { startTestApp, type TestApp, type SignedInClient } from '../../../core/testing/index.ts';
 import { startSmtpServer, type TestSmtp, type ReceivedMail } from '../../../core/testing/smtp.ts';
-import { NotificationsService, type NotificationsApi } from '../public.ts';
+import { EMAILED_BY_SENDER, NotificationsService, type NotificationsApi } from '../public.ts';
 import { localParts } from './emails.ts';
-import { makeCommunity, makeMeetup } from '../../events/server/test-helpers.ts';
+import { makeCommunity, makeMeetup, makeMuseum } from '../../events/server/test-helpers.ts';
 
 const MIN = 60_000;
 // (a confirmation email of the sign-up may also arrive: the test helper confirms the address right after)
@@ -43,10 +43,13 @@ describe('notifications by email: batched, digest, one-click unsubscribe (real S
       await like(u, i);
       await like(off, i);
     }
+    // an event reminder is emailed by its own job at its time: the batch leaves it out
+    await notifications.notify([u.me.id], { type: 'event_reminder', title: 'Starting in an hour', message: 'Reminder: your meetup starts soon.', dedupeKey: `${EMAILED_BY_SENDER}reminder:test:${u.me.id}` });
     await at(start + 2 * MIN);
     const first = await smtp.waitFor(u.me.email, isBatch);
     expect(first.subject).to.equal('5 new notifications on Curio');
     for (let i = 1; i <= 5; i++) expect(first.text).to.contain(`New like: Person ${i} liked your insight.`);
+    expect(first.text).to.not.contain('Starting in an hour');
     expect(first.header('list-unsubscribe')).to.match(/^<http:\/\/127\.0\.0\.1:\d+\/api\/unsubscribe\?token=[^>]+>$/);
     expect(first.header('list-unsubscribe-post')).to.equal('List-Unsubscribe=One-Click');
 
@@ -91,6 +94,32 @@ describe('notifications by email: batched, digest, one-click unsubscribe (real S
     expect(bad.status).to.equal(400);
   });
 
+  it('a direct message reaches the recipient by email in the next batch (messages plugin)', async () => {
+    const ann = await app.user();
+    const bob = await app.user();
+    expect((await bob.post(`/api/user/${ann.me.id}/follow`)).status).to.be.oneOf([200, 201]);
+    const c = await ann.post('/api/conversations', { participantIds: [bob.me.id], message: { text: 'Meet at the Orsay clock?' } });
+    expect(c.status, c.text).to.equal(201);
+    await at(start + 80 * MIN);
+    const mail = await smtp.waitFor(bob.me.email, isBatch);
+    // the sender, the message, and a link to the conversation
+    expect(mail.text).to.match(/New message from [^:\n]+: Meet at the Orsay clock\?/);
+    expect(mail.text).to.contain(`/messages/${c.body.id}`);
+  });
+
+  it('what the inbox hides is not emailed: a notification from a member muted (with notifications) after it was sent', async () => {
+    const dan = await app.user();
+    const carl = await app.user();
+    expect((await carl.post(`/api/user/${dan.me.id}/follow`)).status).to.be.oneOf([200, 201]);
+    await notifications.notify([dan.me.id], { type: 'admin', title: 'Hello', message: 'From the Curio team' });
+    expect((await dan.post(`/api/user/${carl.me.id}/mute`, { notifications: true })).status).to.equal(200);
+    await at(start + 100 * MIN);
+    const mail = await smtp.waitFor(dan.me.email, isBatch);
+    expect(mail.subject).to.equal('1 new notification on Curio');
+    expect(mail.text).to.contain('From the Curio team');
+    expect(mail.text).to.not.contain('started following you');
+  });
+
   it('the weekly digest goes Monday 08:00 in the member’s time zone, once, and not when empty', async () => {
     const withNews = await app.user();
     const empty = await app.user();
@@ -108,6 +137,29 @@ describe('notifications by email: batched, digest, one-click unsubscribe (real S
     const startDate = new Date(t + 2 * 24 * 3600_000).toISOString().slice(0, 10);
     const meetup = await makeMeetup(organizer, community, { date: startDate, startTime: '19:00', timeZone: 'America/New_York', title: 'Digest night at the Met' });
     expect((await withNews.post(`/api/meetups/${meetup.id}/join`, { status: 'attending' })).status).to.equal(200);
+    // a meetup of a community the member belongs to, without an RSVP, is "coming up" too
+    const communityOnly = await makeMeetup(organizer, community, { date: startDate, startTime: '17:00', endTime: '18:30', timeZone: 'America/New_York', title: 'Community lecture, no RSVP yet' });
+    // insights of the week: by people followed, about a museum followed; not a stranger's, not
+    // an older one, not by someone who blocked the reader since (accounts' rule, in SQL)
+    const museum = await makeMuseum(app);
+    expect((await withNews.post(`/api/museums/${museum.id}/follow`)).status).to.be.oneOf([200, 201]);
+    const [friend, blocker, stranger] = await Promise.all([app.user(), app.user(), app.user()]);
+    for (const f of [friend, blocker]) expect((await withNews.post(`/api/user/${f.me.id}/follow`)).status).to.be.oneOf([200, 201]);
+    const post = async (u: SignedInClient, content: string, museumId?: number) => {
+      const r = await u.post('/api/posts', { type: 'text', content, ...(museumId ? { museumId } : {}) });
+      expect(r.status, r.text).to.equal(201);
+      return r.body.id as number;
+    };
+    const ids = {
+      friend: await post(friend, 'Digest: the friend’s insight on Vermeer'),
+      museum: await post(stranger, 'Digest: a stranger at the followed museum', museum.id),
+      stranger: await post(stranger, 'Digest: a stranger elsewhere'),
+      blocker: await post(blocker, 'Digest: by someone who then blocked'),
+      old: await post(friend, 'Digest: the friend, two weeks ago'),
+    };
+    expect((await blocker.post(`/api/user/${withNews.me.id}/block`)).status).to.be.oneOf([200, 201]);
+    await app.knex('insights_posts').whereIn('id', [ids.friend, ids.museum, ids.stranger, ids.blocker]).update({ created_at: new Date(t - 2 * 24 * 3600_000) });
+    await app.knex('insights_posts').where({ id: ids.old }).update({ created_at: new Date(t - 14 * 24 * 3600_000) });
     // earned during that week
     await app.knex('notifications').where({ user_id: withNews.me.id, type: 'badge' }).update({ created_at: new Date(t - 24 * 3600_000) });
     // 07:00 there: nothing yet
@@ -121,6 +173,14 @@ describe('notifications by email: batched, digest, one-click unsubscribe (real S
     expect(digest.text).to.contain('You earned the Explorer badge.');
     expect(digest.text).to.contain('Coming up');
     expect(digest.text).to.contain(meetup.title);
+    expect(digest.text).to.contain(communityOnly.title);
+    expect(digest.text).to.contain('Top insights from people and museums you follow');
+    expect(digest.text).to.contain('Digest: the friend’s insight on Vermeer');
+    expect(digest.text).to.contain(`/insights/${ids.friend}`);
+    expect(digest.text).to.contain('Digest: a stranger at the followed museum');
+    expect(digest.text).to.not.contain('Digest: a stranger elsewhere');
+    expect(digest.text).to.not.contain('Digest: by someone who then blocked');
+    expect(digest.text).to.not.contain('Digest: the friend, two weeks ago');
     expect(digest.header('list-unsubscribe-post')).to.equal('List-Unsubscribe=One-Click');
     await at(t + 30 * MIN);
     await new Promise((r) => setTimeout(r, 300));

@@ -21,7 +21,7 @@ import type { PluginContext } from '../../../core/plugin-api.ts';
 import { every, hourlyAt } from '../../../core/jobs.ts';
 import { emailLocale, emailTranslator, layoutEmail } from '../../../core/mail.ts';
 import { AccountsService, EmailVerification } from '../../accounts/public.ts';
-import { PREFERENCE_OF_TYPE, type DigestProvider, type DigestSection, type DigestSectionsApi } from '../public.ts';
+import { EMAILED_BY_SENDER, PREFERENCE_OF_TYPE, type DigestProvider, type DigestSection, type DigestSectionsApi } from '../public.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const PLUGINS = path.join(HERE, '..', '..');
@@ -110,12 +110,20 @@ export function registerNotificationEmails(ctx: PluginContext): DigestSectionsAp
       rows = (
         await knex('notifications')
           .where({ user_id: userId, read: false })
+          // emailed by their sender at their time (event reminders)
+          .where((q) => q.whereNull('dedupe_key').orWhereRaw("left(dedupe_key, ?) <> ?", [EMAILED_BY_SENDER.length, EMAILED_BY_SENDER]))
           .where('id', '>', after)
           .where('id', '<=', upTo)
+          // what the inbox hides is not emailed either: from a member blocked either way, or muted with notifications
+          .modify((q) => {
+            const sql = accounts()?.sql;
+            if (!sql) return;
+            q.where((w) => w.whereNull('notifications.actor_id').orWhere((x) => x.whereRaw(sql.notBlocked(userId, 'notifications.actor_id')).whereRaw(sql.notMuted({ id: userId }, 'notifications.actor_id', { notifications: true }))));
+          })
           .orderBy('id')
           .limit(50)
           .select('id', 'type', 'title', 'message', 'link', 'template', 'params')
-      ).filter((r) => {
+      ).filter((r: any) => {
         const pref = PREFERENCE_OF_TYPE[r.type as keyof typeof PREFERENCE_OF_TYPE];
         return !pref || (prefs as any)[pref] !== false;
       });

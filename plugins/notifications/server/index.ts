@@ -3,12 +3,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { definePluginServer, type PluginContext } from '../../../core/plugin-api.ts';
 import { HttpError } from '../../../core/errors.ts';
+import { every } from '../../../core/jobs.ts';
 import { AccountsService, type UserSummary } from '../../accounts/public.ts';
 import '../../insights/public.ts';
-import { DigestSections, NotificationsService, type NewNotification } from '../public.ts';
+import { DigestSections, NotificationsService, excerptOf, type NewNotification } from '../public.ts';
 import { registerNotificationEmails } from './emails.ts';
 import { registerPush } from './push.ts';
 import { createNotificationsService, FANOUT_JOB } from './service.ts';
+import { registerNotificationsExport } from './export.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const EN = JSON.parse(fs.readFileSync(path.join(HERE, '..', 'locales', 'en.json'), 'utf8'));
@@ -28,9 +30,12 @@ function fromTemplate(key: string, params: Record<string, string | number>, rest
 const displayName = (u: UserSummary | null | undefined) => (u ? `${u.firstName ?? ''} ${u.lastName ?? ''}`.trim() || u.username : 'Someone');
 
 const NOT_FOUND = 'Notification not found';
+/** Read notifications are kept this long by default (PRIVACY.md; config retention.readNotificationsDays); unread ones until read. */
+export const READ_NOTIFICATIONS_KEPT_DAYS = 180;
 
 export default definePluginServer({
   register(ctx: PluginContext) {
+    registerNotificationsExport(ctx); // the member's data archive (issue 24)
     const { db: knex } = ctx;
     const accounts = () => ctx.services.maybe(AccountsService);
     const svc = createNotificationsService({
@@ -69,6 +74,21 @@ export default definePluginServer({
     const profileLink = (u: UserSummary | null) => (u ? `/profile/${encodeURIComponent(u.slug || u.username)}` : null);
 
     // ---- what happened to members, as they chose to hear it (preferences checked in notify) ----
+    // Retention (issue 24, PRIVACY.md): read notifications older than 180 days go.
+    // (days: config notifications.retention.readNotificationsDays)
+    const keptDays = Number(ctx.config.retention?.readNotificationsDays ?? READ_NOTIFICATIONS_KEPT_DAYS);
+    ctx.jobs.repeat('notifications.retention', every(3600_000), async (_p, h) => {
+      const before = new Date(h.now.getTime() - keptDays * 86400_000);
+      const gone = await ctx.db('notifications').where('read', true).whereRaw('coalesce(read_at, created_at) < ?', [before]).del().returning('id');
+      return { deleted: gone.length };
+    });
+
+    // Account deletion (issue 24): what the member caused in others' inboxes goes with them (their
+    // own notifications and push subscriptions cascade with the user row).
+    ctx.events.on('accounts.user.deleting', async ({ userId }) => {
+      await ctx.db('notifications').where({ actor_id: userId }).del();
+    });
+
     ctx.events.on('accounts.user.followed', async (p) => {
       if (!p.following || p.followerId === p.followingId) return;
       const follower = (await accounts()?.getUserSummary(p.followerId)) ?? null;
@@ -84,13 +104,19 @@ export default definePluginServer({
     ctx.events.on('insights.post.liked', async (p) => {
       if (!p.liked || p.userId === p.authorId) return;
       const liker = (await accounts()?.getUserSummary(p.userId)) ?? null;
-      await notify([p.authorId], fromTemplate('like', { name: displayName(liker) }, { type: 'like', link: profileLink(liker), dedupeKey: `like:${p.postId}:${p.userId}`, actorId: p.userId }));
+      // the insight itself (not the liker's profile), with its first words; the likes of one
+      // insight show as one row in the inbox ("Noah and 3 others liked your insight")
+      await notify(
+        [p.authorId],
+        fromTemplate('like', { name: displayName(liker), excerpt: excerptOf(p.excerpt) }, { type: 'like', link: `/insights/${p.postId}`, dedupeKey: `like:${p.postId}:${p.userId}`, actorId: p.userId, groupKey: `like:insight:${p.postId}` }),
+      );
     });
 
     ctx.events.on('insights.comment.created', async (p) => {
       const author = (await accounts()?.getUserSummary(p.userId)) ?? null;
-      const params = { name: displayName(author) };
-      const link = profileLink(author);
+      const params = { name: displayName(author), excerpt: excerptOf(p.excerpt) };
+      // straight to the comment on the insight's page (PostPage scrolls to it and highlights it)
+      const link = `/insights/${p.postId}#comment-${p.commentId}`;
       if (p.postAuthorId !== p.userId) {
         await notify([p.postAuthorId], fromTemplate('comment', params, { type: 'comment', link, dedupeKey: `comment:${p.commentId}`, actorId: p.userId }));
       }
@@ -98,15 +124,18 @@ export default definePluginServer({
       if (p.parentAuthorId && p.parentAuthorId !== p.userId && p.parentAuthorId !== p.postAuthorId) {
         await notify([p.parentAuthorId], fromTemplate('reply', params, { type: 'comment', link, dedupeKey: `comment:${p.commentId}`, actorId: p.userId }));
       }
-    });
+    }, { afterAnswer: true });
 
+    // Comments, replies and mentions are told after the comment's answer (issue 18): the insert's
+    // foreign-key check on users no longer runs inside the author's request.
     // Mentions: the insights plugin already kept only members the author may reach who allow tagging.
     ctx.events.on('insights.mentioned', async (p) => {
       const author = (await accounts()?.getUserSummary(p.authorId)) ?? null;
       const key = p.commentId ? 'mentionComment' : 'mention';
       const dedupe = p.commentId ? `mention:c${p.commentId}` : `mention:p${p.postId}`;
-      await notify(p.userIds, fromTemplate(key, { name: displayName(author) }, { type: 'mention', link: `/insights/${p.postId}`, dedupeKey: dedupe }));
-    });
+      const link = p.commentId ? `/insights/${p.postId}#comment-${p.commentId}` : `/insights/${p.postId}`;
+      await notify(p.userIds, fromTemplate(key, { name: displayName(author), excerpt: excerptOf(p.excerpt) }, { type: 'mention', link, dedupeKey: dedupe, actorId: p.authorId }));
+    }, { afterAnswer: true });
 
     // Suggestion decisions (museums.suggestion.approved / rejected) are notified by the museums
     // plugin itself, with the reviewer's note; listening here too would notify the suggester twice.

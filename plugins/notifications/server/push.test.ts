@@ -110,6 +110,27 @@ describe('notifications: web push through a local push service (VAPID, RFC 8291)
     expect(JSON.parse(decrypt(msg.body, keys))).to.deep.equal({ title: 'New follower', body: 'Ada started following you.', url: '/profile/ada' });
   });
 
+  it('a direct message reaches the recipient’s devices by push (messages plugin), not when the conversation is muted', async () => {
+    const ann = await app.user();
+    const bob = await app.user();
+    const keys = await subscribe(bob, '/push/dm');
+    // Bob follows Ann: her first message goes straight to his inbox (not Requests)
+    expect((await bob.post(`/api/user/${ann.me.id}/follow`)).status).to.be.oneOf([200, 201]);
+    const c = await ann.post('/api/conversations', { participantIds: [bob.me.id], message: { text: 'See you at the Louvre at ten?' } });
+    expect(c.status, c.text).to.equal(201);
+    const msg = await waitFor(async () => received.find((r) => r.path === '/push/dm'), { timeout: 20_000 });
+    const payload = JSON.parse(decrypt(msg.body, keys));
+    expect(payload.body).to.equal('See you at the Louvre at ten?');
+    expect(payload.title).to.match(/^New message from /);
+    expect(payload.url).to.equal(`/messages/${c.body.id}`);
+    // muted conversation: nothing more is pushed
+    expect((await bob.post(`/api/conversations/${c.body.id}/mute`, { muted: true })).status).to.be.oneOf([200, 204]);
+    expect((await ann.post(`/api/conversations/${c.body.id}/messages`, { text: 'Still on?' })).status).to.equal(201);
+    await app.jobs.drain();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(received.filter((r) => r.path === '/push/dm')).to.have.length(1);
+  });
+
   it('respects the push setting and deletes a subscription the push service says is gone (410)', async () => {
     const off = await app.user();
     await subscribe(off, '/push/off');

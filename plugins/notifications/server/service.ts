@@ -11,6 +11,8 @@ import {
 } from '../public.ts';
 
 export const FANOUT_JOB = 'notifications.fanout';
+/** A row's group: its group key, or the row alone. */
+const GROUP = `coalesce(notifications.group_key, 'n' || notifications.id::text)`;
 const PRIORITIES: NotificationPriority[] = ['low', 'normal', 'high', 'urgent'];
 
 export interface NotificationItem {
@@ -24,6 +26,9 @@ export interface NotificationItem {
   createdAt: string;
   template: string | null;
   params: Record<string, string | number> | null;
+  /** grouped rows (the likes of one insight): how many notifications and distinct members this row stands for */
+  groupCount?: number;
+  actorCount?: number;
 }
 
 const iso = (d: Date | string) => (d instanceof Date ? d.toISOString() : new Date(d).toISOString());
@@ -61,6 +66,7 @@ function clean(n: NewNotification) {
     params,
     dedupe_key: n.dedupeKey ? String(n.dedupeKey).slice(0, 200) : null,
     actor_id: Number.isInteger(n.actorId) && Number(n.actorId) > 0 ? Number(n.actorId) : null,
+    group_key: n.groupKey ? String(n.groupKey).slice(0, 120) : null,
   };
 }
 
@@ -76,6 +82,7 @@ export function toItem(r: any): NotificationItem {
     createdAt: iso(r.created_at),
     template: r.template ?? null,
     params: r.params ? (typeof r.params === 'string' ? JSON.parse(r.params) : r.params) : null,
+    ...(r.group_count != null ? { groupCount: Number(r.group_count), actorCount: Number(r.actor_count) } : {}),
   };
 }
 
@@ -146,10 +153,10 @@ export function createNotificationsService(deps: NotificationsDeps) {
     const write = async (db: Knex | Knex.Transaction, chunk: number[]) => {
       const rows = rowsOf(
         await db.raw(
-          `insert into notifications (user_id, type, title, message, priority, link, template, params, dedupe_key, send_id, actor_id)
-           select u.id, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?::int from unnest(?::int[]) as u(id)
+          `insert into notifications (user_id, type, title, message, priority, link, template, params, dedupe_key, send_id, actor_id, group_key)
+           select u.id, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?::int, ?::text from unnest(?::int[]) as u(id) order by u.id
            on conflict do nothing returning user_id`,
-          [row.type, row.title, row.message, row.priority, row.link, row.template, row.params, row.dedupe_key, sendId, row.actor_id, intArray(chunk)],
+          [row.type, row.title, row.message, row.priority, row.link, row.template, row.params, row.dedupe_key, sendId, row.actor_id, row.group_key ?? null, intArray(chunk)],
         ),
       );
       if (storedIds) for (const r of rows) storedIds.push(Number(r.user_id));
@@ -164,6 +171,15 @@ export function createNotificationsService(deps: NotificationsDeps) {
           stored += inTrx ? await (trx as Knex.Transaction).transaction((sp) => write(sp, chunk)) : await write(trx, chunk);
           break;
         } catch (e: any) {
+          // Chosen as a deadlock victim (its foreign-key checks take KEY SHARE locks on users rows
+          // that a follow or block transaction may hold; the ids go in ascending order to make it
+          // rare): written again after a short pause instead of losing the notification.
+          if ((e?.code === '40P01' || e?.code === '40001') && attempt < 5) {
+            await new Promise((r) => setTimeout(r, 5 * (attempt + 1) + Math.random() * 20));
+            continue;
+          }
+          // the member who caused it deleted their account meanwhile: nothing left to tell
+          if (e?.code === '23503' && /\(actor_id\)=/.test(String(e.detail ?? ''))) break;
           // 'Key (user_id)=(42) is not present in table …': that member is gone; no query here
           // (inside a transaction the embedded database's single connection belongs to trx)
           const gone = e?.code === '23503' ? /\(user_id\)=\((\d+)\)/.exec(String(e.detail ?? '')) : null;
@@ -179,11 +195,21 @@ export function createNotificationsService(deps: NotificationsDeps) {
   async function announce(userIds: number[]): Promise<void> {
     if (!deps.live || !userIds.length) return;
     try {
+      // the count the inbox shows (api.unreadCount): rows caused by a member the recipient blocked
+      // or muted (with notifications) are hidden. Rows without an actor are counted per batch;
+      // members who have unread rows with an actor are counted with the inbox's own rule.
       const counts = new Map<number, number>();
       for (let i = 0; i < userIds.length; i += deps.batchSize) {
         const chunk = userIds.slice(i, i + deps.batchSize);
-        const rows = await knex('notifications').whereIn('user_id', chunk).where({ read: false }).select('user_id').count({ n: '*' }).groupBy('user_id');
+        // (rows of a group, like the likes of one insight, count once: the inbox shows one row)
+        const rows = await knex('notifications').whereIn('user_id', chunk).where({ read: false }).whereNull('actor_id').whereNull('group_key').select('user_id').count({ n: '*' }).groupBy('user_id');
         for (const r of rows as any[]) counts.set(Number(r.user_id), Number(r.n));
+        const withActor = await knex('notifications')
+          .whereIn('user_id', chunk)
+          .where({ read: false })
+          .where((w) => w.whereNotNull('actor_id').orWhereNotNull('group_key'))
+          .distinct('user_id');
+        for (const r of withActor as any[]) counts.set(Number(r.user_id), await api.unreadCount(Number(r.user_id)));
       }
       await deps.live.publish(userIds.map((id) => ({ userId: id, type: 'notification.created', data: { unreadCount: counts.get(id) ?? 0 } })));
     } catch (err) {
@@ -324,27 +350,56 @@ export function createNotificationsService(deps: NotificationsDeps) {
       return { items: rows.map(toSend), total: Number(n), page: p, pageSize: size };
     },
 
+    /** Unread rows as the inbox shows them: a group (the likes of one insight) counts once. */
     async unreadCount(userId) {
-      const [{ n }] = await visibleTo(knex('notifications').where({ user_id: userId, read: false }), userId).count({ n: '*' });
+      const [{ n }] = await visibleTo(knex('notifications').where({ user_id: userId, read: false }), userId).select(knex.raw(`count(distinct ${GROUP}) as n`));
       return Number(n);
     },
 
+    /**
+     * Newest first, one row per group: rows sharing a group key (likes of one insight) become the
+     * newest of them with groupCount / actorCount, counted after the accounts rule removed the rows
+     * of blocked and muted actors (so they are neither named nor counted). The cursor is the id of
+     * a group's newest visible row: pages never split or repeat a group.
+     */
     async list(userId, { cursor, limit = 20, unread = false }) {
       const size = Math.max(1, Math.min(100, limit));
-      const q = visibleTo(knex('notifications').where({ user_id: userId }), userId);
-      if (cursor && /^\d{1,19}$/.test(cursor)) q.where('id', '<', cursor);
-      if (unread) q.where({ read: false });
-      const rows = await q.orderBy('id', 'desc').limit(size + 1);
+      const visible = visibleTo(knex('notifications').where({ 'notifications.user_id': userId }), userId).select('notifications.*', knex.raw(`${GROUP} as gk`));
+      if (unread) visible.where('notifications.read', false);
+      const groups = knex('visible')
+        .select('gk')
+        .max({ top: 'id' })
+        .count({ group_count: '*' })
+        .select(knex.raw('count(distinct actor_id) as actor_count'), knex.raw('bool_and(read) as all_read'))
+        .groupBy('gk');
+      const q = knex
+        .with('visible', visible)
+        .with('grouped', groups)
+        .from('grouped')
+        .join('visible', 'visible.id', 'grouped.top')
+        .select('visible.*', 'grouped.group_count', 'grouped.actor_count', 'grouped.all_read');
+      if (cursor && /^\d{1,19}$/.test(cursor)) q.where('grouped.top', '<', cursor);
+      const rows = await q.orderBy('grouped.top', 'desc').limit(size + 1);
       const more = rows.length > size;
-      const items = rows.slice(0, size).map(toItem);
+      const items = rows.slice(0, size).map((r: any) => ({ ...toItem({ ...r, read: r.all_read }) }));
       return { items, nextCursor: more ? String(items[items.length - 1].id) : null };
     },
 
+    /**
+     * Marks one row read and, for a group's row, the older rows of its group (what the inbox showed
+     * as one; a hidden row of a muted member stays as it was).
+     */
     async markRead(userId, id) {
-      const [row] = await knex('notifications')
-        .where({ id, user_id: userId })
+      const rows = await knex('notifications')
+        .where({ user_id: userId })
+        .where((w) =>
+          w.where({ id }).orWhere((g) =>
+            g.where('id', '<', id).whereRaw('group_key = (select n2.group_key from notifications n2 where n2.id = ? and n2.user_id = ?)', [id, userId]),
+          ),
+        )
         .update({ read: true, read_at: knex.raw('coalesce(read_at, now())') })
         .returning('*');
+      const row = rows.find((r: any) => Number(r.id) === Number(id));
       return row ? toItem(row) : null;
     },
 

@@ -29,16 +29,37 @@ export function templateNamespaces(items: Notification[]): string[] {
   return [...set].sort();
 }
 
-/** Title and message in the viewer's language when the template exists, else as stored. */
+/** How many other members a grouped row stands for ("Noah and 3 others"): blocked and muted ones are not counted (server). */
+export function othersOf(n: Notification): number {
+  return Math.max(0, (n.actorCount ?? 1) - 1);
+}
+
+/**
+ * Title and message in the viewer's language when the template exists, else as stored. A grouped
+ * row (the likes of one insight from several members) uses the template's `titleGrouped` and
+ * `messageGrouped` (i18next plurals on the count of others) when it has them.
+ */
 export function localized(n: Notification, t: (key: string, opts?: Record<string, unknown>) => string, exists: (key: string) => boolean) {
   if (!n.template) return { title: n.title, message: n.message };
+  const others = othersOf(n);
   const p = { ...(n.params ?? {}), interpolation: { escapeValue: false } };
+  const gp = { ...p, count: others };
   const tk = `${n.template}.title`;
   const mk = `${n.template}.message`;
+  const gtk = `${n.template}.titleGrouped`;
+  const gmk = `${n.template}.messageGrouped`;
+  // (exists() resolves a plural key through its suffixes when given the count)
+  const grouped = others > 0 && exists(`${gmk}_other`);
   return {
-    title: exists(tk) ? t(tk, p) : n.title,
-    message: exists(mk) ? t(mk, p) : n.message,
+    title: grouped && exists(gtk) ? t(gtk, gp) : exists(tk) ? t(tk, p) : n.title,
+    message: grouped ? t(gmk, gp) : exists(mk) ? t(mk, p) : n.message,
   };
+}
+
+/** The short excerpt of the content a notification is about (an insight's or a comment's first words), if any. */
+export function excerpt(n: Notification): string | null {
+  const e = n.params?.excerpt;
+  return typeof e === 'string' && e.trim() ? e : null;
 }
 
 export function isExternal(link: string): boolean {

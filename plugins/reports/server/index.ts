@@ -7,9 +7,11 @@ import { ReportTargets, type ReportTargetsApi } from '../public.ts';
 import { Describers, createReportStore } from './store.ts';
 import { registerMemberRoutes } from './routes-member.ts';
 import { registerAdminRoutes } from './routes-admin.ts';
+import { registerReportsExport } from './export.ts';
 
 export default definePluginServer({
   register(ctx: PluginContext) {
+    registerReportsExport(ctx); // the member's data archive (issue 24)
     const knex = ctx.db;
     const describers = new Describers();
     const notifications = () => (ctx.enabled.has('notifications') ? ctx.services.maybe(NotificationsService) : undefined);
@@ -39,7 +41,11 @@ export default definePluginServer({
     ctx.events.on('insights.post.deleted', ({ postId }) => gone('insight', postId));
     ctx.events.on('insights.comment.deleted', ({ commentId }) => gone('comment', commentId));
     ctx.events.on('events.meetup.deleted', ({ eventId }) => gone('meetup', eventId));
-    ctx.events.on('accounts.user.deleted', ({ userId }) => gone('user', userId));
+    ctx.events.on('accounts.user.deleted', async ({ userId }) => {
+      await gone('user', userId);
+      // the account's own content went with it (every plugin deletes a deleted member's content)
+      await store.ownerRemoved(userId).catch((err) => ctx.log.error({ err, userId }, 'could not resolve the reports of a deleted account’s content'));
+    });
 
     registerMemberRoutes(ctx, store, describers);
     registerAdminRoutes(ctx, store, describers);

@@ -68,9 +68,8 @@ describe('reports', function () {
     expect((await report(author, { targetType: 'insight', targetId: post.id })).status).to.equal(400);
     expect((await report(author, { targetType: 'user', targetId: author.me.id })).status).to.equal(400);
     expect((await app.client().post('/api/reports', { targetType: 'insight', targetId: post.id, category: 'spam' })).status).to.equal(401);
-    // A message can be reported before a messages plugin describes it (no snapshot yet).
-    const m = await report(reporter, { targetType: 'message', targetId: 42 });
-    expect(m.status, m.text).to.equal(201);
+    // a message that does not exist (the messages plugin describes messages)
+    expect((await report(reporter, { targetType: 'message', targetId: 2_000_000_000 })).status).to.equal(404);
   });
 
   it('throttles each member (counted in the database, exact under concurrency)', async () => {
@@ -176,12 +175,43 @@ describe('reports', function () {
     expect(audit[0]).to.include({ outcome: 'done', reason: 'hateful' });
     const q = await queue(admin, '?status=resolved&targetType=insight');
     expect(q.items.find((i: any) => i.id === r.body.id)).to.include({ resolution: 'content_removed' });
-    // A member report cannot be "removed"; a message without a describer has no one to moderate.
+    // A member report cannot be "removed".
     const target = await app.user();
     const ru = await report(reporter, { targetType: 'user', targetId: target.me.id });
     expect((await admin.post(`/api/admin/reports/${ru.body.id}/action`, { action: 'remove_content' })).status).to.equal(409);
-    const rm = await report(reporter, { targetType: 'message', targetId: 7 });
-    expect((await admin.post(`/api/admin/reports/${rm.body.id}/action`, { action: 'warn', reason: 'x' })).status).to.equal(409);
+  });
+
+  it('messages: reportable by members of the conversation only, with a snapshot; removing or deleting one resolves its reports', async () => {
+    const [ann, bob, outsider] = await Promise.all([app.user(), app.user(), app.user()]);
+    expect((await bob.post(`/api/user/${ann.me.id}/follow`)).status).to.be.oneOf([200, 201]);
+    const conv = await ann.post('/api/conversations', { participantIds: [bob.me.id], message: { text: 'Buy cheap tickets at spam.example' } });
+    expect(conv.status, conv.text).to.equal(201);
+    const first = conv.body.lastMessage.id;
+    const second = (await ann.post(`/api/conversations/${conv.body.id}/messages`, { text: 'Second spam' })).body.id;
+    expect((await report(outsider, { targetType: 'message', targetId: first })).status).to.equal(404);
+    expect((await report(ann, { targetType: 'message', targetId: first })).status).to.equal(400);
+    const r1 = await report(bob, { targetType: 'message', targetId: first });
+    const r2 = await report(bob, { targetType: 'message', targetId: second });
+    expect(r1.status, r1.text).to.equal(201);
+    expect(r2.status, r2.text).to.equal(201);
+    const q = await queue(admin, '?targetType=message');
+    const item = q.items.find((i: any) => i.id === r1.body.id);
+    expect(item.snapshot).to.include({ text: 'Buy cheap tickets at spam.example', link: `/messages/${conv.body.id}` });
+    expect(item.canRemove).to.equal(true);
+    // the Admin removes the first: it shows as deleted to both members
+    const res = await admin.post(`/api/admin/reports/${r1.body.id}/action`, { action: 'remove_content', reason: 'spam' });
+    expect(res.status, res.text).to.equal(200);
+    const thread = (await bob.get(`/api/conversations/${conv.body.id}/messages`)).body.items;
+    expect(thread.find((m: any) => m.id === first)).to.include({ deleted: true, text: '' });
+    // the author deletes the second: its report resolves
+    expect((await ann.del(`/api/messages/${second}`)).status).to.equal(200);
+    const mine = new Map((await bob.get('/api/reports/mine')).body.items.map((i: any) => [i.id, i]));
+    expect(mine.get(r1.body.id)).to.include({ status: 'resolved', resolution: 'content_removed' });
+    expect(mine.get(r2.body.id)).to.include({ status: 'resolved', resolution: 'content_removed' });
+    // the author can be warned from a message report
+    const third = (await ann.post(`/api/conversations/${conv.body.id}/messages`, { text: 'Third spam' })).body.id;
+    const r3 = await report(bob, { targetType: 'message', targetId: third });
+    expect((await admin.post(`/api/admin/reports/${r3.body.id}/action`, { action: 'warn', reason: 'no spam' })).status).to.equal(200);
   });
 
   it('warn, restrict and ban act on the author through the admin moderation, audited with the reports', async () => {
@@ -263,6 +293,42 @@ describe('reports', function () {
     expect(mine.get(rp.body.id)).to.include({ status: 'resolved', resolution: 'content_removed' });
     expect(mine.get(rc.body.id)).to.include({ status: 'resolved', resolution: 'content_removed' });
   });
+  it('deleting a whole community resolves the reports on its posts, comments and replies', async () => {
+    const [creator, reporter] = await Promise.all([app.user({ role: 'Ambassador' }), app.user()]);
+    const c = (await creator.post('/api/communities', { name: `Reports Gone ${Date.now()}`, description: 'open', membershipType: 'open' })).body;
+    expect((await reporter.post(`/api/communities/${c.id}/join`, {})).status).to.be.oneOf([200, 201]);
+    const post = (await creator.post(`/api/communities/${c.id}/posts`, { type: 'text', content: 'Soon gone' })).body;
+    const other = (await creator.post(`/api/communities/${c.id}/posts`, { type: 'text', content: 'Also gone' })).body;
+    const comment = (await creator.post(`/api/community-posts/${post.id}/comments`, { content: 'A comment' })).body;
+    const reply = (await creator.post(`/api/community-posts/${post.id}/comments`, { content: 'A reply', parentId: comment.id })).body;
+    expect(reply.id, JSON.stringify(reply)).to.be.a('number');
+    const made = [
+      await report(reporter, { targetType: 'community_post', targetId: other.id }),
+      await report(reporter, { targetType: 'community_comment', targetId: comment.id }),
+      await report(reporter, { targetType: 'community_comment', targetId: reply.id }),
+    ];
+    for (const r of made) expect(r.status, r.text).to.equal(201);
+    expect((await creator.del(`/api/communities/${c.id}`)).status).to.equal(200);
+    const mine = new Map((await reporter.get('/api/reports/mine')).body.items.map((i: any) => [i.id, i]));
+    for (const r of made) expect(mine.get(r.body.id)).to.include({ status: 'resolved', resolution: 'content_removed' });
+  });
+
+  it('an account that is deleted takes the open reports on its content with it', async () => {
+    const [author, reporter] = await Promise.all([app.user(), app.user()]);
+    const post = await textPost(author, 'Written by someone who leaves');
+    const r1 = await report(reporter, { targetType: 'insight', targetId: post.id });
+    const r2 = await report(reporter, { targetType: 'user', targetId: author.me.id });
+    expect(r1.status, r1.text).to.equal(201);
+    expect(r2.status, r2.text).to.equal(201);
+    expect((await author.del('/api/user/account')).status).to.equal(200);
+    await waitFor(async () => {
+      const mine = new Map((await reporter.get('/api/reports/mine')).body.items.map((i: any) => [i.id, i]));
+      return [r1, r2].every((r) => (mine.get(r.body.id) as any)?.status === 'resolved');
+    });
+    const mine = new Map((await reporter.get('/api/reports/mine')).body.items.map((i: any) => [i.id, i]));
+    expect(mine.get(r1.body.id)).to.include({ resolution: 'content_removed' });
+  });
+
   it('two Admins acting on the same target at once: exactly one acts, the other gets 409', async () => {
     const admin2 = await app.user({ role: 'Admin' });
     const [author, reporter] = await Promise.all([app.user(), app.user()]);

@@ -126,10 +126,27 @@ export function createReportStore(knex: Knex, log: Logger, notifications: () => 
     tellReporters,
 
     /** Open reports on the target (or inside it, e.g. comments of a deleted insight) become resolved 'content_removed'. */
-    async contentRemoved(type: ReportTargetType, id: number): Promise<number> {
+    async contentRemoved(type: ReportTargetType, id: number | number[]): Promise<number> {
+      const ids = [...new Set((Array.isArray(id) ? id : [id]).map(Number).filter((n) => Number.isInteger(n) && n > 0))];
+      if (!ids.length) return 0;
       const rows = await knex('reports')
         .where('status', 'open')
-        .where((w) => w.where({ target_type: type, target_id: id }).orWhere({ container_type: type, container_id: id }))
+        .where((w) =>
+          w.where((x) => x.where({ target_type: type }).whereIn('target_id', ids)).orWhere((x) => x.where({ container_type: type }).whereIn('container_id', ids)),
+        )
+        .update({ status: 'resolved', resolution: 'content_removed', resolved_at: knex.fn.now() })
+        .returning(['id', 'reporter_id', 'target_type', 'resolution', 'status']);
+      await tellReporters(rows);
+      return rows.length;
+    },
+
+    /** Open reports on content owned by a deleted account (it went with the account) become resolved 'content_removed'. */
+    async ownerRemoved(userId: number): Promise<number> {
+      const rows = await knex('reports')
+        .where('status', 'open')
+        .where('target_owner_id', userId)
+        // what a member writes goes with their account; a meetup may outlive its organizer (its own event resolves it)
+        .whereIn('target_type', ['user', 'insight', 'comment', 'community_post', 'community_comment', 'message'])
         .update({ status: 'resolved', resolution: 'content_removed', resolved_at: knex.fn.now() })
         .returning(['id', 'reporter_id', 'target_type', 'resolution', 'status']);
       await tellReporters(rows);

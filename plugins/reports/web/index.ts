@@ -5,7 +5,7 @@ const ReportButton = lazy(() => import('./components/ReportButton.tsx'));
 
 /**
  * Reports: the report menu contributed to the places members meet content (insight cards, comments,
- * profiles, meetups), the reporter's "My reports" page, and the admin dashboard's Reports tab.
+ * profiles, meetups, messages), the reporter's "My reports" page, and the admin dashboard's Reports tab.
  * Slot props: { targetType, targetId, ownerId } (ownerId: no menu on your own content).
  */
 export default defineWebPlugin({
@@ -16,6 +16,7 @@ export default defineWebPlugin({
     'comment.actions': [{ component: ReportButton }],
     'profile.actions': [{ component: ReportButton }],
     'meetup.actions': [{ component: ReportButton }],
+    'message.actions': [{ component: ReportButton }],
     'admin.tabs': [{ order: 10, component: lazy(() => import('./components/ReportsTab.tsx')) }],
     'shell.userMenu': [{ order: 40, component: lazy(() => import('./components/UserMenuLink.tsx')) }],
   },

@@ -161,7 +161,7 @@ describe('reports (browser)', function () {
     expect(await page.$eval(box, (el) => (el as HTMLInputElement).value)).to.equal(`Ask @${author.me.username} `);
     await page.type(box, 'about it');
     await page.keyboard.press('Enter');
-    await page.waitForSelector(`a.insights-mention[href="/profile/${author.me.id}"]`, { timeout: 10_000 });
+    await page.waitForSelector(`a.acc-mention[href="/profile/${author.me.id}"]`, { timeout: 10_000 });
     // Escape closes the suggestions only.
     await page.type(box, `@${author.me.username.slice(0, 5)}`);
     await page.waitForSelector('[role="listbox"] [role="option"]', { visible: true, timeout: 10_000 });
@@ -180,6 +180,37 @@ describe('reports (browser)', function () {
     expect(await page.$('[role="dialog"]')).to.not.equal(null);
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => !document.querySelector('[role="dialog"]'), { timeout: 5_000 });
+    await page.browserContext().close();
+  });
+
+  it('a message is reported from the conversation (the report menu on someone else’s message)', async () => {
+    expect((await reporter.post(`/api/user/${author.me.id}/follow`)).status).to.be.oneOf([200, 201]);
+    const c = await author.post('/api/conversations', { participantIds: [reporter.me.id], message: { text: 'Buy my replica statues now' } });
+    expect(c.status, c.text).to.equal(201);
+    const page = await pageAs(reporter);
+    await page.goto(`${app.url}/messages/${c.body.id}`, { waitUntil: 'load' });
+    await waitForText(page, 'Buy my replica statues now');
+    await page.waitForSelector('button[aria-label="Report this message"]', { timeout: 15_000 });
+    await page.click('button[aria-label="Report this message"]');
+    await page.waitForSelector('.curio-modal.is-active');
+    await page.click('input[type="radio"][value="spam"]');
+    await clickText(page, 'Send report');
+    await waitForText(page, 'Thanks, your report has been sent.');
+    const mine = (await reporter.get('/api/reports/mine')).body.items;
+    expect(mine[0]).to.include({ targetType: 'message', targetId: c.body.lastMessage.id, category: 'spam', status: 'open' });
+    const q = (await admin.get('/api/admin/reports?targetType=message')).body.items;
+    expect(q.find((i: any) => i.id === mine[0].id).snapshot).to.include({ text: 'Buy my replica statues now' });
+    await page.browserContext().close();
+  });
+
+  it('mentions in a community post are profile links', async () => {
+    const host = await app.user({ role: 'Ambassador' });
+    const community = (await host.post('/api/communities', { name: `Mention room ${Date.now()}`, description: 'open', membershipType: 'open' })).body;
+    const p = await host.post(`/api/communities/${community.id}/posts`, { type: 'text', content: `Welcome @${reporter.me.username}!` });
+    expect(p.status, p.text).to.equal(201);
+    const page = await pageAs(reporter);
+    await page.goto(`${app.url}/communities/${community.id}`, { waitUntil: 'load' });
+    await page.waitForSelector(`a.acc-mention[href="/profile/${reporter.me.id}"]`, { timeout: 15_000 });
     await page.browserContext().close();
   });
 });

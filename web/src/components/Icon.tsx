@@ -10,6 +10,7 @@ export const ICON_PATHS: Record<string, string> = {
   shield: 'M12 22s8-4 8-10V5l-8-3-8 3v7c0 6 8 10 8 10z',
   user: 'M20 21v-2a4 4 0 0 0-4-4H8a4 4 0 0 0-4 4v2 M12 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8z',
   plus: 'M12 5v14 M5 12h14',
+  minus: 'M5 12h14',
   map: 'M9 3 3 6v15l6-3 6 3 6-3V3l-6 3-6-3z M9 3v15 M15 6v15',
   'map-pin': 'M21 10c0 7-9 13-9 13s-9-6-9-13a9 9 0 0 1 18 0z M12 13a3 3 0 1 0 0-6 3 3 0 0 0 0 6z',
   bell: 'M18 8a6 6 0 0 0-12 0c0 7-3 9-3 9h18s-3-2-3-9 M13.73 21a2 2 0 0 1-3.46 0',
@@ -44,6 +45,7 @@ export const ICON_PATHS: Record<string, string> = {
   link: 'M10 13a5 5 0 0 0 7.54.54l3-3a5 5 0 0 0-7.07-7.07l-1.72 1.71 M14 11a5 5 0 0 0-7.54-.54l-3 3a5 5 0 0 0 7.07 7.07l1.71-1.71',
   play: 'M5 3l14 9-14 9V3z',
   camera: 'M23 19a2 2 0 0 1-2 2H3a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2h4l2-3h6l2 3h4a2 2 0 0 1 2 2z M12 17a4 4 0 1 0 0-8 4 4 0 0 0 0 8z',
+  'sun-moon': 'M12 2v2 M12 20v2 M4.93 4.93l1.41 1.41 M17.66 17.66l1.41 1.41 M2 12h2 M20 12h2 M12 16a4 4 0 0 0 0-8z M12 8a4 4 0 0 1 0 8',
   upload: 'M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4 M17 8l-5-5-5 5 M12 3v12',
 };
 
@@ -68,9 +70,14 @@ export function Icon({ name, size = 20, className, style, label, strokeWidth = 2
       </span>
     );
   }
+  return <StrokeSvg d={d} size={size} className={`curio-icon ${className ?? ''}`} style={style} strokeWidth={strokeWidth} attrs={a11y} />;
+}
+
+/** A 24×24 stroke drawing of one path string ('M… M…': one <path> per subpath); shared by Icon and EmojiIcon. */
+export function StrokeSvg({ d, size, className, style, strokeWidth = 2, attrs }: { d: string; size: number; className?: string; style?: CSSProperties; strokeWidth?: number; attrs?: Record<string, unknown> }) {
   return (
     <svg
-      className={`curio-icon ${className ?? ''}`}
+      className={className}
       style={style}
       width={size}
       height={size}
@@ -81,7 +88,7 @@ export function Icon({ name, size = 20, className, style, label, strokeWidth = 2
       strokeLinecap="round"
       strokeLinejoin="round"
       focusable="false"
-      {...a11y}
+      {...attrs}
     >
       {d.split(/\s(?=M)/).map((p, i) => (
         <path key={i} d={p} />

@@ -1,6 +1,6 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Icon } from './Icon.tsx';
+import { ScrollArrow, useScrollAffordance } from './ScrollRow.tsx';
 
 export interface TabItem {
   id: string;
@@ -54,51 +54,18 @@ export function Tabs({ tabs, active, onChange, label, idPrefix, className, varia
   // A strip wider than the screen scrolls sideways, with a fade and an arrow on each side that
   // has more tabs (issue 21 #3); the selected tab is scrolled into view.
   const { t } = useTranslation('core');
-  const stripRef = useRef<HTMLDivElement>(null);
-  const [more, setMore] = useState({ start: false, end: false });
+  const strip = useScrollAffordance<HTMLDivElement>();
+  const { reveal } = strip;
   useEffect(() => {
-    const strip = stripRef.current;
-    if (!strip) return;
-    const update = () => {
-      const max = strip.scrollWidth - strip.clientWidth;
-      const x = Math.abs(strip.scrollLeft);
-      const next = { start: max > 1 && x > 1, end: max > 1 && x < max - 1 };
-      setMore((m) => (m.start === next.start && m.end === next.end ? m : next));
-    };
-    update();
-    strip.addEventListener('scroll', update, { passive: true });
-    const ro = typeof ResizeObserver !== 'undefined' ? new ResizeObserver(update) : null;
-    ro?.observe(strip);
-    if (strip.firstElementChild) ro?.observe(strip.firstElementChild);
-    return () => {
-      strip.removeEventListener('scroll', update);
-      ro?.disconnect();
-    };
-  }, []);
-  useEffect(() => {
-    const strip = stripRef.current;
-    const i = tabs.findIndex((tab) => tab.id === active);
-    const el = refs.current[i];
-    if (!strip || !el || strip.scrollWidth <= strip.clientWidth) return;
-    const s = strip.getBoundingClientRect();
-    const r = el.getBoundingClientRect();
-    if (r.left < s.left || r.right > s.right) strip.scrollBy({ left: r.left < s.left ? r.left - s.left - 24 : r.right - s.right + 24 });
+    reveal(refs.current[tabs.findIndex((tab) => tab.id === active)]);
     // only when the selection changes: a strip the user scrolled by hand stays where it is
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [active, tabs.length]);
-  const scrollStrip = (dir: 1 | -1) => {
-    const strip = stripRef.current;
-    if (strip) strip.scrollBy({ left: dir * strip.clientWidth * 0.7, behavior: 'smooth' });
-  };
 
   return (
-    <div className={`curio-tabs-wrap${more.start ? ' has-more-start' : ''}${more.end ? ' has-more-end' : ''}`}>
-    {more.start && (
-      <button type="button" className="curio-tabs__more curio-tabs__more--start" tabIndex={-1} aria-label={t('tabs.scrollBack')} onClick={() => scrollStrip(-1)}>
-        <Icon name="chevron-left" size={18} />
-      </button>
-    )}
-    <div ref={stripRef} className={`tabs curio-tabs ${variant} ${className ?? ''}`}>
+    <div className={`curio-tabs-wrap${strip.moreClass}`}>
+    {strip.more.start && <ScrollArrow side="start" className="curio-tabs__more" size={18} label={t('tabs.scrollBack')} onClick={() => strip.scroll(-1)} />}
+    <div ref={strip.ref} className={`tabs curio-tabs ${variant} ${className ?? ''}`}>
       <ul role="tablist" aria-label={label}>
         {tabs.map((tab, i) => {
           const selected = tab.id === active;
@@ -128,11 +95,7 @@ export function Tabs({ tabs, active, onChange, label, idPrefix, className, varia
         })}
       </ul>
     </div>
-    {more.end && (
-      <button type="button" className="curio-tabs__more curio-tabs__more--end" tabIndex={-1} aria-label={t('tabs.scrollForward')} onClick={() => scrollStrip(1)}>
-        <Icon name="chevron-right" size={18} />
-      </button>
-    )}
+    {strip.more.end && <ScrollArrow side="end" className="curio-tabs__more" size={18} label={t('tabs.scrollForward')} onClick={() => strip.scroll(1)} />}
     </div>
   );
 }

@@ -9,7 +9,7 @@ import useSWR, { preload, useSWRConfig, type SWRConfiguration } from 'swr';
 import { useNavigate } from 'react-router-dom';
 import type { WebUser } from '../plugin-web.ts';
 import { ApiError, apiRequest, retryDelay, statusOf, withRetry } from './api.ts';
-import { whenOnline } from './data.ts';
+import { primedAnswer, whenOnline } from './data.ts';
 import { toast } from './toast.tsx';
 import { t } from '../i18n.ts';
 import { useOnline } from './online.ts';
@@ -64,6 +64,7 @@ async function authFetcher(url: string): Promise<WebUser | null> {
  * and the plugins' texts instead of after them; AuthProvider's first request takes it over.
  */
 export function preloadAuth(): void {
+  if (primedAnswer(AUTH_KEY)) return; // the page the server rendered carries the answer
   preload(AUTH_KEY, authFetcher).catch(() => undefined);
 }
 

@@ -4,7 +4,7 @@
  * stale after 5 minutes, no refetch on window focus, requests wait while offline.
  */
 import { useCallback, useRef, useState } from 'react';
-import useSWR, { type SWRConfiguration, type SWRResponse, type Key } from 'swr';
+import useSWR, { type Middleware, type SWRConfiguration, type SWRResponse, type Key } from 'swr';
 import useSWRInfinite from 'swr/infinite';
 import { ApiError, apiRequest, isRetryable, retryDelay, withRetry, MUTATION_RETRIES, QUERY_RETRIES, toastApiError } from './api.ts';
 
@@ -42,8 +42,51 @@ export function makeErrorRetry(maxRetries: number, shouldRetry: (e: unknown) => 
   };
 }
 
+/**
+ * API answers the server put into the page it rendered (`<script id="curio-primed">`, the public
+ * pages: plugins/publicweb): the first render of a hook with such a key shows that answer and does
+ * not ask again while it is fresh (5 minutes from the page load); after that, or after a
+ * `mutate`, SWR works as usual.
+ */
+let primed: Map<string, unknown> = (() => {
+  if (typeof document === 'undefined') return new Map();
+  const el = document.getElementById('curio-primed');
+  if (!el?.textContent) return new Map();
+  try {
+    return new Map(Object.entries(JSON.parse(el.textContent) as Record<string, unknown>));
+  } catch {
+    return new Map();
+  }
+})();
+let primedAt = Date.now();
+
+/** On the server (web/src/entry-server.tsx): the answers of the page being rendered. */
+export function setPrimedAnswers(answers: Record<string, unknown>): void {
+  primed = new Map(Object.entries(answers));
+  primedAt = Date.now();
+}
+
+/** The server's answer for `key` in this page, while fresh (undefined: none). */
+export function primedAnswer<T = unknown>(key: string): { data: T } | undefined {
+  if (!primed.has(key) || Date.now() - primedAt > STALE_TIME) return undefined;
+  return { data: primed.get(key) as T };
+}
+
+const primedMiddleware: Middleware = (useSWRNext) => (key, fetcher, config) => {
+  const hit = typeof key === 'string' ? primedAnswer(key) : undefined;
+  // The answer goes into the cache too, not only as fallbackData: a functional mutate
+  // (`mutate((cur) => …)`, e.g. an RSVP updating one event of a list) reads the cache, and would
+  // otherwise get undefined and wipe the list. Written once, before SWR reads it (same render).
+  if (hit && typeof key === 'string') {
+    const cache = (config as { cache?: { get(k: string): { data?: unknown } | undefined; set(k: string, v: unknown): void } }).cache;
+    if (cache && cache.get(key)?.data === undefined) cache.set(key, { ...(cache.get(key) ?? {}), data: hit.data });
+  }
+  return useSWRNext(key, fetcher, hit ? ({ ...config, fallbackData: hit.data, revalidateOnMount: false } as typeof config) : config);
+};
+
 /** Passed to <SWRConfig value={swrConfig}> by the shell. */
 export const swrConfig: SWRConfiguration = {
+  use: [primedMiddleware],
   fetcher: defaultFetcher as any,
   dedupingInterval: STALE_TIME,
   revalidateOnFocus: false,
@@ -83,8 +126,13 @@ export function useInfiniteApi<T>(url: string | null, opts: { limit?: number; co
     if (!prev || Array.isArray(prev) || prev.nextCursor === null || prev.nextCursor === undefined) return null;
     return withParams(url, { cursor: prev.nextCursor, limit: opts.limit });
   };
+  // the first page, when the server put it into the page (publicweb: a museum's insights, a
+  // public profile's insights): rendered at once on the server and in the browser, not asked again
+  const firstKey = url ? withParams(url, { limit: opts.limit }) : null;
+  const hit = firstKey ? primedAnswer<CursorPage<T> | T[]>(firstKey) : undefined;
   const res = useSWRInfinite<CursorPage<T> | T[] | null, ApiError>(getKey as any, defaultFetcher as any, {
     revalidateFirstPage: false,
+    ...(hit ? { fallbackData: [hit.data], revalidateOnMount: false } : {}),
     ...(opts.config as object),
   });
   const pages = res.data ?? [];

@@ -5,8 +5,15 @@
  * with backoff (1 s doubling to 60 s), resuming from the last event id; the pages' own SWR
  * revalidation (focus, intervals) keeps working meanwhile, and everything mapped is revalidated
  * once the stream is back. The first connection waits until the page has loaded and its requests
- * have been quiet for a second (at most 15 s): the stream never competes with what the page needs
- * first, and tools that wait for an idle network (puppeteer's networkidle0) still see one.
+ * have been quiet for a second: the stream never competes with what the page needs first, and tools
+ * that wait for an idle network (puppeteer's networkidle0, 500 ms) still see one.
+ *
+ * Why a tab could wait for the 15 s ceiling: every request resets that quiet second, and a member
+ * (or a test) acting on the page as soon as it looks ready keeps requests going — each click,
+ * keystroke or lazy image comes less than a second after the last — so the quiet second never came
+ * and the stream opened only at the ceiling. The page is past its first load once the member acts
+ * on it: the first pointer or key press after the document has loaded opens the stream at once
+ * (the ceiling stays as the backstop for a page that is busy on its own).
  */
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { mutate } from 'swr';
@@ -55,19 +62,44 @@ function lastActivity(): number {
   return last;
 }
 
-/** Calls back once the page is loaded and quiet for `quietMs` (or after `maxMs`); answers a cancel function. */
+const INTERACTIONS = ['pointerdown', 'keydown', 'touchstart'] as const;
+
+/**
+ * Calls back once the page is loaded and quiet for `quietMs`, or loaded and the member acted on it
+ * (a pointer or key press), or after `maxMs`; answers a cancel function.
+ */
 function whenQuiet(fn: () => void, quietMs = 1000, maxMs = 15_000): () => void {
   const start = performance.now();
   let timer: ReturnType<typeof setTimeout> | null = null;
+  let acted = false;
+  let done = false;
+  const stop = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    for (const t of INTERACTIONS) window.removeEventListener(t, onAct, true);
+  };
+  const fire = () => {
+    if (done) return;
+    done = true;
+    stop();
+    fn();
+  };
+  const loaded = () => document.readyState === 'complete';
+  function onAct() {
+    acted = true;
+    if (loaded()) fire();
+  }
   const tick = () => {
     const now = performance.now();
-    const quiet = document.readyState === 'complete' && apiActivity().inFlight === 0 && now - lastActivity() >= quietMs;
-    if (quiet || now - start >= maxMs) fn();
+    const quiet = loaded() && apiActivity().inFlight === 0 && now - lastActivity() >= quietMs;
+    if (quiet || (acted && loaded()) || now - start >= maxMs) fire();
     else timer = setTimeout(tick, 200);
   };
+  for (const t of INTERACTIONS) window.addEventListener(t, onAct, { capture: true, passive: true });
   timer = setTimeout(tick, 200);
   return () => {
-    if (timer) clearTimeout(timer);
+    done = true;
+    stop();
   };
 }
 

@@ -3,7 +3,7 @@
  * 5 s auto-dismiss paused on hover or focus, F8 focuses the region, swipe right ≥ 50 px or the
  * close button dismisses. A module-level store, so the request layer can toast outside React.
  */
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type PointerEvent as ReactPointerEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import i18next from 'i18next';
@@ -12,8 +12,9 @@ import { signInPath } from './next-path.ts';
 export type ToastVariant = 'success' | 'error' | 'warning' | 'info' | 'destructive' | 'default';
 
 export interface ToastOptions {
-  title?: string;
-  description?: string;
+  /** usually a text; an element when part of it is drawn (a badge's icon: EmojiText) */
+  title?: ReactNode;
+  description?: ReactNode;
   /** 'destructive' is an alias of 'error'; 'default' of 'info' */
   variant?: ToastVariant;
   /** milliseconds before it closes itself; default 5000 */
@@ -32,8 +33,8 @@ export interface ToastItem {
   id: number;
   variant: 'success' | 'error' | 'warning' | 'info';
   duration: number;
-  title?: string;
-  description?: string;
+  title?: ReactNode;
+  description?: ReactNode;
   action?: ToastAction;
 }
 
@@ -136,7 +137,7 @@ function ToastCard({ item, onDismiss }: { item: ToastItem; onDismiss: () => void
     return () => document.removeEventListener('visibilitychange', onVis);
   }, []);
 
-  const onPointerDown = (e: ReactPointerEvent<HTMLLIElement>) => {
+  const onPointerDown = (e: ReactPointerEvent<HTMLDivElement>) => {
     if (e.button !== 0 || (e.target as HTMLElement).closest('button')) return;
     drag.current = { x: e.clientX, id: e.pointerId };
     try {
@@ -145,11 +146,11 @@ function ToastCard({ item, onDismiss }: { item: ToastItem; onDismiss: () => void
       // synthetic pointers cannot be captured
     }
   };
-  const onPointerMove = (e: ReactPointerEvent<HTMLLIElement>) => {
+  const onPointerMove = (e: ReactPointerEvent<HTMLDivElement>) => {
     if (!drag.current || drag.current.id !== e.pointerId) return;
     setDx(Math.max(0, e.clientX - drag.current.x));
   };
-  const endDrag = (e: ReactPointerEvent<HTMLLIElement>) => {
+  const endDrag = (e: ReactPointerEvent<HTMLDivElement>) => {
     if (!drag.current || drag.current.id !== e.pointerId) return;
     const moved = e.clientX - drag.current.x;
     drag.current = null;
@@ -161,8 +162,10 @@ function ToastCard({ item, onDismiss }: { item: ToastItem; onDismiss: () => void
   };
 
   const role = item.variant === 'error' ? 'alert' : 'status';
+  // one toast at a time, announced by its own live region: a plain container, not a list (an <li>
+  // with role=status is no list item, which axe's list rule refuses)
   return (
-    <li
+    <div
       className={`curio-toast curio-toast--${item.variant}${leaving ? ' is-leaving' : ''}${dx ? ' is-swiping' : ''}`}
       role={role}
       aria-atomic="true"
@@ -207,7 +210,7 @@ function ToastCard({ item, onDismiss }: { item: ToastItem; onDismiss: () => void
           <path d="M18 6 6 18M6 6l12 12" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
         </svg>
       </button>
-    </li>
+    </div>
   );
 }
 
@@ -261,7 +264,7 @@ export function Toaster() {
 
   return (
     <section ref={regionRef} className="curio-toaster" aria-label={t('toast.region')} aria-live="polite" aria-keyshortcuts="F8" tabIndex={-1}>
-      <ol>{current && <ToastCard key={current.id} item={current} onDismiss={dismissCurrent} />}</ol>
+      <div className="curio-toaster__stack">{current && <ToastCard key={current.id} item={current} onDismiss={dismissCurrent} />}</div>
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useAppConfig } from '../lib/app-config.tsx';
 import { Slot } from '../lib/plugins.tsx';
 import { LocaleSwitcher } from './LocaleSwitcher.tsx';
+import { ThemeSelect } from '../components/ThemeSelect.tsx';
 import { Logo } from './Logo.tsx';
 
 export function Footer() {
@@ -21,7 +22,10 @@ export function Footer() {
         <nav className="curio-footer__links" aria-label={t('footer.links')}>
           <Slot name="shell.footer" />
         </nav>
-        <LocaleSwitcher />
+        <div className="curio-footer__prefs">
+          <LocaleSwitcher />
+          <ThemeSelect />
+        </div>
       </div>
       <div className="container">
         <p className="curio-footer__legal">{t('footer.rights', { year: new Date().getFullYear() })}</p>

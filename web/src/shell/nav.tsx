@@ -34,14 +34,16 @@ export function useNavItems(): ResolvedNavItem[] {
   const { nav } = usePluginRegistry();
   const { user } = useAuth();
   const { pathname } = useLocation();
-  const { t } = useTranslation();
-  return nav
-    .filter((item) => {
-      const audience = item.audience ?? 'all';
-      if (audience === 'signedIn' && !user) return false;
-      if (audience === 'signedOut' && user) return false;
-      return hasRole(user, item.roles);
-    })
+  const visible = nav.filter((item) => {
+    const audience = item.audience ?? 'all';
+    if (audience === 'signedIn' && !user) return false;
+    if (audience === 'signedOut' && user) return false;
+    return hasRole(user, item.roles);
+  });
+  // the labels' namespaces ("museums:nav.discover"): plugins' texts load on demand (i18n.ts)
+  const namespaces = ['core', ...new Set(visible.filter((item) => item.label.includes(':')).map((item) => item.label.split(':')[0]).filter((ns) => ns !== 'core'))];
+  const { t } = useTranslation(namespaces);
+  return visible
     .map((item) => {
       const to = typeof item.to === 'function' ? item.to(user) : item.to;
       return { key: `${item.plugin}:${item.key}`, label: t(item.label), to, icon: item.icon, active: isNavActive(item, to, pathname) };
@@ -166,7 +168,8 @@ export function TopBar() {
         </ul>
         <div className="curio-topbar__end">
           <CreateButton className="is-hidden-touch" withLabel />
-          <Slot name="shell.topbarEnd" user={user} />
+          {/* members' items (messages, notifications, badge celebrations): not loaded for visitors */}
+          {user && <Slot name="shell.topbarEnd" user={user} />}
           {user ? (
             <UserMenu user={user} />
           ) : (

@@ -9,6 +9,7 @@ import { Spinner } from '../components/Spinner.tsx';
 import { ErrorBoundary } from '../components/ErrorBoundary.tsx';
 import { NotFound } from './NotFound.tsx';
 import { PageError } from './PageError.tsx';
+import { pageIsLive } from '../lib/early-presses.ts';
 
 export interface RouteResolution {
   page?: PageEntry;
@@ -37,6 +38,12 @@ export function resolveRoute(pages: readonly PageEntry[], pathname: string, user
   return { redirect: '/' };
 }
 
+/** Mounts with the page (in its Suspense boundary): the page is hydrated, presses made earlier can be replayed. */
+function PageLive() {
+  useEffect(() => pageIsLive(), []);
+  return null;
+}
+
 function PageHost({ page }: { page: PageEntry }) {
   const { pathname } = useLocation();
   const C = page.component;
@@ -49,6 +56,7 @@ function PageHost({ page }: { page: PageEntry }) {
     <ErrorBoundary resetKey={pathname} fallback={(error, reset) => <PageError error={error} onRetry={reset} />}>
       <Suspense fallback={<Spinner center size="large" className="curio-page-spinner" />}>
         <C />
+        <PageLive />
       </Suspense>
     </ErrorBoundary>
   );
@@ -63,6 +71,11 @@ export function AppRoutes({ pages, user }: { pages: readonly PageEntry[]; user: 
   useEffect(() => {
     if (navType !== 'POP') window.scrollTo(0, 0);
   }, [location.pathname, navType]);
+
+  // no page to wait for (not found, a redirect): the shell is live now
+  useEffect(() => {
+    if (!page) pageIsLive();
+  }, [page]);
 
   let routes: RouteObject[];
   if (page) routes = [{ path: page.path, caseSensitive: false, element: <PageHost page={page} /> }, { path: '*', element: <NotFound /> }];

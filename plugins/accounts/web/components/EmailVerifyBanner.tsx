@@ -1,8 +1,11 @@
 import { useState } from 'react';
 import { toast, useTranslation, type WebUser } from '../../../../web/src/index.ts';
-import { resendEmailVerification } from '../../../../web/src/api/generated/accounts.ts';
+import './EmailVerifyBanner.css';
 
-/** Shell banner (slot shell.banner) while the member's email address is unconfirmed. */
+/**
+ * Shell banner (slot shell.banner) while the member's email address is unconfirmed. Bundled with
+ * the shell (not a lazy chunk): a banner arriving after the page would push it down (layout shift).
+ */
 export default function EmailVerifyBanner({ user }: { user: WebUser }) {
   const { t } = useTranslation('accounts');
   const [sending, setSending] = useState(false);
@@ -10,6 +13,7 @@ export default function EmailVerifyBanner({ user }: { user: WebUser }) {
   const resend = async () => {
     setSending(true);
     try {
+      const { resendEmailVerification } = await import('../../../../web/src/api/generated/accounts.ts');
       const r = await resendEmailVerification();
       toast({ title: t('recovery.resent'), description: r.message, variant: 'success' });
     } catch (e) {

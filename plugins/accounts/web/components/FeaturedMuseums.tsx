@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
-import { Spinner, toast, useApi, useTranslation } from '../../../../web/src/index.ts';
+import { CoverImage, Spinner, toast, useApi, useTranslation } from '../../../../web/src/index.ts';
 
 interface FeaturedMuseum {
   id: number;
@@ -9,26 +9,20 @@ interface FeaturedMuseum {
   city?: string | null;
   country?: string | null;
   featuredImage?: string | null;
+  category?: string | null;
   totalInsights?: number;
   isOpen?: boolean;
 }
 
+/** The museum's image through its variants, or its designed cover (never initials on a gradient). */
 function MuseumImage({ museum }: { museum: FeaturedMuseum }) {
-  const [failed, setFailed] = useState(false);
-  if (!museum.featuredImage || failed) {
-    return (
-      <div className="acc-museum__fallback" aria-hidden="true">
-        {museum.name.slice(0, 1).toUpperCase()}
-      </div>
-    );
-  }
-  return <img className="acc-museum__image" src={museum.featuredImage} alt="" loading="lazy" onError={() => setFailed(true)} />;
+  return <CoverImage src={museum.featuredImage} kind="museum" category={museum.category} seed={museum.name} sizes="(min-width: 769px) 33vw, 100vw" />;
 }
 
 /**
  * The landing page's Featured Museums grid when no plugin contributes one to `landing.featuredMuseums`:
  * up to 3 museums from GET /api/museums/featured?limit=3 (name, city, country, insights count, an
- * Open now / Closed badge, a gradient when the image is missing or fails).
+ * Open now / Closed badge, a designed cover when the image is missing or fails).
  */
 export default function FeaturedMuseums({ limit = 3 }: { limit?: number }) {
   const { t } = useTranslation('accounts');

@@ -1,4 +1,4 @@
-import { EmptyState, RelativeTime, Spinner, useApi, useTranslation } from '../../../../web/src/index.ts';
+import { EmojiIcon, inkOn, EmptyState, RelativeTime, Spinner, useApi, useTranslation } from '../../../../web/src/index.ts';
 import { BADGE_STRIP_SIZE } from '../lib.ts';
 
 export interface ProfileBadge {
@@ -11,8 +11,8 @@ const badgesKey = (userId: number) => `/api/user/${userId}/badges`;
 
 function BadgeIcon({ b, size }: { b: ProfileBadge['badge']; size: number }) {
   return (
-    <span className="acc-badge-icon" style={{ width: size, height: size, fontSize: Math.round(size * 0.5), background: b.color }} role="img" aria-label={b.name}>
-      {b.icon}
+    <span className="acc-badge-icon" style={{ width: size, height: size, fontSize: Math.round(size * 0.5), background: b.color, color: inkOn(b.color) }} role="img" aria-label={b.name}>
+      <EmojiIcon emoji={b.icon} size={Math.round(size * 0.55)} />
     </span>
   );
 }

@@ -19,6 +19,7 @@ import {
   withRetry,
   type WebUser,
   confirmDialog,
+  ThemeSelect,
 } from '../../../../web/src/index.ts';
 import { changePassword, deleteAccount, updatePreferences, updateProfile, type UpdateProfileBody } from '../../../../web/src/api/generated/accounts.ts';
 import {
@@ -34,8 +35,10 @@ import {
   type Profile,
 } from '../lib.ts';
 import { BlockedMutedList } from './BlockedMutedList.tsx';
+import { DataTab } from './DataTab.tsx';
+import { InterestsTab } from './InterestsTab.tsx';
 
-export type SettingsTab = 'profile' | 'privacy' | 'notifications' | 'safety' | 'account';
+export type SettingsTab = 'profile' | 'interests' | 'privacy' | 'notifications' | 'safety' | 'data' | 'account';
 
 /** Mutations retried (twice, 1 s doubling) only when a retry can help: network, 408, 5xx. */
 const SAFE_RETRY = {
@@ -437,6 +440,15 @@ function AccountTab({ onClose }: { onClose: () => void }) {
 
   return (
     <div className="acc-account">
+      <section aria-labelledby="acc-theme-h">
+        <h3 className="title is-6" id="acc-theme-h">
+          {t('settings.appearanceTitle')}
+        </h3>
+        <p className="has-text-grey mb-3">{t('settings.appearanceText')}</p>
+        {/* stored here and with the member's preferences (ThemeSync) */}
+        <ThemeSelect />
+      </section>
+      <hr />
       <PasswordForm />
       <hr />
       <section aria-labelledby="acc-sessions-h">
@@ -490,14 +502,19 @@ export function SettingsDialog({ initialTab = 'profile', onClose }: { initialTab
         onChange={(x) => setTab(x as SettingsTab)}
         tabs={[
           { id: 'profile', label: t('settings.profileTab') },
+          { id: 'interests', label: t('settings.interestsTab') },
           { id: 'privacy', label: t('settings.privacyTab') },
           { id: 'notifications', label: t('settings.notificationsTab') },
           { id: 'safety', label: t('settings.safetyTab') },
+          { id: 'data', label: t('settings.dataTab') },
           { id: 'account', label: t('settings.accountTab') },
         ]}
       />
       <TabPanel idPrefix="acc-settings" id="profile" active={tab}>
         {own.isLoading ? <Spinner center label={t('settings.loading')} /> : own.data ? <ProfileSettings profile={own.data} onDone={onClose} /> : <EmptyState tone="error" compact title={t('settings.loadFailed')} />}
+      </TabPanel>
+      <TabPanel idPrefix="acc-settings" id="interests" active={tab}>
+        {tab === 'interests' && <InterestsTab onClose={onClose} />}
       </TabPanel>
       <TabPanel idPrefix="acc-settings" id="privacy" active={tab}>
         <PreferencesTab kind="privacy" />
@@ -507,6 +524,9 @@ export function SettingsDialog({ initialTab = 'profile', onClose }: { initialTab
       </TabPanel>
       <TabPanel idPrefix="acc-settings" id="safety" active={tab}>
         {tab === 'safety' && <BlockedMutedList />}
+      </TabPanel>
+      <TabPanel idPrefix="acc-settings" id="data" active={tab}>
+        {tab === 'data' && <DataTab />}
       </TabPanel>
       <TabPanel idPrefix="acc-settings" id="account" active={tab}>
         <AccountTab onClose={onClose} />

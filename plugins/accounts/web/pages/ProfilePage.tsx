@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import {
   ApiError,
   Avatar,
@@ -19,6 +19,7 @@ import {
   useTranslation,
   usePluginEnabled,
   formatDateTime,
+  intlLocale,
   withRetry,
   confirmDialog,
 } from '../../../../web/src/index.ts';
@@ -35,8 +36,9 @@ const TABS = ['insights', 'museums', 'badges'] as const;
 type ProfileTab = (typeof TABS)[number];
 
 function Count({ value, label, onClick }: { value: number | null | undefined; label: string; onClick?: () => void }) {
-  const { t } = useTranslation('accounts');
-  const shown = value === null || value === undefined ? '—' : value.toLocaleString();
+  const { t, i18n } = useTranslation('accounts');
+  // numbers in the viewer's language too (1,234 / 1 234), not the browser's default locale
+  const shown = value === null || value === undefined ? '—' : value.toLocaleString(intlLocale(i18n.resolvedLanguage || i18n.language));
   const inner = (
     <>
       <span className="acc-count__value">{shown}</span>
@@ -175,6 +177,16 @@ export default function ProfilePage() {
   useEffect(() => {
     if (error instanceof ApiError && error.status === 404 && param && /^\d+$/.test(param) && !bySlug) setBySlug(true);
   }, [error, param, bySlug]);
+  // a slug or username the member had before renaming (the API found them by it): the address
+  // becomes the current one, as the server's 301 does for a page loaded from outside
+  const navigate = useNavigate();
+  const location = useLocation();
+  useEffect(() => {
+    if (!profile || !param || !profile.slug || /^\d+$/.test(param)) return;
+    const p = param.toLowerCase();
+    if (p === profile.slug.toLowerCase() || p === profile.username.toLowerCase()) return;
+    navigate(`/profile/${encodeURIComponent(profile.slug)}${location.search}${location.hash}`, { replace: true });
+  }, [profile, param, navigate, location.search, location.hash]);
 
   const [settings, setSettings] = useState<SettingsTab | null>(search.get('settings') ? (search.get('settings') as SettingsTab) : null);
   const [list, setList] = useState<'followers' | 'following' | null>(null);
@@ -315,8 +327,9 @@ export default function ProfilePage() {
                 <Icon name="mail" size={14} /> <a href={`mailto:${profile.email}`}>{profile.email}</a>
               </p>
             )}
+            {/* (the month in UTC: the same on the server render of a public profile and in any browser) */}
             {!profile.limited && profile.createdAt && (
-              <p className="is-size-7 has-text-grey">{t('profile.memberSince', { date: formatDateTime(new Date(profile.createdAt), lng, { month: 'long', year: 'numeric' }) })}</p>
+              <p className="is-size-7 has-text-grey">{t('profile.memberSince', { date: formatDateTime(new Date(profile.createdAt), lng, { month: 'long', year: 'numeric', timeZone: 'UTC' }) })}</p>
             )}
             {!profile.limited && <Slot name="profile.badgeStrip" {...slotProps} fallback={<BadgeStripFallback userId={profile.id} onShowAll={() => setTab('badges')} />} />}
           </div>
@@ -341,6 +354,19 @@ export default function ProfilePage() {
               ]}
             />
             <TabPanel idPrefix="acc-profile" id="insights" active={tab}>
+              {profile.isMuted && !isOwn ? (
+                // a mute hides their insights from the muter, here too (the API answers none)
+                <EmptyState
+                  icon="shield"
+                  title={t('safety.mutedTitleProfile')}
+                  description={t('safety.mutedText', { name })}
+                  action={
+                    <button type="button" className="button is-light" onClick={() => void onSafety('unmute')}>
+                      {t('safety.unmute')}
+                    </button>
+                  }
+                />
+              ) : (
               <Slot
                 name="profile.insights"
                 {...slotProps}
@@ -363,6 +389,7 @@ export default function ProfilePage() {
                   )
                 }
               />
+              )}
             </TabPanel>
             <TabPanel idPrefix="acc-profile" id="museums" active={tab}>
               <Slot name="profile.museums" {...slotProps} fallback={<EmptyState icon="museum" title={t('profile.noMuseums')} description={t('profile.noMuseumsText')} />} />
@@ -370,6 +397,7 @@ export default function ProfilePage() {
             <TabPanel idPrefix="acc-profile" id="badges" active={tab}>
               <Slot name="profile.badgesTab" {...slotProps} fallback={<BadgesTabFallback userId={profile.id} />} />
             </TabPanel>
+            <Slot name="profile.sections" {...slotProps} />
           </div>
         )}
       </div>

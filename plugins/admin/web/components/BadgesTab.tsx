@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { EmptyState, Modal, RelativeTime, Spinner, useApi, useMutation, useTranslation } from '../../../../web/src/index.ts';
+import { EmojiIcon, EmptyState, Modal, RelativeTime, SYMBOL_EMOJI, Spinner, symbolOfEmoji, inkOn, useApi, useMutation, useTranslation } from '../../../../web/src/index.ts';
 import {
   adminCreateBadge,
   adminDeleteBadge,
@@ -86,8 +86,43 @@ function BadgeDialog({ badge, onClose }: { badge: Badge | null; onClose: () => v
         {field('name', text('name', { maxLength: 100 }))}
         {field('description', text('description', { maxLength: 500 }))}
         <div className="columns is-mobile">
-          <div className="column">{field('icon', text('icon', { maxLength: 16, className: `input admin-badge-icon-input${errors.icon ? ' is-danger' : ''}` }))}</div>
+          <div className="column">
+            {field(
+              'icon',
+              <div className="admin-badge-icon-field">
+                <span className="admin-badge-icon" style={{ backgroundColor: HEX.test(v.color) ? v.color : '#3B82F6', color: inkOn(HEX.test(v.color) ? v.color : '#3B82F6') }} aria-hidden="true">
+                  <EmojiIcon emoji={v.icon} size={20} />
+                </span>
+                {text('icon', { maxLength: 16, className: `input admin-badge-icon-input${errors.icon ? ' is-danger' : ''}` })}
+              </div>,
+            )}
+          </div>
           <div className="column">{field('color', <input id={`${id}-color`} className="input" type="color" value={HEX.test(v.color) ? v.color : '#3B82F6'} onChange={(e) => setV({ ...v, color: e.target.value })} />)}</div>
+        </div>
+        {/* the shipped SVG symbols: picking one stores its emoji (the API's icon field), drawn as the symbol everywhere */}
+        <div className="field">
+          <p className="label" id={`${id}-symbols`}>
+            {t('badges.symbols.label')}
+          </p>
+          <div className="admin-badge-symbols" role="group" aria-labelledby={`${id}-symbols`}>
+            {Object.entries(SYMBOL_EMOJI).map(([name, emoji]) => {
+              const picked = symbolOfEmoji(v.icon) === name;
+              return (
+                <button
+                  key={name}
+                  type="button"
+                  className={`button is-small admin-badge-symbol${picked ? ' is-selected' : ''}`}
+                  aria-pressed={picked}
+                  aria-label={t(`badges.symbols.${name}`)}
+                  title={t(`badges.symbols.${name}`)}
+                  data-symbol={name}
+                  onClick={() => setV({ ...v, icon: emoji })}
+                >
+                  <EmojiIcon emoji={emoji} size={18} />
+                </button>
+              );
+            })}
+          </div>
         </div>
         <div className="columns is-mobile">
           <div className="column">
@@ -178,8 +213,8 @@ export default function BadgesTab() {
               <ul className="admin-list">
                 {badges.data.map((b) => (
                   <li key={b.id} className="admin-row">
-                    <span className="admin-badge-icon" style={{ backgroundColor: b.color }} aria-hidden="true">
-                      {b.icon}
+                    <span className="admin-badge-icon" style={{ backgroundColor: b.color, color: inkOn(b.color) }} aria-hidden="true">
+                      <EmojiIcon emoji={b.icon} size={20} />
                     </span>
                     <div className="admin-row__main">
                       <p className="admin-row__title">
@@ -224,7 +259,7 @@ export default function BadgesTab() {
               <ul className="admin-mini-list">
                 {recent.data.slice(0, 10).map((ub) => (
                   <li key={ub.id}>
-                    <span aria-hidden="true">{ub.badge.icon}</span> <strong>{ub.userName}</strong> {t('badges.earnedBadge', { name: ub.badge.name })} ·{' '}
+                    <EmojiIcon emoji={ub.badge.icon} size={16} /> <strong>{ub.userName}</strong> {t('badges.earnedBadge', { name: ub.badge.name })} ·{' '}
                     <span className="has-text-grey is-size-7">
                       <RelativeTime date={ub.earnedAt} />
                     </span>

@@ -9,6 +9,7 @@ import {
   type AdminListMuseumSuggestionsResponse,
 } from '../../../../web/src/api/generated/admin.ts';
 import { failToast, fullName, okToast, refreshAdmin, showValue } from '../lib.ts';
+import { SuggestedChanges } from './SuggestedChanges.tsx';
 
 const STATUS_CLASS: Record<string, string> = { pending: 'is-warning', approved: 'is-success', rejected: 'is-danger is-light' };
 /** Suggestions per page (pending first, then newest): the pages go on past the first ones. */
@@ -36,7 +37,8 @@ function Collapsible({ title, count, children }: { title: string; count: number;
   );
 }
 
-function ReviewButtons({ onApprove, onReject }: { onApprove: () => Promise<unknown>; onReject: () => Promise<unknown> }) {
+/** Approve / Reject; `describedBy`: the suggestion's title, so each button says which one it reviews. */
+function ReviewButtons({ onApprove, onReject, describedBy }: { onApprove: () => Promise<unknown>; onReject: () => Promise<unknown>; describedBy?: string }) {
   const { t } = useTranslation('admin');
   const [busy, setBusy] = useState<'approve' | 'reject' | null>(null);
   const run = (which: 'approve' | 'reject', fn: () => Promise<unknown>) => async () => {
@@ -49,10 +51,10 @@ function ReviewButtons({ onApprove, onReject }: { onApprove: () => Promise<unkno
   };
   return (
     <div className="buttons are-small">
-      <button type="button" className={`button is-success${busy === 'approve' ? ' is-loading' : ''}`} disabled={busy !== null} onClick={run('approve', onApprove)}>
+      <button type="button" className={`button is-success${busy === 'approve' ? ' is-loading' : ''}`} aria-describedby={describedBy} disabled={busy !== null} onClick={run('approve', onApprove)}>
         {t('suggestions.approve')}
       </button>
-      <button type="button" className={`button is-danger is-outlined${busy === 'reject' ? ' is-loading' : ''}`} disabled={busy !== null} onClick={run('reject', onReject)}>
+      <button type="button" className={`button is-danger is-outlined${busy === 'reject' ? ' is-loading' : ''}`} aria-describedby={describedBy} disabled={busy !== null} onClick={run('reject', onReject)}>
         {t('suggestions.reject')}
       </button>
     </div>
@@ -86,9 +88,9 @@ export function EditSuggestionsPanel() {
       ) : (
         <ul className="admin-suggestions">
           {list.data.items.map((s) => (
-            <li key={s.id} className="admin-suggestion">
+            <li key={s.id} className="admin-suggestion" data-museum={s.museum?.name ?? ''}>
               <div className="admin-suggestion__head">
-                <strong>{s.museum?.name ?? t('suggestions.unknownMuseum')}</strong> <span className={`tag ${STATUS_CLASS[s.status]}`}>{t(`suggestions.status.${s.status}`)}</span>
+                <strong id={`admin-suggestion-${s.id}`}>{s.museum?.name ?? t('suggestions.unknownMuseum')}</strong> <span className={`tag ${STATUS_CLASS[s.status]}`}>{t(`suggestions.status.${s.status}`)}</span>
               </div>
               <p className="is-size-7 has-text-grey">
                 {t('suggestions.by', { name: fullName(s.user) || s.user?.username || '?', email: s.user?.email ?? '' })} · {t('suggestions.submitted', { date: date(s.createdAt) })}
@@ -98,16 +100,9 @@ export function EditSuggestionsPanel() {
                   <span className="has-text-weight-semibold">{t('suggestions.reason')}</span> {s.reason}
                 </p>
               )}
-              <dl className="admin-changes">
-                {Object.entries(s.suggestedChanges ?? {}).map(([field, value]) => (
-                  <div key={field} className="admin-changes__row">
-                    <dt>{field}</dt>
-                    <dd>{showValue(value)}</dd>
-                  </div>
-                ))}
-              </dl>
+              <SuggestedChanges changes={s.suggestedChanges ?? {}} current={s.currentValues ?? null} />
               {s.status === 'pending' ? (
-                <ReviewButtons onApprove={review(s.id, true)} onReject={review(s.id, false)} />
+                <ReviewButtons describedBy={`admin-suggestion-${s.id}`} onApprove={review(s.id, true)} onReject={review(s.id, false)} />
               ) : (
                 <p className="is-size-7 has-text-grey">{t('suggestions.reviewed', { date: date(s.reviewedAt), name: s.reviewer?.username ?? '?' })}</p>
               )}

@@ -1,6 +1,10 @@
-import { useEffect } from 'react';
-import { mutate, toast, useTranslation, type WebUser } from '../../../../web/src/index.ts';
+import { Fragment, useEffect } from 'react';
+import { EmojiText, mutate, symbolOfEmoji, toast, useTranslation, type WebUser } from '../../../../web/src/index.ts';
 import { BADGES_EARNED_EVENT, type CelebratedBadge } from '../celebrate.ts';
+import { BadgeIcon } from './BadgeIcon.tsx';
+
+/** Stands for the badge's icon in the spec's text until it is drawn (a private-use character). */
+const ICON_MARK = '\uE000';
 
 const SEEN_KEY = 'curio.badges.celebrated';
 
@@ -33,10 +37,21 @@ export default function BadgeCelebrations({ user }: { user?: WebUser | null }) {
       if (!fresh.length) return;
       remember(fresh.map((b) => `${user.id}:${b.id}`));
       for (const b of fresh) {
+        const icon = b.icon ?? '🏆';
+        // the spec's texts carry emoji (the title's, the badge's icon): drawn as SVG where the set
+        // has the symbol — the badge's icon on its coloured disc, as on the profile (BadgeIcon) —
+        // so that they never show as empty boxes without a colour-emoji font; the words unchanged
+        const drawn = symbolOfEmoji(icon) !== null;
+        const text = t('celebrate.description', { icon: drawn ? ICON_MARK : icon, name: b.name, description: b.description ?? '', interpolation: { escapeValue: false } }).trim();
         toast({
           variant: 'success',
-          title: t('celebrate.title'),
-          description: t('celebrate.description', { icon: b.icon ?? '🏆', name: b.name, description: b.description ?? '' }).trim(),
+          title: <EmojiText text={t('celebrate.title')} size={18} />,
+          description: text.split(ICON_MARK).map((part, i) => (
+            <Fragment key={i}>
+              {i > 0 && <BadgeIcon icon={icon} color={b.color ?? ''} size={22} />}
+              <EmojiText text={part} />
+            </Fragment>
+          )),
           duration: 8000,
         });
       }

@@ -8,6 +8,8 @@ import {
 } from '../../../../web/src/api/generated/communities.ts';
 import { displayName, failToast, okToast, profilePath, type Comment, type Reply } from '../lib.ts';
 import { ReasonDialog } from './ConfirmDialog.tsx';
+import { MentionText } from '../../../accounts/web/components/MentionText.tsx';
+import { MentionInput } from '../../../accounts/web/components/MentionInput.tsx';
 
 interface Props {
   postId: number;
@@ -53,7 +55,7 @@ export function Comments({ postId, canComment, commentBlockedReason, isMember, o
 
   const renderOne = (c: Comment | Reply, replies = 0) => (
     <div className="cm-comment" key={c.id}>
-      <Avatar src={c.user?.profileImageUrl} name={displayName(c.user)} size={32} decorative />
+      <Avatar src={c.user?.profileImageUrl} info={c.user?.profileImageInfo} name={displayName(c.user)} size={32} decorative />
       <div className="cm-comment__body">
         <div className="cm-comment__bubble">
           {c.user ? (
@@ -61,9 +63,16 @@ export function Comments({ postId, canComment, commentBlockedReason, isMember, o
               {displayName(c.user)}
             </Link>
           ) : (
-            <span className="cm-comment__author">{displayName(null)}</span>
+            // a deleted member's comment, kept emptied because others replied under it
+            <span className="cm-comment__author">{t('comments.deletedMember')}</span>
           )}
-          <p className="cm-prewrap">{c.content}</p>
+          {c.user ? (
+            <p className="cm-prewrap">
+              <MentionText text={c.content} mentions={c.mentions} />
+            </p>
+          ) : (
+            <p className="has-text-grey is-italic">{t('comments.deletedContent')}</p>
+          )}
         </div>
         <div className="cm-comment__actions">
           <RelativeTime date={c.createdAt} />
@@ -179,7 +188,7 @@ function CommentForm({
       <label htmlFor={id} className="is-sr-only">
         {placeholder}
       </label>
-      <input id={id} className="input is-small" value={text} maxLength={5000} placeholder={placeholder} autoFocus={autoFocus} onChange={(e) => setText(e.target.value)} />
+      <MentionInput id={id} className="input is-small" value={text} maxLength={5000} placeholder={placeholder} autoFocus={autoFocus} onChange={setText} />
       <button type="submit" className={`button is-small is-primary${send.isPending ? ' is-loading' : ''}`} disabled={blank || send.isPending}>
         {parentId ? t('comments.sendReply') : t('comments.add')}
       </button>

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { Icon, useTranslation } from '../../../../web/src/index.ts';
+import { CoverImage, Icon, useTranslation } from '../../../../web/src/index.ts';
 import { typeLabelKey, type CommunityCardData } from '../lib.ts';
 
 /** A community in the grid: name, description, location, member count, membership type, 2 tags plus +N. */
@@ -12,7 +12,7 @@ export function CommunityCard({ c }: { c: CommunityCardData }) {
     <article className="cm-card" data-testid="community-card">
       <Link to={`/communities/${c.id}`} className="cm-card__link" aria-label={c.name}>
         <div className="cm-card__image" aria-hidden="true">
-          {c.imageUrl ? <img src={c.imageUrl} alt="" loading="lazy" /> : <span className="cm-card__initial">{c.name.slice(0, 1).toUpperCase()}</span>}
+          <CoverImage src={c.imageUrl} info={c.imageInfo} kind="community" category={c.type} seed={c.name} sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw" />
         </div>
       </Link>
       <div className="cm-card__body">

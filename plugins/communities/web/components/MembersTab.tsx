@@ -186,7 +186,7 @@ export function MembersTab({ community, onChanged }: { community: Community; onC
       <ul className="cm-member-list">
         {shown.map((m) => (
           <li key={m.id} className="cm-member" data-testid="member-row" data-user-id={m.userId}>
-            <Avatar src={m.user.profileImageUrl} name={displayName(m.user)} size={44} decorative />
+            <Avatar src={m.user.profileImageUrl} info={m.user.profileImageInfo} name={displayName(m.user)} size={44} decorative />
             <div className="cm-member__main">
               <p>
                 <Link to={profilePath(m.user)} className="has-text-weight-semibold">

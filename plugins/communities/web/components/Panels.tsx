@@ -1,7 +1,7 @@
 /** The management panels: the real features behind the Manage Community menu. */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Avatar, EmptyState, RelativeTime, Spinner, uploadWithProgress, useApi, useMutation, useTranslation } from '../../../../web/src/index.ts';
+import { Avatar, CoverImage, EmptyState, RelativeTime, Spinner, uploadWithProgress, useApi, useMutation, useTranslation } from '../../../../web/src/index.ts';
 import {
   acceptCommunityJoinRequest,
   approveCommunityPost,
@@ -49,7 +49,7 @@ export function ImagePanel({ community, onChanged }: PanelProps) {
   }
   return (
     <div className="cm-image-panel">
-      <div className="cm-image-panel__preview">{community.imageUrl ? <img src={community.imageUrl} alt={t('manage.imageAlt', { name: community.name })} /> : <span aria-hidden="true">{community.name.slice(0, 1)}</span>}</div>
+      <div className="cm-image-panel__preview"><CoverImage src={community.imageUrl} kind="community" category={community.type} seed={community.name} alt={community.imageUrl ? t('manage.imageAlt', { name: community.name }) : ''} sizes="240px" /></div>
       <div>
         <label className="button is-light" htmlFor="cm-image-input">
           {t('manage.changeImage')}
@@ -134,7 +134,7 @@ export function JoinRequestsPanel({ community, onChanged }: PanelProps) {
     <ul className="cm-plainlist">
       {data.map((r) => (
         <li key={r.id} className="cm-row" data-testid="join-request">
-          <Avatar src={r.user?.profileImageUrl} name={displayName(r.user)} size={36} decorative />
+          <Avatar src={r.user?.profileImageUrl} info={r.user?.profileImageInfo} name={displayName(r.user)} size={36} decorative />
           <div className="cm-row__main">
             <p className="has-text-weight-semibold">{displayName(r.user)}</p>
             {r.message && <p className="cm-prewrap">{r.message}</p>}

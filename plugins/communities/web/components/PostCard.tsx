@@ -11,6 +11,7 @@ import {
 import { displayName, failToast, okToast, profilePath, type Post } from '../lib.ts';
 import { Comments } from './Comments.tsx';
 import { ConfirmDialog, ReasonDialog } from './ConfirmDialog.tsx';
+import { MentionText } from '../../../accounts/web/components/MentionText.tsx';
 
 export interface PostViewer {
   isMember: boolean;
@@ -110,9 +111,9 @@ export function PostCard({ post: p, viewer, onChange, onRefresh, compact = false
   const showResults = Boolean(poll) && (voted || !viewer.isMember || !published);
 
   return (
-    <article className={`cm-post box${p.isPinned ? ' is-pinned' : ''}`} data-testid="community-post" data-post-id={p.id} aria-labelledby={`cm-post-${p.id}-author`}>
+    <article id={compact ? undefined : `post-${p.id}`} className={`cm-post box${p.isPinned ? ' is-pinned' : ''}`} data-testid="community-post" data-post-id={p.id} aria-labelledby={`cm-post-${p.id}-author`}>
       <header className="cm-post__head">
-        <Avatar src={p.user?.profileImageUrl} name={displayName(p.user)} size={40} decorative />
+        <Avatar src={p.user?.profileImageUrl} info={p.user?.profileImageInfo} name={displayName(p.user)} size={40} decorative />
         <div className="cm-post__who">
           {p.user ? (
             <Link id={`cm-post-${p.id}-author`} to={profilePath(p.user)} className="has-text-weight-semibold">
@@ -138,7 +139,9 @@ export function PostCard({ post: p, viewer, onChange, onRefresh, compact = false
       </header>
 
       {p.title && <h3 className="cm-post__title">{p.title}</h3>}
-      <p className="cm-post__content cm-prewrap">{p.content}</p>
+      <p className="cm-post__content cm-prewrap">
+        <MentionText text={p.content} mentions={p.mentions} />
+      </p>
 
       {p.type === 'event' && p.eventTitle && (
         <div className="cm-event">

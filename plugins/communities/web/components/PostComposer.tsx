@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Icon, useMutation, useTranslation } from '../../../../web/src/index.ts';
 import { createCommunityPost, type CreateCommunityPostBody } from '../../../../web/src/api/generated/communities.ts';
 import { failToast, okToast, POST_TYPES, type Post, type PostType } from '../lib.ts';
+import { MentionInput } from '../../../accounts/web/components/MentionInput.tsx';
 
 const MAX_OPTIONS = 10;
 
@@ -127,14 +128,15 @@ export function PostComposer({ communityId, onPosted }: { communityId: number; o
         <label className="label is-small" htmlFor="cm-post-content">
           {type === 'poll' ? t('composer.question') : t('composer.content')}
         </label>
-        <textarea
+        <MentionInput
+          multiline
           id="cm-post-content"
           className={`textarea${error && blank ? ' is-danger' : ''}`}
           rows={3}
           maxLength={10000}
           value={d.content}
           placeholder={t(`composer.placeholder.${type}`)}
-          onChange={(e) => set('content', e.target.value)}
+          onChange={(v) => set('content', v)}
         />
       </div>
 

@@ -12,11 +12,13 @@ import {
   useApi,
   useAuth,
   useDocumentTitle,
+  useHashTarget,
   useInfiniteApi,
   useMutation,
   useSWRConfig,
   useTranslation,
   type ApiError,
+  CoverImage,
 } from '../../../../web/src/index.ts';
 import { joinCommunity, leaveCommunity } from '../../../../web/src/api/generated/communities.ts';
 import { failToast, okToast, parseId, typeLabelKey, type Community, type Post } from '../lib.ts';
@@ -252,7 +254,7 @@ function CommunityView({ c, refetch }: { c: Community; refetch: () => void }) {
   return (
     <div className="cm-detail">
       <header className="cm-hero">
-        <div className="cm-hero__image">{c.imageUrl ? <img src={c.imageUrl} alt="" /> : <span aria-hidden="true">{c.name.slice(0, 1).toUpperCase()}</span>}</div>
+        <div className="cm-hero__image"><CoverImage src={c.imageUrl} info={c.imageInfo} kind="community" category={c.type} seed={c.name} priority /></div>
         <div className="container cm-hero__body">
           <div className="cm-hero__text">
             <h1 className="title is-3">{c.name}</h1>
@@ -390,6 +392,8 @@ function ManageSection({ id, title, children, danger = false }: { id: Section; t
 function Discussion({ c, readable, onChanged, onReview }: { c: Community; readable: boolean; onChanged: () => void; onReview: () => void }) {
   const { t } = useTranslation('communities');
   const feed = useInfiniteApi<Post>(readable ? `/api/communities/${c.id}/posts` : null, { limit: 20 });
+  // a notification's link (/communities/3#post-12) lands on the post once the feed shows it
+  useHashTarget(feed.items.length > 0);
   const [overrides, setOverrides] = useState<Map<number, Post>>(new Map());
   const [rulesOpen, setRulesOpen] = useState(false);
   const refresh = () => {

@@ -14,13 +14,18 @@ export function Attendees({ event: e, max }: { event: EventItem; max?: number })
         <ul className="ev-attendee-list" data-testid="attendee-list">
           {list.map((a) => (
             <li key={a.userId} className="ev-attendee">
-              <Avatar src={a.user?.profileImageUrl} name={displayName(a.user) || String(a.userId)} size={28} />
+              <Avatar src={a.user?.profileImageUrl} info={a.user?.profileImageInfo} name={displayName(a.user) || String(a.userId)} size={28} />
               {a.user ? (
                 <Link to={`/profile/${a.user.slug ?? a.user.username}`}>{displayName(a.user)}</Link>
               ) : (
                 <span>{a.userId}</span>
               )}
               {a.status === 'interested' && <span className="tag is-info is-light is-small">{t('status.interested')}</span>}
+              {a.attended && (
+                <span className="tag is-success is-light is-small" data-testid="attended-tag">
+                  {t('attendance.attended')}
+                </span>
+              )}
             </li>
           ))}
           {max && e.attendees.length > max && <li className="has-text-grey is-size-7">{t('card.moreTags', { count: e.attendees.length - max })}</li>}

@@ -51,7 +51,7 @@ export function Discussion({ event: e, onCountChange }: { event: EventItem; onCo
           {data.map((c) => (
             <li key={c.id} className="media ev-comment">
               <div className="media-left">
-                <Avatar src={c.user?.profileImageUrl} name={displayName(c.user)} size={32} />
+                <Avatar src={c.user?.profileImageUrl} info={c.user?.profileImageInfo} name={displayName(c.user)} size={32} />
               </div>
               <div className="media-content">
                 <p className="ev-comment__meta">

@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { Icon, useTranslation } from '../../../../web/src/index.ts';
+import { CoverImage, Icon, useTranslation } from '../../../../web/src/index.ts';
 import { CARD_TAGS, eventPath, priceAmount, when, type EventItem } from '../lib.ts';
 import { RsvpButtons, StatusBadge } from './RsvpButtons.tsx';
+import { useHoursWarningText } from './HoursWarningNote.tsx';
 
 export function PriceTag({ event: e }: { event: EventItem }) {
   const { t } = useTranslation('events');
@@ -42,19 +43,40 @@ export function Capacity({ event: e }: { event: EventItem }) {
   );
 }
 
+/**
+ * The meetup page's "outside the museum's opening hours" warning (issue 20) as a line of the card:
+ * its sentence (with the closure's note or the holiday when there is one) and that day's hours.
+ * Text, not colour alone; the icon is decoration.
+ */
+export function CardHoursNote({ event: e }: { event: EventItem }) {
+  if (!e.hoursWarning) return null;
+  return <CardHoursLine event={e} />;
+}
+
+function CardHoursLine({ event: e }: { event: EventItem }) {
+  const text = useHoursWarningText()(e.hoursWarning!);
+  return (
+    <p className="ev-card__hours" data-testid="card-hours-warning">
+      <Icon name="clock" size={14} />
+      <span className="ev-card__text">
+        {text.title}
+        {text.detail && ` · ${text.detail}`}
+      </span>
+    </p>
+  );
+}
+
 /** One event in a list: when, where, tags (3 and +N more), price, the member's status, RSVP. */
 export function EventCard({ event: e, onChange, extra }: { event: EventItem; onChange: (updated: EventItem | null) => void; extra?: ReactNode }) {
   const { t, i18n } = useTranslation('events');
   const w = when(e, i18n.language);
   return (
     <article className="card ev-card" data-testid="event-card" data-event-id={e.id} aria-labelledby={`ev-card-${e.kind}-${e.id}`}>
-      {e.imageUrl && (
-        <div className="card-image">
-          <figure className="image is-3by1 ev-card__image">
-            <img src={e.imageUrl} alt="" loading="lazy" />
-          </figure>
-        </div>
-      )}
+      <div className="card-image">
+        <figure className="image is-3by1 ev-card__image">
+          <CoverImage src={e.imageUrl} info={e.imageInfo} kind={e.kind === 'meetup' ? 'meetup' : 'event'} category={e.category} seed={e.title} className="has-ratio" sizes="(min-width: 1024px) 50vw, 100vw" />
+        </figure>
+      </div>
       <div className="card-content">
         <div className="ev-card__top">
           <span className={`tag is-small ${e.kind === 'meetup' ? 'is-primary is-light' : 'is-link is-light'}`}>{e.kind === 'meetup' ? t('card.meetup') : t('card.museumEvent')}</span>
@@ -65,15 +87,22 @@ export function EventCard({ event: e, onChange, extra }: { event: EventItem; onC
           <Link to={eventPath(e)}>{e.title}</Link>
         </h3>
         <p className="ev-card__when">
-          <Icon name="calendar" size={14} /> <time dateTime={e.dateTime}>{w.date}</time> · {w.time}
-          {w.zone && <span className="has-text-grey"> ({w.zone})</span>}
+          <Icon name="calendar" size={14} />
+          <span className="ev-card__text">
+            <time dateTime={e.dateTime}>{w.date}</time> · {w.time}
+            {w.zone && <span className="has-text-grey"> ({w.zone})</span>}
+          </span>
         </p>
         <p className="ev-card__where">
-          <Icon name="map-pin" size={14} /> {e.location}
-          {e.community && <span className="has-text-grey"> · {t('card.in', { name: e.community.name })}</span>}
-          {e.group && <span className="has-text-grey"> · {t('card.in', { name: e.group.name })}</span>}
-          {!e.community && !e.group && e.museum && !e.location.includes(e.museum.name) && <span className="has-text-grey"> · {e.museum.name}</span>}
+          <Icon name="map-pin" size={14} />
+          <span className="ev-card__text">
+            {e.location}
+            {e.community && <span className="has-text-grey"> · {t('card.in', { name: e.community.name })}</span>}
+            {e.group && <span className="has-text-grey"> · {t('card.in', { name: e.group.name })}</span>}
+            {!e.community && !e.group && e.museum && !e.location.includes(e.museum.name) && <span className="has-text-grey"> · {e.museum.name}</span>}
+          </span>
         </p>
+        <CardHoursNote event={e} />
         <Tags tags={e.tags} />
         <div className="ev-card__footer">
           <Capacity event={e} />

@@ -44,7 +44,7 @@ export function EventDetails({ event: e, showDescription = true }: { event: Even
         {e.kind === 'meetup' && e.organizer && (
           <Row label={t('detail.organizer')}>
             <span className="ev-organizer">
-              <Avatar src={e.organizer.profileImageUrl} name={displayName(e.organizer)} size={20} />
+              <Avatar src={e.organizer.profileImageUrl} info={e.organizer.profileImageInfo} name={displayName(e.organizer)} size={20} />
               <Link to={`/profile/${e.organizer.slug ?? e.organizer.username}`}>{displayName(e.organizer)}</Link>
             </span>
           </Row>

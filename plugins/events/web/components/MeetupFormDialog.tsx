@@ -4,6 +4,8 @@ import { createCommunityMeetup, createGroupMeetup, updateMeetup, type MeetupBody
 import { viewerTimeZone } from '../../shared/time.ts';
 import { TIME_CHOICES, timeLabel, timeZones, type EventItem } from '../lib.ts';
 import { CheckboxField, SelectField, TextArea, TextField } from './fields.tsx';
+import { HoursWarningNote, useHoursWarningText } from './HoursWarningNote.tsx';
+import { checkMeetupHoursUrl, type CheckMeetupHoursResponse } from '../../../../web/src/api/generated/events.ts';
 
 export interface MeetupHost {
   kind: 'community' | 'group';
@@ -130,6 +132,15 @@ export function MeetupFormDialog({ open, onClose, meetup, host, onSaved }: Props
   const museumResults = useApi<MuseumPick[]>(open && museumQuery.trim().length > 2 ? `/api/search/museums?q=${encodeURIComponent(museumQuery.trim())}&limit=6` : null);
   const museumEvents = useApi<EventItem[]>(open && s.museum && s.connectToMuseumEvent ? `/api/museum-events?museumId=${s.museum.id}&limit=100` : null);
   const zones = useMemo(() => timeZones(), []);
+  // Checked live against the museum's hours while the organiser picks the date and times (issue 20):
+  // a warning, never a refusal.
+  const hoursUrl =
+    open && s.museum && /^\d{4}-\d{2}-\d{2}$/.test(s.date) && s.startTime && (!s.endTime || s.endTime > s.startTime)
+      ? checkMeetupHoursUrl({ museumId: s.museum.id, date: s.date, startTime: s.startTime, ...(s.endTime ? { endTime: s.endTime } : {}), timeZone: s.timeZone })
+      : null;
+  const hoursCheck = useApi<CheckMeetupHoursResponse>(hoursUrl);
+  const hoursWarning = hoursUrl ? hoursCheck.data?.hoursWarning ?? null : null;
+  const warningText = useHoursWarningText();
 
   const validate = (): Record<string, string> => {
     const e: Record<string, string> = {};
@@ -198,7 +209,9 @@ export function MeetupFormDialog({ open, onClose, meetup, host, onSaved }: Props
           ? await createGroupMeetup({ params: { id: Number(id) }, body: { ...body(), groupId: Number(id) } })
           : await createCommunityMeetup({ params: { id: Number(id) }, body: { ...body(), communityId: Number(id) } })) as EventItem;
       }
-      toast({ title: editing ? t('toast.updated') : t('toast.created'), variant: 'success' });
+      const w = saved.hoursWarning;
+      if (w) toast({ title: t('toast.savedOutsideHours'), description: warningText(w).title, variant: 'warning' });
+      else toast({ title: editing ? t('toast.updated') : t('toast.created'), variant: 'success' });
       onSaved(saved);
       onClose();
     } catch (err) {
@@ -279,6 +292,7 @@ export function MeetupFormDialog({ open, onClose, meetup, host, onSaved }: Props
           </div>
           <SelectField name="timeZone" label={t('form.timeZone')} value={s.timeZone} error={errors.timeZone} onChange={(v) => set('timeZone', v)} options={(zones.includes(s.timeZone) ? zones : [s.timeZone, ...zones]).map((z) => ({ value: z, label: z.replace(/_/g, ' ') }))} />
           <TextField name="location" label={t('form.location')} required maxLength={300} value={s.location} error={errors.location} onChange={(v) => set('location', v)} />
+          <div aria-live="polite">{hoursWarning && <HoursWarningNote warning={hoursWarning} organiser />}</div>
         </fieldset>
 
         <fieldset className="ev-fieldset">

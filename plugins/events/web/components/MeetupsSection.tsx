@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { EmptyState, Icon, Spinner, TabPanel, Tabs, useApi, useAuth, useTranslation } from '../../../../web/src/index.ts';
 import { eventPath, when, type EventItem } from '../lib.ts';
-import { Capacity, PriceTag } from './EventCard.tsx';
+import { CardHoursNote, Capacity, PriceTag } from './EventCard.tsx';
 import { RsvpButtons, StatusBadge } from './RsvpButtons.tsx';
 import { EventDetails } from './EventDetails.tsx';
 import { Attendees } from './Attendees.tsx';
@@ -44,9 +44,13 @@ export function MeetupPanel({ meetup: m, onChange, onDeleted }: { meetup: EventI
           <Link to={eventPath(m)}>{m.title}</Link>
         </h3>
         <p className="ev-card__when">
-          <Icon name="calendar" size={14} /> <time dateTime={m.dateTime}>{w.date}</time> · {w.time}
-          {w.zone && <span className="has-text-grey"> ({w.zone})</span>}
+          <Icon name="calendar" size={14} />
+          <span className="ev-card__text">
+            <time dateTime={m.dateTime}>{w.date}</time> · {w.time}
+            {w.zone && <span className="has-text-grey"> ({w.zone})</span>}
+          </span>
         </p>
+        <CardHoursNote event={m} />
         <div className="ev-card__footer">
           <Capacity event={m} />
           <RsvpButtons event={m} onChange={onChange} />

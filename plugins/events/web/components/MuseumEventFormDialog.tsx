@@ -1,8 +1,9 @@
 import { useEffect, useMemo, useState } from 'react';
-import { ApiError, Modal, toast, useTranslation } from '../../../../web/src/index.ts';
-import { createMuseumEvent, updateMuseumEvent, type MuseumEventBody } from '../../../../web/src/api/generated/events.ts';
+import { ApiError, Modal, toast, useApi, useTranslation } from '../../../../web/src/index.ts';
+import { checkMeetupHoursUrl, createMuseumEvent, updateMuseumEvent, type CheckMeetupHoursResponse, type MuseumEventBody } from '../../../../web/src/api/generated/events.ts';
 import { TIME_CHOICES, timeLabel, timeZones, type EventItem } from '../lib.ts';
 import { CheckboxField, SelectField, TextArea, TextField } from './fields.tsx';
+import { HoursWarningNote, useHoursWarningText } from './HoursWarningNote.tsx';
 
 interface Props {
   open: boolean;
@@ -51,6 +52,15 @@ export function MuseumEventFormDialog({ open, onClose, museum, event, onSaved }:
     }
   }, [open, event, zone]);
   const set = <K extends keyof typeof s>(k: K, v: (typeof s)[K]) => setS((c) => ({ ...c, [k]: v }));
+  // Checked live against the museum's opening hours as the manager picks the date and times, the
+  // same rule and check as a meetup's (issue 20): a warning, never a refusal.
+  const hoursUrl =
+    open && /^\d{4}-\d{2}-\d{2}$/.test(s.date) && s.startTime && (!s.endTime || s.endTime > s.startTime)
+      ? checkMeetupHoursUrl({ museumId: museum.id, date: s.date, startTime: s.startTime, ...(s.endTime ? { endTime: s.endTime } : {}), timeZone: s.timeZone })
+      : null;
+  const hoursCheck = useApi<CheckMeetupHoursResponse>(hoursUrl);
+  const hoursWarning = hoursUrl ? hoursCheck.data?.hoursWarning ?? null : null;
+  const warningText = useHoursWarningText();
 
   const submit = async (ev: React.FormEvent) => {
     ev.preventDefault();
@@ -89,7 +99,9 @@ export function MuseumEventFormDialog({ open, onClose, museum, event, onSaved }:
     setSaving(true);
     try {
       const saved = (event ? await updateMuseumEvent({ params: { id: event.id }, body }) : await createMuseumEvent({ body })) as EventItem;
-      toast({ title: event ? t('toast.eventUpdated') : t('toast.eventCreated'), variant: 'success' });
+      const w = saved.hoursWarning;
+      if (w) toast({ title: t('toast.eventSavedOutsideHours'), description: warningText(w).title, variant: 'warning' });
+      else toast({ title: event ? t('toast.eventUpdated') : t('toast.eventCreated'), variant: 'success' });
       onSaved(saved);
       onClose();
     } catch (err) {
@@ -138,6 +150,7 @@ export function MuseumEventFormDialog({ open, onClose, museum, event, onSaved }:
           </div>
         </div>
         <SelectField name="timeZone" label={t('form.timeZone')} value={s.timeZone} onChange={(v) => set('timeZone', v)} options={(zones.includes(s.timeZone) ? zones : [s.timeZone, ...zones]).map((z) => ({ value: z, label: z.replace(/_/g, ' ') }))} />
+        <div aria-live="polite">{hoursWarning && <HoursWarningNote warning={hoursWarning} organiser kind="museum_event" />}</div>
         <TextField name="location" label={t('eventForm.location')} help={t('eventForm.locationHelp')} maxLength={300} value={s.location} onChange={(v) => set('location', v)} />
         <div className="columns is-variable is-2">
           <div className="column">

@@ -1,9 +1,10 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { EmptyState, Icon, Spinner, useApi, useAuth, useTranslation } from '../../../../web/src/index.ts';
 import type { EventItem } from '../lib.ts';
 import { EventCard } from './EventCard.tsx';
-import { MuseumEventFormDialog } from './MuseumEventFormDialog.tsx';
+// the form loads for the museum's managers only, not with every museum page
+const MuseumEventFormDialog = lazy(() => import('./MuseumEventFormDialog.tsx').then((m) => ({ default: m.MuseumEventFormDialog })));
 import '../events.css';
 
 interface MuseumProps {
@@ -49,7 +50,11 @@ export default function MuseumEventsSection({ museumId, museum }: { museumId: nu
           {t('museumEvents.all')}
         </Link>
       </p>
-      {canManage && museum && <MuseumEventFormDialog open={adding} onClose={() => setAdding(false)} museum={museum} onSaved={() => list.mutate()} />}
+      {canManage && museum && (
+        <Suspense fallback={null}>
+          <MuseumEventFormDialog open={adding} onClose={() => setAdding(false)} museum={museum} onSaved={() => list.mutate()} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ApiError, EmptyState, Icon, Modal, Spinner, toast, useApi, useTranslation } from '../../../../web/src/index.ts';
+import { ApiError, EmptyState, Icon, Modal, ResponsiveImage, Spinner, storedSrcsets, toast, useApi, useTranslation } from '../../../../web/src/index.ts';
 import { deleteMeetupPhoto, deleteMuseumEventPhoto } from '../../../../web/src/api/generated/events.ts';
 import { apiBase, displayName, type EventItem, type Photo } from '../lib.ts';
 import { UploadPhotoDialog } from './UploadPhotoDialog.tsx';
@@ -44,7 +44,15 @@ export function Photos({ event: e, onCountChange }: { event: EventItem; onCountC
           {data.map((p) => (
             <li key={p.id}>
               <button type="button" className="ev-photo" onClick={() => setViewing(p)} aria-label={p.caption || t('detail.viewPhoto')}>
-                <img src={p.thumbnailUrl ?? p.url} alt={p.caption || t('detail.photoBy', { name: displayName(p.user) })} loading="lazy" />
+                <ResponsiveImage
+                  src={p.thumbnailUrl ?? p.url}
+                  srcset={storedSrcsets(p.url, p.width)}
+                  sizes="(min-width: 768px) 220px, 33vw"
+                  width={p.width}
+                  height={p.height}
+                  cover
+                  alt={p.caption || t('detail.photoBy', { name: displayName(p.user) })}
+                />
               </button>
             </li>
           ))}
@@ -53,7 +61,15 @@ export function Photos({ event: e, onCountChange }: { event: EventItem; onCountC
       <Modal open={!!viewing} onClose={() => setViewing(null)} title={viewing?.caption || t('detail.photos')} size="large">
         {viewing && (
           <figure className="ev-photo-view">
-            <img src={viewing.url} alt={viewing.caption || t('detail.photoBy', { name: displayName(viewing.user) })} />
+            <ResponsiveImage
+              src={viewing.url}
+              srcset={storedSrcsets(viewing.url, viewing.width)}
+              sizes="(min-width: 1024px) 960px, 100vw"
+              width={viewing.width}
+              height={viewing.height}
+              loading="eager"
+              alt={viewing.caption || t('detail.photoBy', { name: displayName(viewing.user) })}
+            />
             <figcaption className="ev-photo-view__caption">
               <span>{t('detail.photoBy', { name: displayName(viewing.user) })}</span>
               {viewing.canDelete && (

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
-import { EmptyState, Icon, Slot, Spinner, useApi, useDocumentTitle, useTranslation } from '../../../../web/src/index.ts';
+import { CoverUpload, EmptyState, CoverImage, Icon, Slot, Spinner, useApi, useDocumentTitle, useTranslation } from '../../../../web/src/index.ts';
 import { when, type EventItem } from '../lib.ts';
 import { Capacity, PriceTag } from '../components/EventCard.tsx';
 import { RsvpButtons, StatusBadge } from '../components/RsvpButtons.tsx';
@@ -12,6 +12,7 @@ import { AddToCalendar } from '../components/AddToCalendar.tsx';
 import { MeetupFormDialog } from '../components/MeetupFormDialog.tsx';
 import { MuseumEventFormDialog } from '../components/MuseumEventFormDialog.tsx';
 import { ConfirmDelete } from '../components/ConfirmDelete.tsx';
+import { HoursWarningNote } from '../components/HoursWarningNote.tsx';
 import '../events.css';
 
 /** /meetups/{id} (a meetup) and /events/{id} (a museum event): details, attendees, discussion, photos, calendar. */
@@ -66,15 +67,23 @@ export default function EventDetailPage() {
           </Link>
         </p>
         <header className="ev-detail__header box">
-          {e.imageUrl && (
-            <figure className="image is-3by1 ev-detail__image">
-              <img src={e.imageUrl} alt="" />
-            </figure>
+          <figure className="image is-3by1 ev-detail__image">
+            <CoverImage src={e.imageUrl} info={e.imageInfo} kind={e.kind === 'meetup' ? 'meetup' : 'event'} category={e.category} seed={e.title} className="has-ratio" sizes="(min-width: 1024px) 960px, 100vw" priority />
+          </figure>
+          {e.canEdit && (
+            <p className="mb-2">
+              <CoverUpload<EventItem> url={`/api/${e.kind === 'meetup' ? 'meetups' : 'museum-events'}/${e.id}/cover`} maxBytes={10 * 1024 * 1024} onDone={(u) => void refresh(u)} />
+            </p>
           )}
           <div className="ev-card__top">
             <span className={`tag ${e.kind === 'meetup' ? 'is-primary is-light' : 'is-link is-light'}`}>{e.kind === 'meetup' ? t('card.meetup') : t('card.museumEvent')}</span>
             <PriceTag event={e} />
             <StatusBadge event={e} />
+            {e.attended && (
+              <span className="tag is-success" data-testid="you-attended">
+                <Icon name="check" size={14} /> {t('attendance.you')}
+              </span>
+            )}
           </div>
           <h1 className="title is-3">{e.title}</h1>
           <p className="subtitle is-6">
@@ -83,10 +92,12 @@ export default function EventDetailPage() {
             <br />
             <Icon name="map-pin" size={16} /> {e.location}
           </p>
+          {e.hoursWarning && <HoursWarningNote warning={e.hoursWarning} organiser={e.canEdit} kind={e.kind} />}
           <div className="ev-detail__actions">
             <Capacity event={e} />
             <RsvpButtons event={e} onChange={refresh} size="normal" />
             <AddToCalendar event={e} />
+            <Slot name="event.actions" eventId={e.id} event={e} />
             {e.kind === 'meetup' && <Slot name="meetup.actions" targetType="meetup" targetId={e.id} ownerId={e.organizerId} />}
             {e.canEdit && (
               <span className="buttons are-small">
@@ -129,6 +140,11 @@ export default function EventDetailPage() {
               <h2 className="title is-5" id="ev-d-attendees">
                 {t('detail.attendees')} <span className="tag is-rounded">{e.attendees.length}</span>
               </h2>
+              {e.attendedCount !== null && (
+                <p className="is-size-7 mb-2" data-testid="attendance-count" title={t('attendance.help')}>
+                  <Icon name="check" size={14} /> {t('attendance.count', { count: e.attendedCount })}
+                </p>
+              )}
               <Attendees event={e} />
             </section>
           </div>

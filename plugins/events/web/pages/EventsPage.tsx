@@ -1,7 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { EmptyState, Icon, Page, Spinner, TabPanel, Tabs, useApi, useAuth, useTranslation } from '../../../../web/src/index.ts';
-import { viewerTimeZone, weekendRange } from '../../shared/time.ts';
 import type { EventItem } from '../lib.ts';
 import { EventCard } from '../components/EventCard.tsx';
 import { MeetupFormDialog } from '../components/MeetupFormDialog.tsx';
@@ -23,7 +22,7 @@ function byDate(a: EventItem, b: EventItem) {
 
 /**
  * /events and /meetups: meetups and museum events, live data only, with the tabs All, My Groups,
- * Museums and This Weekend (Saturday and Sunday in the viewer's time zone). Visitors see museum
+ * Museums and This Weekend (Saturday and Sunday where each event takes place). Visitors see museum
  * events and the meetups of open communities and groups (the server leaves private ones out), and
  * are asked to sign in to join.
  */
@@ -36,13 +35,10 @@ export default function EventsPage() {
   const [creating, setCreating] = useState(false);
   const [feedOpen, setFeedOpen] = useState(false);
 
-  // "This weekend" in the viewer's zone, fixed for the life of the page.
-  const weekend = useMemo(() => {
-    const w = weekendRange(new Date(), viewerTimeZone());
-    return { from: w.start.toISOString(), to: w.end.toISOString() };
-  }, []);
-
-  const range = tab === 'weekend' ? weekend : {};
+  // "This weekend": Saturday and Sunday where each event takes place (the date its card shows),
+  // decided by the server, so the page's keys are the same on the server that renders it and in
+  // the browser that hydrates it (publicweb primes them: eventsKeys)
+  const range = tab === 'weekend' ? { weekend: 'true' } : {};
   const wantMeetups = tab !== 'museums' && (tab !== 'myGroups' || !!user);
   const wantMuseum = tab !== 'myGroups';
   const meetups = useApi<EventItem[]>(wantMeetups ? `/api/meetups?${qs({ limit: 100, scope: tab === 'myGroups' ? 'mine' : undefined, ...range })}` : null);

@@ -12,11 +12,14 @@ import {
   Tabs,
   formatDateTime,
   useApi,
+  CoverUpload,
+  CoverImage,
   useDocumentTitle,
   useInfiniteApi,
   useMutation,
   useSWRConfig,
   useTranslation,
+  useHashTarget,
   confirmDialog,
 } from '../../../../web/src/index.ts';
 import {
@@ -32,6 +35,8 @@ import {
 } from '../../../../web/src/api/generated/groups.ts';
 import { displayName, failToast, okToast, parseId, profilePath, type Group, type GroupComment, type GroupMember, type GroupPost } from '../lib.ts';
 import '../groups.css';
+import { MentionText } from '../../../accounts/web/components/MentionText.tsx';
+import { MentionInput } from '../../../accounts/web/components/MentionInput.tsx';
 
 type TabId = 'discussion' | 'members' | 'meetups' | 'about';
 
@@ -101,6 +106,12 @@ function GroupView({ g, refetch }: { g: Group; refetch: () => void }) {
   return (
     <div className="gr-detail">
       <header className="gr-hero">
+        <div className="container">
+          <figure className="gr-cover">
+            <CoverImage src={g.imageUrl} info={g.imageInfo} kind="group" seed={g.name} sizes="(min-width: 1024px) 960px, 100vw" priority />
+          </figure>
+          {g.isCreator && <CoverUpload url={`/api/groups/${g.id}/image`} maxBytes={5 * 1024 * 1024} onDone={() => refetch()} className="gr-cover__upload" />}
+        </div>
         <div className="container gr-hero__body">
           <div>
             <h1 className="title is-3">{g.name}</h1>
@@ -213,6 +224,8 @@ function Discussion({ g }: { g: Group }) {
   const feed = useInfiniteApi<GroupPost>(`/api/groups/${g.id}/posts`, { limit: 20 });
   const [overrides, setOverrides] = useState<Map<number, GroupPost>>(new Map());
   const [text, setText] = useState('');
+  // a notification's link (/groups/3#post-12) lands on the post once the feed shows it
+  useHashTarget(feed.items.length > 0);
   const post = useMutation((content: string) => createGroupPost({ params: { id: g.id }, body: { content, type: 'text' } }), { retries: 0 });
   const refresh = () => {
     setOverrides(new Map());
@@ -236,7 +249,7 @@ function Discussion({ g }: { g: Group }) {
         <label className="label" htmlFor="gr-post">
           {t('discussion.label')}
         </label>
-        <textarea id="gr-post" className="textarea" rows={3} maxLength={10000} value={text} placeholder={t('discussion.placeholder')} onChange={(e) => setText(e.target.value)} />
+        <MentionInput multiline id="gr-post" className="textarea" rows={3} maxLength={10000} value={text} placeholder={t('discussion.placeholder')} onChange={setText} />
         <div className="gr-right mt-2">
           <button type="submit" className={`button is-primary${post.isPending ? ' is-loading' : ''}`} disabled={!text.trim() || post.isPending}>
             {t('discussion.submit')}
@@ -265,9 +278,9 @@ function PostItem({ post: p, onChange, onRemoved }: { post: GroupPost; onChange:
   const like = useMutation(() => likeGroupPost({ params: { id: p.id } }));
   const remove = useMutation(() => deleteGroupPost({ params: { id: p.id } }), { retries: 0 });
   return (
-    <article className="box gr-post" data-testid="group-post">
+    <article id={`post-${p.id}`} className="box gr-post" data-testid="group-post" data-post-id={p.id}>
       <header className="gr-post__head">
-        <Avatar src={p.user?.profileImageUrl} name={displayName(p.user)} size={40} decorative />
+        <Avatar src={p.user?.profileImageUrl} info={p.user?.profileImageInfo} name={displayName(p.user)} size={40} decorative />
         <div>
           {p.user ? (
             <Link to={profilePath(p.user)} className="has-text-weight-semibold">
@@ -281,7 +294,9 @@ function PostItem({ post: p, onChange, onRemoved }: { post: GroupPost; onChange:
           </p>
         </div>
       </header>
-      <p className="gr-prewrap">{p.content}</p>
+      <p className="gr-prewrap">
+        <MentionText text={p.content} mentions={p.mentions} />
+      </p>
       <footer className="gr-post__actions">
         <button
           type="button"
@@ -338,11 +353,18 @@ function Comments({ postId, onCount }: { postId: number; onCount: (delta: number
   const remove = useMutation((id: number) => deleteGroupComment({ params: { id } }), { retries: 0 });
   const one = (c: GroupComment | GroupComment['replies'][number], replies: number) => (
     <div key={c.id} className="gr-comment">
-      <Avatar src={c.user?.profileImageUrl} name={displayName(c.user)} size={30} decorative />
+      <Avatar src={c.user?.profileImageUrl} info={c.user?.profileImageInfo} name={displayName(c.user)} size={30} decorative />
       <div className="gr-comment__body">
         <div className="gr-comment__bubble">
-          <span className="has-text-weight-semibold is-size-7">{displayName(c.user)}</span>
-          <p className="gr-prewrap">{c.content}</p>
+          {/* no author: a deleted member's comment, kept emptied because others replied under it */}
+          <span className="has-text-weight-semibold is-size-7">{c.user ? displayName(c.user) : t('comments.deletedMember')}</span>
+          {c.user ? (
+            <p className="gr-prewrap">
+              <MentionText text={c.content} mentions={c.mentions} />
+            </p>
+          ) : (
+            <p className="has-text-grey is-italic">{t('comments.deletedContent')}</p>
+          )}
         </div>
         <div className="gr-comment__actions">
           <RelativeTime date={c.createdAt} />
@@ -429,7 +451,7 @@ function CommentForm({ postId, parentId, placeholder, onDone }: { postId: number
       <label htmlFor={id} className="is-sr-only">
         {placeholder}
       </label>
-      <input id={id} className="input is-small" value={text} maxLength={5000} placeholder={placeholder} autoFocus={Boolean(parentId)} onChange={(e) => setText(e.target.value)} />
+      <MentionInput id={id} className="input is-small" value={text} maxLength={5000} placeholder={placeholder} autoFocus={Boolean(parentId)} onChange={setText} />
       <button type="submit" className={`button is-small is-primary${send.isPending ? ' is-loading' : ''}`} disabled={!text.trim() || send.isPending}>
         {parentId ? t('comments.reply') : t('comments.add')}
       </button>
@@ -480,7 +502,7 @@ function Members({ g, isAdmin, onChanged }: { g: Group; isAdmin: boolean; onChan
       <ul className="gr-members">
         {data?.map((m) => (
           <li key={m.userId} className="gr-member">
-            <Avatar src={m.user?.profileImageUrl} name={displayName(m.user)} size={40} decorative />
+            <Avatar src={m.user?.profileImageUrl} info={m.user?.profileImageInfo} name={displayName(m.user)} size={40} decorative />
             <div className="gr-member__main">
               {m.user ? (
                 <Link to={profilePath(m.user)} className="has-text-weight-semibold">

@@ -12,11 +12,12 @@ import {
   toastApiError,
   toast,
   confirmDialog,
+  useHashTarget,
 } from '../../../../web/src/index.ts';
 import { createPostComment, deleteComment, listPostCommentsUrl } from '../../../../web/src/api/generated/insights.ts';
 import { displayName, profilePath, type Comment } from '../types.ts';
-import { MentionText } from './MentionText.tsx';
-import { MentionInput } from './MentionInput.tsx';
+import { MentionText } from '../../../accounts/web/components/MentionText.tsx';
+import { MentionInput } from '../../../accounts/web/components/MentionInput.tsx';
 
 function CommentForm({ postId, parentId, placeholder, onDone, autoFocus }: { postId: number; parentId?: number | null; placeholder: string; onDone: () => void; autoFocus?: boolean }) {
   const { t } = useTranslation('insights');
@@ -71,8 +72,10 @@ function CommentItem({ c, postId, onChange, isReply }: { c: Comment; postId: num
   const { t } = useTranslation('insights');
   const { user } = useAuth();
   const [replying, setReplying] = useState(false);
-  const name = displayName(c.user);
-  const mine = user && (user.id === c.user.id || user.role === 'Admin');
+  // null author: a deleted member's comment, kept emptied because others replied under it
+  const author = c.user;
+  const name = author ? displayName(author) : t('comments.deletedMember');
+  const mine = user && ((author && user.id === author.id) || user.role === 'Admin');
   const remove = async () => {
     if (!(await confirmDialog({ title: t('comments.deleteConfirm'), confirmLabel: t('comments.delete'), destructive: true }))) return;
     try {
@@ -83,19 +86,33 @@ function CommentItem({ c, postId, onChange, isReply }: { c: Comment; postId: num
     }
   };
   return (
-    <li className={`insights-comment${isReply ? ' is-reply' : ''}`}>
+    <li className={`insights-comment${isReply ? ' is-reply' : ''}`} id={`comment-${c.id}`}>
       <div className="is-flex" style={{ gap: '0.5rem' }}>
-        <Link to={profilePath(c.user)} aria-label={name}>
-          <Avatar src={c.user.profileImageUrl} name={name} size={isReply ? 24 : 28} decorative />
-        </Link>
+        {author ? (
+          <Link to={profilePath(author)} aria-label={name}>
+            <Avatar src={author.profileImageUrl} info={author.profileImageInfo} name={name} size={isReply ? 24 : 28} decorative />
+          </Link>
+        ) : (
+          <Avatar src={null} name={name} size={isReply ? 24 : 28} decorative />
+        )}
         <div style={{ flex: 1, minWidth: 0 }}>
           <p className="is-size-7">
-            <Link to={profilePath(c.user)} className="has-text-weight-semibold has-text-dark mr-1">
-              {name}
-            </Link>
-            <span style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-              <MentionText text={c.content} mentions={c.mentions} />
-            </span>
+            {author ? (
+              <Link to={profilePath(author)} className="has-text-weight-semibold has-text-dark mr-1">
+                {name}
+              </Link>
+            ) : (
+              <span className="has-text-weight-semibold has-text-grey mr-1" data-testid="deleted-member">
+                {name}
+              </span>
+            )}
+            {author ? (
+              <span style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                <MentionText text={c.content} mentions={c.mentions} />
+              </span>
+            ) : (
+              <span className="has-text-grey is-italic">{t('comments.deletedContent')}</span>
+            )}
           </p>
           <p className="is-size-7 has-text-grey">
             <RelativeTime date={c.createdAt} />
@@ -104,7 +121,7 @@ function CommentItem({ c, postId, onChange, isReply }: { c: Comment; postId: num
                 {t('comments.reply')}
               </button>
             )}
-            <Slot name="comment.actions" targetType="comment" targetId={c.id} ownerId={c.user.id} variant="text" />
+            {author && <Slot name="comment.actions" targetType="comment" targetId={c.id} ownerId={author.id} variant="text" />}
             {mine && (
               <button type="button" className="button is-ghost is-small p-0 ml-2 has-text-danger" style={{ height: 'auto' }} onClick={remove}>
                 {t('comments.delete')}
@@ -141,6 +158,8 @@ export function Comments({ postId, onCountChange }: { postId: number; onCountCha
   const { t } = useTranslation('insights');
   const { user } = useAuth();
   const { data, error, isLoading, mutate } = useApi<Comment[]>(listPostCommentsUrl({ id: postId }), { dedupingInterval: 0 });
+  // a notification's link (/insights/12#comment-34) lands on the comment, highlighted
+  useHashTarget(!!data);
   const refresh = async () => {
     const list = await mutate(apiRequest<Comment[]>('GET', listPostCommentsUrl({ id: postId })), { revalidate: false }).catch((e) => {
       toast({ title: t('comments.loadError'), variant: 'error' });

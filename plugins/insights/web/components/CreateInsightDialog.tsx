@@ -14,16 +14,17 @@ import {
   confirmDialog,
   usePluginConfig,
 } from '../../../../web/src/index.ts';
-import { createPost, uploadInsightVideoUrl, type InsightVideoUpload } from '../../../../web/src/api/generated/insights.ts';
+import { createPost, uploadInsightVideoUrl, type InsightVideoUpload, type CreateInsightBody } from '../../../../web/src/api/generated/insights.ts';
 import { searchMuseumsUrl, suggestMuseum, type Museum } from '../../../../web/src/api/generated/museums.ts';
 import { announcePosted } from './events.ts';
 import './insights.css';
-import { MentionInput } from './MentionInput.tsx';
+import { MentionInput } from '../../../accounts/web/components/MentionInput.tsx';
+import { PhotoComposer, type PhotoItem } from './PhotoComposer.tsx';
 
 export const MAX_VIDEO_BYTES = 100 * 1024 * 1024;
 export const MAX_SECONDS = 60;
 
-type Tab = 'video' | 'text';
+type Tab = 'video' | 'text' | 'photo';
 interface TaggedMuseum {
   id: number;
   name: string;
@@ -279,6 +280,9 @@ export default function CreateInsightDialog({ onClose, museum: preset = null, in
   const [tags, setTags] = useState('');
   const [museum, setMuseum] = useState<TaggedMuseum | null>(preset ? { ...preset } : null);
   const [video, setVideo] = useState<VideoState | null>(null);
+  const [photos, setPhotos] = useState<PhotoItem[]>([]);
+  const [sensitive, setSensitive] = useState(false);
+  const [allowFeature, setAllowFeature] = useState(false);
   const [sharing, setSharing] = useState(false);
   const [fieldError, setFieldError] = useState<string | null>(null);
   // camera
@@ -291,6 +295,7 @@ export default function CreateInsightDialog({ onClose, museum: preset = null, in
   const timerRef = useRef<number | null>(null);
   const uploadAbort = useRef<AbortController | null>(null);
   const idp = useId();
+  const altReminded = useRef(false);
 
   const stopCamera = useCallback(() => {
     stream?.getTracks().forEach((tr) => tr.stop());
@@ -425,7 +430,32 @@ export default function CreateInsightDialog({ onClose, museum: preset = null, in
   const share = async (e?: FormEvent) => {
     e?.preventDefault();
     if (sharing) return;
-    const content = (tab === 'video' ? caption : text).trim();
+    const content = (tab === 'text' ? text : caption).trim();
+    if (tab === 'photo') {
+      const ready = photos.filter((p) => p.status === 'ready' && p.uploaded);
+      if (!ready.length) {
+        const msg = t('photos.required');
+        setFieldError(msg);
+        toast({ title: t('create.errorTitle'), description: msg, variant: 'error' });
+        return;
+      }
+      // Alt text reminder: a choice, never a block ("add later" shares as it is)
+      const missing = ready.filter((p) => !p.alt.trim()).length;
+      if (missing && !altReminded.current) {
+        const later = await confirmDialog({
+          title: t('photos.altReminderTitle'),
+          message: t('photos.altReminder', { count: missing }),
+          confirmLabel: t('photos.addLater'),
+          cancelLabel: t('photos.addAltNow'),
+        });
+        if (!later) {
+          const i = photos.findIndex((p) => !p.alt.trim());
+          document.querySelector<HTMLTextAreaElement>(`[data-alt-for="${i}"]`)?.focus();
+          return;
+        }
+        altReminded.current = true;
+      }
+    }
     if (tab === 'video' && (!video || video.status !== 'ready' || !video.uploaded)) {
       const msg = t('create.videoRequired');
       setFieldError(msg);
@@ -446,6 +476,14 @@ export default function CreateInsightDialog({ onClose, museum: preset = null, in
           content,
           type: tab,
           videoUrl: tab === 'video' ? video!.uploaded!.videoUrl : null,
+          ...(tab === 'photo'
+            ? {
+                sensitive,
+                photos: photos
+                  .filter((p) => p.status === 'ready' && p.uploaded)
+                  .map((p) => ({ id: p.uploaded!.id, alt: p.alt.trim(), allowFeature: Boolean(museum && museum.id > 0 && allowFeature) })) as CreateInsightBody['photos'],
+              }
+            : {}),
           museumId: museum ? museum.id : null,
           tags: parseTags(tags),
         },
@@ -465,12 +503,12 @@ export default function CreateInsightDialog({ onClose, museum: preset = null, in
     }
   };
 
-  const busyUpload = video && (video.status === 'uploading' || video.status === 'processing');
+  const busyUpload = (video && (video.status === 'uploading' || video.status === 'processing')) || (tab === 'photo' && photos.some((p) => p.status === 'uploading'));
 
   // Escape, the close button, the backdrop or Cancel with a video attached: ask before discarding it.
   const asking = useRef(false);
   const requestClose = async () => {
-    if (video && !asking.current) {
+    if ((video || photos.length) && !asking.current) {
       asking.current = true;
       const discard = await confirmDialog({ title: t('create.discardTitle'), message: t('create.discardText'), confirmLabel: t('create.discard'), cancelLabel: t('create.keepEditing'), destructive: true });
       asking.current = false;
@@ -513,6 +551,7 @@ export default function CreateInsightDialog({ onClose, museum: preset = null, in
           }}
           tabs={[
             { id: 'video', label: t('create.video'), icon: <Icon name="video" size={16} />, disabled: !videoEnabled },
+            { id: 'photo', label: t('photos.tab'), icon: <Icon name="image" size={16} /> },
             { id: 'text', label: t('create.text'), icon: <Icon name="edit" size={16} /> },
           ]}
         />
@@ -632,6 +671,23 @@ export default function CreateInsightDialog({ onClose, museum: preset = null, in
               {t('create.caption')}
             </label>
             <MentionInput multiline id={`${idp}-caption`} className="textarea" rows={2} maxLength={2000} value={caption} onChange={setCaption} placeholder={t('create.captionPlaceholder')} />
+          </div>
+        </TabPanel>
+        <TabPanel idPrefix={`${idp}-tab`} id="photo" active={tab}>
+          <PhotoComposer
+            items={photos}
+            onChange={setPhotos}
+            sensitive={sensitive}
+            onSensitive={setSensitive}
+            allowFeature={allowFeature}
+            onAllowFeature={setAllowFeature}
+            museumTagged={Boolean(museum && museum.id > 0)}
+          />
+          <div className="field">
+            <label className="label is-small" htmlFor={`${idp}-photo-caption`}>
+              {t('create.caption')}
+            </label>
+            <MentionInput multiline id={`${idp}-photo-caption`} className="textarea" rows={2} maxLength={2000} value={caption} onChange={setCaption} placeholder={t('create.captionPlaceholder')} />
           </div>
         </TabPanel>
         <TabPanel idPrefix={`${idp}-tab`} id="text" active={tab}>

@@ -1,4 +1,6 @@
-import { useTranslation, useAuth, useInfiniteApi, useCreateDialog, EmptyState, InfiniteList } from '../../../../web/src/index.ts';
+import { useState } from 'react';
+import { useTranslation, useAuth, useInfiniteApi, useCreateDialog, EmptyState, InfiniteList, Tabs, TabPanel } from '../../../../web/src/index.ts';
+import { MuseumPhotos } from './MuseumPhotos.tsx';
 import { listMuseumPostsUrl } from '../../../../web/src/api/generated/insights.ts';
 import { PostCard } from './PostCard.tsx';
 import type { Post } from '../types.ts';
@@ -19,6 +21,7 @@ export default function MuseumInsights({ museumId, museum, emptyText }: MuseumIn
   const { open } = useCreateDialog();
   const id = museumId ?? museum?.id;
   const list = useInfiniteApi<Post>(id ? listMuseumPostsUrl({ museumId: id }) : null, { limit: 10 });
+  const [tab, setTab] = useState<'insights' | 'photos'>('insights');
   useOnPosted(() => void list.mutate());
   if (!id) return null;
   return (
@@ -33,6 +36,20 @@ export default function MuseumInsights({ museumId, museum, emptyText }: MuseumIn
           </button>
         )}
       </div>
+      <Tabs
+        idPrefix={`museum-insights-${id}`}
+        label={t('museum.title')}
+        active={tab}
+        onChange={(v) => setTab(v as 'insights' | 'photos')}
+        tabs={[
+          { id: 'insights', label: t('museum.title') },
+          { id: 'photos', label: t('photos.gallery') },
+        ]}
+      />
+      <TabPanel idPrefix={`museum-insights-${id}`} id="photos" active={tab}>
+        {tab === 'photos' && <MuseumPhotos museumId={id} />}
+      </TabPanel>
+      <TabPanel idPrefix={`museum-insights-${id}`} id="insights" active={tab}>
       <InfiniteList<Post>
         items={list.items}
         getKey={(p) => p.id}
@@ -45,6 +62,7 @@ export default function MuseumInsights({ museumId, museum, emptyText }: MuseumIn
         empty={<EmptyState icon="message" compact title={emptyText || t('museum.empty')} />}
         renderItem={(p) => <PostCard post={p} hideMuseum onDeleted={() => void list.mutate()} />}
       />
+      </TabPanel>
     </section>
   );
 }

@@ -1,10 +1,13 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { useTranslation, useAuth, Avatar, RoleBadge, RelativeTime, Icon, Slot, toast, toastApiError, confirmDialog, signInToastAction } from '../../../../web/src/index.ts';
+import { useTranslation, useAuth, Avatar, RoleBadge, RelativeTime, Icon, Slot, toast, toastApiError, confirmDialog, signInToastAction, ResponsiveImage, storedSrcsets, Spinner } from '../../../../web/src/index.ts';
 import { togglePostLike, deletePost } from '../../../../web/src/api/generated/insights.ts';
 import { displayName, museumPath, profilePath, type Post } from '../types.ts';
-import { Comments } from './Comments.tsx';
-import { MentionText } from './MentionText.tsx';
+import { MentionText } from '../../../accounts/web/components/MentionText.tsx';
+import { PhotoMedia } from './PhotoMedia.tsx';
+
+// the comments (and their composer) load when they are opened, not with every card
+const Comments = lazy(() => import('./Comments.tsx').then((m) => ({ default: m.Comments })));
 
 export interface PostCardProps {
   post: Post;
@@ -14,10 +17,12 @@ export interface PostCardProps {
   hideMuseum?: boolean;
   /** open the comments at first */
   commentsOpen?: boolean;
+  /** the first card of a page (above the fold): its image is fetched at once, not lazily (LCP) */
+  priority?: boolean;
 }
 
 /** Post card (part 1 §2): author, role badge, museum link, image or video, like, caption, comments, time. */
-export function PostCard({ post, onDeleted, hideMuseum, commentsOpen = false }: PostCardProps) {
+export function PostCard({ post, onDeleted, hideMuseum, commentsOpen = false, priority = false }: PostCardProps) {
   const { t } = useTranslation('insights');
   const { user } = useAuth();
   const [liked, setLiked] = useState(post.isLiked);
@@ -68,7 +73,7 @@ export function PostCard({ post, onDeleted, hideMuseum, commentsOpen = false }: 
     <article className="card insights-post mb-4" aria-label={t('post.by', { name })} data-post-id={post.id}>
       <header className="card-content py-3 px-4 is-flex is-align-items-center" style={{ gap: '0.75rem' }}>
         <Link to={profilePath(post.user)} aria-label={name}>
-          <Avatar src={post.user.profileImageUrl} name={name} size={40} decorative />
+          <Avatar src={post.user.profileImageUrl} info={post.user.profileImageInfo} name={name} size={40} decorative />
         </Link>
         <div style={{ flex: 1, minWidth: 0 }}>
           <p className="is-flex is-align-items-center" style={{ gap: '0.4rem', flexWrap: 'wrap' }}>
@@ -94,14 +99,20 @@ export function PostCard({ post, onDeleted, hideMuseum, commentsOpen = false }: 
         )}
       </header>
 
-      {post.type === 'video' && post.videoUrl ? (
+      {post.type === 'photo' && post.photos?.length ? (
+        <PhotoMedia photos={post.photos} postId={post.id} authorId={post.user.id} sensitive={post.sensitive} author={name} priority={priority} />
+      ) : post.type === 'video' && post.videoUrl ? (
         <div className="card-image insights-media">
           {playing ? (
             // eslint-disable-next-line jsx-a11y/media-has-caption
             <video src={post.videoUrl} poster={post.posterUrl ?? undefined} controls autoPlay playsInline preload="metadata" aria-label={t('post.videoLabel', { name })} />
           ) : (
             <button type="button" className="insights-play" onClick={() => setPlaying(true)} aria-label={t('post.playVideo')}>
-              {image ? <img src={image} alt={t('post.imageAlt', { name })} loading="lazy" /> : <span className="insights-media-fallback" />}
+              {image ? (
+                <ResponsiveImage className="curio-picture--contents" src={image} srcset={storedSrcsets(image)} sizes="(min-width: 769px) 600px, 100vw" alt={t('post.imageAlt', { name })} priority={priority} />
+              ) : (
+                <span className="insights-media-fallback" />
+              )}
               <span className="insights-play-overlay" aria-hidden="true">
                 <Icon name="play" size={36} />
               </span>
@@ -110,7 +121,14 @@ export function PostCard({ post, onDeleted, hideMuseum, commentsOpen = false }: 
         </div>
       ) : image ? (
         <div className="card-image insights-media">
-          <img src={image} alt={post.content ? post.content.slice(0, 120) : t('post.imageAlt', { name })} loading="lazy" />
+          <ResponsiveImage
+            className="curio-picture--contents"
+            src={image}
+            srcset={storedSrcsets(image)}
+            sizes="(min-width: 769px) 600px, 100vw"
+            alt={post.content ? post.content.slice(0, 120) : t('post.imageAlt', { name })}
+            priority={priority}
+          />
         </div>
       ) : null}
 
@@ -152,7 +170,11 @@ export function PostCard({ post, onDeleted, hideMuseum, commentsOpen = false }: 
         <p className="is-size-7 has-text-grey">
           <RelativeTime date={post.createdAt} />
         </p>
-        {showComments && <Comments postId={post.id} onCountChange={setComments} />}
+        {showComments && (
+          <Suspense fallback={<Spinner />}>
+            <Comments postId={post.id} onCountChange={setComments} />
+          </Suspense>
+        )}
       </div>
     </article>
   );

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation, useAuth, useInfiniteApi, useCreateDialog, EmptyState, InfiniteList, Icon, Modal, ApiError } from '../../../../web/src/index.ts';
+import { useTranslation, useAuth, useInfiniteApi, useCreateDialog, EmptyState, InfiniteList, Icon, Modal, ApiError, ResponsiveImage, storedSrcsets } from '../../../../web/src/index.ts';
 import { listUserPostsUrl } from '../../../../web/src/api/generated/insights.ts';
 import { PostCard } from './PostCard.tsx';
 import type { Post } from '../types.ts';
@@ -52,7 +52,29 @@ export default function ProfileInsights({ userId, user: owner, isOwn }: ProfileI
         }
         renderItem={(p) => (
           <button type="button" className="insights-tile" onClick={() => setOpened(p)} aria-label={t('profile.open', { text: p.content.slice(0, 60) || t('profile.textInsight') })}>
-            {p.images[0] ? <img src={p.images[0]} alt="" loading="lazy" /> : <span className="insights-tile-text">{p.content.slice(0, 140)}</span>}
+            {p.type === 'photo' && p.photos?.[0] ? (
+              <ResponsiveImage
+                src={p.photos[0].url}
+                width={p.photos[0].width}
+                height={p.photos[0].height}
+                alt=""
+                srcset={p.photos[0].srcset}
+                sizes="(min-width: 769px) 240px, 33vw"
+                blurhash={p.photos[0].blurhash}
+                focalPoint={p.photos[0].focalPoint}
+                cover
+                className={`insights-tile-picture${p.sensitive ? ' is-blurred' : ''}`}
+              />
+            ) : p.images[0] ? (
+              <ResponsiveImage className="curio-picture--contents" src={p.images[0]} srcset={storedSrcsets(p.images[0])} sizes="(min-width: 769px) 240px, 33vw" alt="" />
+            ) : (
+              <span className="insights-tile-text">{p.content.slice(0, 140)}</span>
+            )}
+            {p.type === 'photo' && (p.photos?.length ?? 0) > 1 && (
+              <span className="insights-tile-video" aria-hidden="true">
+                <Icon name="image" size={18} />
+              </span>
+            )}
             {p.type === 'video' && (
               <span className="insights-tile-video" aria-hidden="true">
                 <Icon name="play" size={18} />

@@ -1,8 +1,10 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { useTranslation, useApi, useAuth, Avatar, RoleBadge, Icon, Spinner, apiRequest, toast } from '../../../../web/src/index.ts';
+import { useTranslation, useApi, useAuth, Avatar, RoleBadge, Icon, Spinner, apiRequest, toast, CoverImage, ResponsiveImage, storedSrcsets } from '../../../../web/src/index.ts';
 import { recommendUsersUrl, recommendMuseumsUrl, trendingMuseumsUrl, activeUsersUrl } from '../../../../web/src/api/generated/insights.ts';
 import { displayName, museumPath, profilePath, type RecommendedUser, type RecommendedMuseum, type ActiveUser } from '../types.ts';
+import { FOLLOWED_EVENT, useFollowList } from './follow.ts';
+import { FollowToggle, museumReason } from './OnboardingSuggestions.tsx';
 import './insights.css';
 
 type Person = RecommendedUser | ActiveUser;
@@ -24,6 +26,7 @@ function FollowButton({ userId, size = 'is-small' }: { userId: number; size?: st
       if (r?.requested) return setState('requested');
       if (r?.following === false) await apiRequest('POST', `/api/user/${userId}/follow`); // it was a toggle back: follow again
       setState('following');
+      window.dispatchEvent(new CustomEvent(FOLLOWED_EVENT, { detail: { kind: 'user', id: userId } }));
     } catch (e) {
       console.error('follow failed', e); // spec: only logged here
       setState('idle');
@@ -73,7 +76,17 @@ function MuseumRow({ m }: { m: RecommendedMuseum }) {
   return (
     <li className="is-flex is-align-items-center mb-3" style={{ gap: '0.6rem' }}>
       {m.featuredImage ? (
-        <img src={m.featuredImage} alt="" width={40} height={40} style={{ borderRadius: 6, objectFit: 'cover', width: 40, height: 40 }} loading="lazy" />
+        <ResponsiveImage
+          className="curio-picture--contents"
+          src={m.featuredImage}
+          srcset={storedSrcsets(m.featuredImage)}
+          sizes="40px"
+          alt=""
+          width={40}
+          height={40}
+          cover
+          style={{ borderRadius: 6, width: 40, height: 40, flex: 'none' }}
+        />
       ) : (
         <span className="insights-story-add" style={{ width: 40, height: 40, borderRadius: 6 }} aria-hidden="true">
           <Icon name="museum" size={18} />
@@ -133,12 +146,21 @@ export function CompactRecommendations() {
 export function FullRecommendations() {
   const { t } = useTranslation('insights');
   const { people, isLoading, signedIn, fallback } = usePeople(12);
-  const museums = useApi<RecommendedMuseum[]>(recommendMuseumsUrl({ limit: 8 }));
+  const pf = useFollowList('user');
+  const museums = useApi<RecommendedMuseum[]>(recommendMuseumsUrl({ limit: 8 }), { revalidateOnFocus: false });
+  const mf = useFollowList('museum');
   return (
     <section aria-label={t('recs.peopleYouMayKnow')}>
       {signedIn && (
         <div className="mb-5">
-          <h2 className="title is-5">{fallback ? t('recs.activeUsers') : t('recs.peopleYouMayKnow')}</h2>
+          <div className="is-flex is-justify-content-space-between is-align-items-center mb-4" style={{ gap: '0.5rem', flexWrap: 'wrap' }}>
+            <h2 className="title is-5 mb-0">{fallback ? t('recs.activeUsers') : people[0]?.reason === 'network' ? t('recs.peopleYouMayKnow') : t('recs.peopleToFollow')}</h2>
+            {people.length > 0 && (
+              <button type="button" className="button is-small is-link is-light" disabled={people.every((p) => pf.stateOf(p.id) !== 'idle')} onClick={() => void pf.followAll(people.map((p) => p.id))}>
+                {people.every((p) => pf.stateOf(p.id) !== 'idle') ? t('recs.allFollowed') : t('recs.followAll')}
+              </button>
+            )}
+          </div>
           {isLoading ? (
             <Spinner />
           ) : people.length ? (
@@ -158,15 +180,19 @@ export function FullRecommendations() {
                       </Link>
                     </p>
                     <RoleBadge role={p.role} hideTraveler />
-                    {'mutualFollowersCount' in p ? (
+                    {p.reason === 'interests' ? (
+                      <p className="is-size-7 has-text-grey mt-1 mb-2">{t('recs.sameInterests')}</p>
+                    ) : p.reason === 'popular' ? (
+                      <p className="is-size-7 has-text-grey mt-1 mb-2">{t('recs.popularPerson')}</p>
+                    ) : p.reason === 'active' || !('mutualFollowersCount' in p) ? (
+                      <p className="is-size-7 has-text-grey mt-1 mb-2">{t('recs.recentInsights', { count: p.recentInsightsCount ?? 0 })}</p>
+                    ) : (
                       <>
                         <p className="is-size-7 has-text-grey mt-1">{t('recs.mutual', { count: mutual })}</p>
                         <p className="is-size-7 has-text-grey mb-2">{t('recs.commonMuseums', { count: common })}</p>
                       </>
-                    ) : (
-                      <p className="is-size-7 has-text-grey mt-1 mb-2">{t('recs.recentInsights', { count: (p as ActiveUser).recentInsightsCount ?? 0 })}</p>
                     )}
-                    <FollowButton userId={p.id} />
+                    <FollowToggle state={pf.stateOf(p.id)} onFollow={() => void pf.follow(p.id)} label={name} />
                   </div>
                 );
               })}
@@ -177,7 +203,19 @@ export function FullRecommendations() {
         </div>
       )}
       <div>
-        <h2 className="title is-5">{t('recs.museumsForYou')}</h2>
+        <div className="is-flex is-justify-content-space-between is-align-items-center mb-4" style={{ gap: '0.5rem', flexWrap: 'wrap' }}>
+          <h2 className="title is-5 mb-0">{t('recs.museumsForYou')}</h2>
+          {signedIn && museums.data?.length ? (
+            <button
+              type="button"
+              className="button is-small is-link is-light"
+              disabled={museums.data.every((m) => mf.stateOf(m.id) !== 'idle')}
+              onClick={() => void mf.followAll(museums.data!.map((m) => m.id))}
+            >
+              {museums.data.every((m) => mf.stateOf(m.id) !== 'idle') ? t('recs.allFollowed') : t('recs.followAll')}
+            </button>
+          ) : null}
+        </div>
         {museums.isLoading ? (
           <Spinner />
         ) : museums.data?.length ? (
@@ -185,19 +223,20 @@ export function FullRecommendations() {
             {museums.data.map((m) => (
               <div key={m.id} className="column is-half-tablet is-one-quarter-desktop">
                 <div className="card" style={{ height: '100%' }}>
-                  {m.featuredImage ? <img src={m.featuredImage} alt="" className="insights-spotlight-image" style={{ height: 120 }} loading="lazy" /> : <div className="insights-spotlight-fallback" style={{ height: 120 }} />}
+                  <div className="insights-spotlight-cover" style={{ height: 120 }}>
+                    <CoverImage src={m.featuredImage} kind="museum" category={m.category} seed={m.name} sizes="(min-width: 1024px) 25vw, (min-width: 769px) 50vw, 100vw" />
+                  </div>
                   <div className="card-content p-3">
                     <Link to={museumPath(m)} className="has-text-weight-semibold has-text-dark">
                       {m.name}
                     </Link>
                     <p className="is-size-7 has-text-grey">{[m.city, m.country].filter(Boolean).join(', ')}</p>
-                    <p className="is-size-7 mt-1">
-                      {m.reason === 'network'
-                        ? t('recs.networkFollowers', { count: m.networkFollowersCount ?? 0 })
-                        : m.reason === 'category'
-                          ? t('recs.sameCategory')
-                          : t('recs.recentActivity', { count: m.trendingScore ?? 0 })}
-                    </p>
+                    <p className="is-size-7 mt-1">{museumReason(t, m)}</p>
+                    {signedIn && (
+                      <div className="mt-2">
+                        <FollowToggle state={mf.stateOf(m.id)} onFollow={() => void mf.follow(m.id)} label={m.name} />
+                      </div>
+                    )}
                   </div>
                 </div>
               </div>

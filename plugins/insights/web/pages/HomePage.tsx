@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useState } from 'react';
+import { Fragment, useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import {
   useTranslation,
@@ -15,7 +15,10 @@ import {
   useDocumentTitle,
   useLiveEvent,
   apiRequest,
+  CoverImage,
+  Slot,
 } from '../../../../web/src/index.ts';
+import { useOnFollowed } from '../components/follow.ts';
 import { getPersonalizedFeedUrl, listPostsUrl } from '../../../../web/src/api/generated/insights.ts';
 import { getFeaturedMuseumsUrl, type Museum } from '../../../../web/src/api/generated/museums.ts';
 import { PostCard } from '../components/PostCard.tsx';
@@ -73,7 +76,9 @@ function MuseumSpotlight() {
   if (!m) return isLoading ? <div className="card mb-4 insights-spotlight-placeholder" aria-hidden="true" /> : null;
   return (
     <aside className="card mb-4" aria-label={t('spotlight.label')}>
-      {m.featuredImage ? <img src={m.featuredImage} alt="" className="insights-spotlight-image" loading="lazy" /> : <div className="insights-spotlight-fallback" />}
+      <div className="insights-spotlight-cover">
+        <CoverImage src={m.featuredImage} kind="museum" category={m.category} seed={m.name} sizes="(min-width: 769px) 600px, 100vw" />
+      </div>
       <div className="card-content py-3 px-4">
         <p className="is-size-7 has-text-grey is-uppercase has-text-weight-semibold">{t('spotlight.title')}</p>
         <p className="title is-5 mb-1">
@@ -105,6 +110,9 @@ function Feed() {
   const feed = useGeneral ? general : personal;
   const onDeleted = () => void feed.mutate();
   useOnPosted(() => void feed.mutate());
+  // a suggestion followed from this page (the empty feed's, the sidebar's): their insights come in
+  const refresh = feed.mutate;
+  useOnFollowed(useCallback(() => void refresh(), [refresh]));
   // "N new insights": the live stream says something may be new; the server counts what this viewer may see
   const newest = useGeneral ? null : personal.items[0];
   const [fresh, setFresh] = useState(0);
@@ -164,7 +172,7 @@ function Feed() {
           }
           renderItem={(p, i) => (
             <Fragment>
-              <PostCard post={p} onDeleted={onDeleted} />
+              <PostCard post={p} onDeleted={onDeleted} priority={i === 0} />
               {i === 1 && <MuseumSpotlight />}
             </Fragment>
           )}
@@ -189,6 +197,8 @@ export default function HomePage() {
     <div className="container px-3 py-4">
       <div className="columns">
         <div className="column is-8-desktop is-12-tablet">
+          {/* e.g. accounts' "Finish setting up" while an onboarding was begun and left */}
+          <Slot name="home.top" />
           <StoriesRow />
           <Feed />
         </div>

@@ -17,7 +17,7 @@ export default function PostPage() {
     <Page width="narrow">
       {isLoading && <Spinner center />}
       {(!valid || error) && <EmptyState icon="alert" title={t('page.notFound')} />}
-      {data && <PostCard post={data} commentsOpen onDeleted={() => navigate('/')} />}
+      {data && <PostCard post={data} commentsOpen priority onDeleted={() => navigate('/')} />}
     </Page>
   );
 }

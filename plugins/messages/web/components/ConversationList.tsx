@@ -65,7 +65,7 @@ function ConversationRow({ c, selected }: { c: Conversation; selected: boolean }
         <span className="msg-row__meta">
           <RelativeTime date={c.lastMessageAt} />
           {c.unreadCount > 0 && (
-            <span className="msg-row__count" aria-label={t('list.unread', { count: c.unreadCount })}>
+            <span className="msg-row__count curio-count-badge" aria-label={t('list.unread', { count: c.unreadCount })}>
               {c.unreadCount}
             </span>
           )}

@@ -13,10 +13,10 @@ export default function MessagesLink({ user }: { user?: WebUser | null }) {
   const label = count ? t('nav.labelUnread', { count }) : t('nav.label');
   const active = pathname.toLowerCase().startsWith('/messages');
   return (
-    <Link to="/messages" className={`msg-nav${active ? ' is-active' : ''}`} aria-label={label} title={label} aria-current={active ? 'page' : undefined}>
+    <Link to="/messages" className={`msg-nav curio-nav-icon${active ? ' is-active' : ''}`} aria-label={label} title={label} aria-current={active ? 'page' : undefined}>
       <Icon name="mail" size={22} />
       {count > 0 && (
-        <span className="msg-nav__count" aria-hidden="true" data-testid="message-count">
+        <span className="msg-nav__count curio-count-badge" aria-hidden="true" data-testid="message-count">
           {count > 99 ? '99+' : count}
         </span>
       )}

@@ -1,6 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import {
+  ResponsiveImage,
+  storedSrcsets,
   Avatar,
   EmptyState,
   Icon,
@@ -16,6 +18,7 @@ import {
   useLiveConnected,
   useTranslation,
   confirmDialog,
+  Slot,
 } from '../../../../web/src/index.ts';
 import { UNREAD_KEY, conversationTitle, personName, type Conversation, type Message } from '../shared.ts';
 import { Composer } from './Composer.tsx';
@@ -188,7 +191,15 @@ export function Thread({ id }: { id: number }) {
                     <div className="msg-bubble__images">
                       {m.images.map((img) => (
                         <a key={img.id} href={img.url} target="_blank" rel="noopener noreferrer" aria-label={t('message.openImage')}>
-                          <img src={img.thumbnailUrl ?? img.url} alt="" loading="lazy" width={img.width > img.height ? 160 : Math.round((160 * img.width) / Math.max(1, img.height))} height={img.width > img.height ? Math.round((160 * img.height) / Math.max(1, img.width)) : 160} />
+                          <ResponsiveImage
+                            className="curio-picture--contents"
+                            src={img.thumbnailUrl ?? img.url}
+                            srcset={storedSrcsets(img.url, img.width)}
+                            sizes="160px"
+                            alt=""
+                            width={img.width > img.height ? 160 : Math.round((160 * img.width) / Math.max(1, img.height))}
+                            height={img.width > img.height ? Math.round((160 * img.height) / Math.max(1, img.width)) : 160}
+                          />
                         </a>
                       ))}
                     </div>
@@ -202,6 +213,8 @@ export function Thread({ id }: { id: number }) {
                     <Icon name="trash" size={14} />
                   </button>
                 )}
+                {/* someone else's message: the report menu (reports plugin), as on insights and comments */}
+                {!m.mine && !m.deleted && <Slot name="message.actions" targetType="message" targetId={m.id} ownerId={m.sender?.id ?? null} variant="text" />}
               </span>
             </li>
           ))}

@@ -10,7 +10,8 @@ import holidayPolicySchema from '../../schemas/holiday-policy.schema.json';
 import hoursExceptionSchema from '../../schemas/hours-exception.schema.json';
 import { formatLocalDate, formatTime } from '../lib.ts';
 
-export function ClosuresEditor({ value, onChange }: { value: StructuredHours; onChange: (v: StructuredHours) => void }) {
+/** `guess`: the holiday calendar guessed from the museum's address (Museum.holidayRegion when guessed), the form's default country. */
+export function ClosuresEditor({ value, onChange, guess }: { value: StructuredHours; onChange: (v: StructuredHours) => void; guess?: { country: string; region?: string } | null }) {
   const { t, i18n } = useTranslation('museums');
   const lang = i18n.language || 'en';
   const list = value.exceptions ?? [];
@@ -22,8 +23,9 @@ export function ClosuresEditor({ value, onChange }: { value: StructuredHours; on
     const hours = e.closed ? t('closures.closed') : t('hours.timeRange', { open: formatTime(e.openTime, lang), close: formatTime(e.closeTime, lang) });
     return { dates, hours };
   };
+  const where = (p: HolidayPolicy) => (p.country ? `${p.country}${p.region ? `-${p.region}` : ''}` : guess ? t('closures.holidaysGuessedShort', { code: `${guess.country}${guess.region ? `-${guess.region}` : ''}` }) : t('closures.holidaysUnknown'));
   const policyText = (p: HolidayPolicy) =>
-    `${p.country}${p.region ? `-${p.region}` : ''}: ${
+    `${where(p)}: ${
       p.mode === 'hours' ? t('hours.timeRange', { open: formatTime(p.openTime, lang), close: formatTime(p.closeTime, lang) }) : t(`closures.modes.${p.mode}`)
     }`;
 
@@ -76,6 +78,11 @@ export function ClosuresEditor({ value, onChange }: { value: StructuredHours; on
         {t('closures.holidaysTitle')}
       </h3>
       <p className="help mb-2">{t('closures.holidaysIntro')}</p>
+      {guess && !policy?.country && (
+        <p className="help mb-2" data-testid="holiday-guess">
+          {t('closures.holidaysGuess', { code: `${guess.country}${guess.region ? `-${guess.region}` : ''}` })}
+        </p>
+      )}
       <p className="mb-2" data-testid="holiday-rule">
         {policy ? t('closures.holidaysCurrent', { text: policyText(policy) }) : t('closures.holidaysNone')}
         {policy && (
@@ -89,10 +96,10 @@ export function ClosuresEditor({ value, onChange }: { value: StructuredHours; on
         schema={holidayPolicySchema}
         ns="museums"
         id="mz-holiday-form"
-        initialValues={{ ...(policy ?? { mode: 'closed' }) }}
+        initialValues={{ ...(policy ?? { mode: 'closed' }), country: policy?.country || guess?.country || '', region: policy?.country ? policy.region : (policy?.region ?? guess?.region) }}
         submitLabel={t('closures.holidaysApply')}
         onSubmit={(p) => {
-          const clean: HolidayPolicy = { country: p.country.trim().toUpperCase(), mode: p.mode };
+          const clean: HolidayPolicy = { country: (p.country ?? '').trim().toUpperCase(), mode: p.mode };
           if (p.region?.trim()) clean.region = p.region.trim().toUpperCase();
           if (p.mode === 'hours') Object.assign(clean, { openTime: p.openTime, closeTime: p.closeTime });
           onChange({ ...value, publicHolidays: clean });

@@ -246,7 +246,7 @@ export function EditMuseumDialog({ museum, mode, onClose, onSaved }: { museum: M
           <div className="column is-half">{field('country', { required: true })}</div>
         </div>
         <AmenitiesPicker value={form.amenities} onChange={(v) => set('amenities', v)} />
-        <AccessibilityEditor value={form.accessibility} onChange={(v) => set('accessibility', v)} />
+        <AccessibilityEditor value={form.accessibility} onChange={(v) => set('accessibility', v)} museumId={museum.id} mode={mode} />
         <BusinessHoursEditor value={form.openingHours} onChange={(v) => set('openingHours', v)} showErrors={submitted} />
         {errors.openingHours && <p className="help is-danger">{errors.openingHours}</p>}
         {mode === 'suggest' && (
@@ -259,7 +259,7 @@ export function EditMuseumDialog({ museum, mode, onClose, onSaved }: { museum: M
         )}
       </form>
       {/* Outside the dialog's form: these are forms of their own (no nested forms). */}
-      <ClosuresEditor value={form.openingHours} onChange={(v) => set('openingHours', v)} />
+      <ClosuresEditor value={form.openingHours} onChange={(v) => set('openingHours', v)} guess={museum.holidayRegion?.guessed ? museum.holidayRegion : null} />
       <AdmissionEditor value={form.admission} onChange={(v) => set('admission', v)} error={errors.admission} />
     </Modal>
   );

@@ -6,6 +6,8 @@ import { useState } from 'react';
 import { formatRelative, toast, useApi, useMutation, useTranslation, type ApiError } from '../../../../web/src/index.ts';
 import { answerMuseumFactQuestion } from '../../../../web/src/api/generated/museums.ts';
 import type { Confirmation, FactGroup } from '../../shared/freshness.ts';
+import type { MuseumView } from '../lib.ts';
+import { changeFrom, emptyDraft, FactCorrectionFields, type CorrectionDraft } from './FactCorrectionFields.tsx';
 
 export function FreshnessLine({ group, confirmation }: { group: FactGroup; confirmation: Confirmation | null | undefined }) {
   const { t, i18n } = useTranslation('museums');
@@ -17,12 +19,21 @@ export function FreshnessLine({ group, confirmation }: { group: FactGroup; confi
   );
 }
 
-export function FactQuestion({ museumId, onAnswered }: { museumId: number; onAnswered: () => void }) {
+export function FactQuestion({ museum, onAnswered }: { museum: MuseumView; onAnswered: () => void }) {
   const { t } = useTranslation('museums');
+  const museumId = museum.id;
   const q = useApi<{ group: FactGroup | null }>(`/api/museums/${museumId}/fact-check`, { shouldRetryOnError: false });
   const [saying, setSaying] = useState<'ask' | 'correct'>('ask');
   const [correction, setCorrection] = useState('');
-  const answer = useMutation((agrees: boolean) => answerMuseumFactQuestion({ params: { id: museumId }, body: { group: q.data!.group!, agrees, correction: agrees ? null : correction.trim() || null } }), { retries: 0 });
+  const [draft, setDraft] = useState<CorrectionDraft>(() => emptyDraft(museum));
+  const answer = useMutation(
+    (agrees: boolean) =>
+      answerMuseumFactQuestion({
+        params: { id: museumId },
+        body: { group: q.data!.group!, agrees, correction: agrees ? null : correction.trim() || null, change: agrees ? null : (changeFrom(q.data!.group!, draft) as never) },
+      }),
+    { retries: 0 },
+  );
   const group = q.data?.group;
   if (!group) return null;
   const send = async (agrees: boolean) => {
@@ -52,12 +63,14 @@ export function FactQuestion({ museumId, onAnswered }: { museumId: number; onAns
       ) : (
         <form
           className="mt-2"
+          data-testid="fact-correction"
           onSubmit={(e) => {
             e.preventDefault();
             void send(false);
           }}
         >
-          <label className="label is-small" htmlFor="mz-factcheck-correction">
+          <FactCorrectionFields group={group} draft={draft} onChange={setDraft} />
+          <label className="label is-small mt-2" htmlFor="mz-factcheck-correction">
             {t('fresh.correctionLabel')}
           </label>
           <textarea id="mz-factcheck-correction" className="textarea is-small" rows={2} maxLength={1000} value={correction} onChange={(e) => setCorrection(e.target.value)} />

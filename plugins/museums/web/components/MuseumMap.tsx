@@ -14,15 +14,19 @@ interface Props {
   museums: MuseumView[];
   center: { lat: number; lng: number };
   onStateChange?: (s: MapState) => void;
+  /** the server setup hint (maps key) is for admins; others read that the map is unavailable */
+  showConfigHint?: boolean;
 }
 
-function Failed({ kind }: { kind: 'network' | 'config' }) {
+function Failed({ kind, showConfigHint }: { kind: 'network' | 'config'; showConfigHint?: boolean }) {
   const { t } = useTranslation('museums');
   return (
     <div className="mz-map mz-map--failed" role="alert" data-map-state="failed">
       <Icon name="alert" size={28} />
       {kind === 'network' ? (
         <p>{t('map.failedLoad')}</p>
+      ) : !showConfigHint ? (
+        <p>{t('map.unavailable')}</p>
       ) : (
         <>
           <p className="has-text-weight-semibold">{t('map.failedInit')}</p>
@@ -39,7 +43,8 @@ function LoadingLabel() {
 }
 
 /** Fits the map to the markers (zoom capped at 15) and reports the loader's state. */
-function Inner({ museums, center, onStateChange }: Props) {
+function Inner(props: Props) {
+  const { museums, center, onStateChange } = props;
   const status = useApiLoadingStatus();
   const map = useMap();
   const navigate = useNavigate();
@@ -59,7 +64,7 @@ function Inner({ museums, center, onStateChange }: Props) {
     return () => google.maps.event.removeListener(once);
   }, [map, points]);
   if (status === APILoadingStatus.FAILED) return <Failed kind="network" />;
-  if (status === APILoadingStatus.AUTH_FAILURE) return <Failed kind="config" />;
+  if (status === APILoadingStatus.AUTH_FAILURE) return <Failed kind="config" showConfigHint={props.showConfigHint} />;
   if (status !== APILoadingStatus.LOADED) {
     return (
       <div className="mz-map mz-map--loading" data-map-state="loading" aria-busy="true">
@@ -114,7 +119,7 @@ export default function MuseumMap(props: Props) {
       </div>
     );
   }
-  if (key.state === 'failed') return <Failed kind={key.kind} />;
+  if (key.state === 'failed') return <Failed kind={key.kind} showConfigHint={props.showConfigHint} />;
   return (
     <div className="mz-map-host" data-map-state="provider" aria-label={t('map.label')} role="region">
       <APIProvider apiKey={key.apiKey} language={i18n.language} libraries={['places']} onError={() => onStateChange?.('failed')}>

@@ -1,11 +1,13 @@
-import { lazy, Suspense, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import {
   apiRequest,
   Avatar,
+  formatDate,
   EmptyState,
   Icon,
   Page,
+  ResponsiveImage,
   RoleBadge,
   Spinner,
   TabPanel,
@@ -17,19 +19,12 @@ import {
   useTranslation,
   type ApiError,
 } from '../../../../web/src/index.ts';
-import { CATEGORIES } from '../../shared/catalog.ts';
-import { catKey, formatMiles, museumPath, NEW_YORK, type MuseumView } from '../lib.ts';
+import { formatDistanceIn, museumPath, type MuseumView } from '../lib.ts';
 import { MuseumCard } from '../components/MuseumCard.tsx';
 import { eventPath } from '../../../events/public.ts';
-import type { MapState } from '../components/MuseumMap.tsx';
+import { DiscoverFilters, DiscoverResults } from '../components/DiscoverBrowse.tsx';
 import '../museums.css';
 
-const MuseumMap = lazy(() => import('../components/MuseumMap.tsx'));
-
-interface ListPage<T> {
-  items: T[];
-  total: number;
-}
 type Item = { id: number | string } & Record<string, any>;
 interface SearchAnswer {
   museums: MuseumView[];
@@ -39,40 +34,7 @@ interface SearchAnswer {
   events: Item[];
 }
 
-/** Accessibility facts offered as Discover filters (each must be "yes"). */
-const ACCESS_FILTERS = ['stepFreeEntrance', 'accessibleToilets', 'wheelchairLoan', 'quietHours'] as const;
-
 const MIN_QUERY = 3; // "longer than 2 characters"
-
-/** The viewer's position, or New York when geolocation is unavailable or denied. */
-function usePosition() {
-  const [pos, setPos] = useState<{ lat: number; lng: number; fromBrowser: boolean } | null>(null);
-  useEffect(() => {
-    if (typeof navigator === 'undefined' || !navigator.geolocation) {
-      setPos({ ...NEW_YORK, fromBrowser: false });
-      return;
-    }
-    let done = false;
-    const fallback = setTimeout(() => {
-      if (!done) setPos({ ...NEW_YORK, fromBrowser: false });
-    }, 8000);
-    navigator.geolocation.getCurrentPosition(
-      (p) => {
-        done = true;
-        clearTimeout(fallback);
-        setPos({ lat: p.coords.latitude, lng: p.coords.longitude, fromBrowser: true });
-      },
-      () => {
-        done = true;
-        clearTimeout(fallback);
-        setPos({ ...NEW_YORK, fromBrowser: false });
-      },
-      { timeout: 7000, maximumAge: 10 * 60 * 1000 },
-    );
-    return () => clearTimeout(fallback);
-  }, []);
-  return pos;
-}
 
 /** Optional lists of other plugins (communities, events search): a 404 or a disabled plugin is just empty. */
 function useOptionalList(url: string | null) {
@@ -94,33 +56,25 @@ function mergeById(a: Item[], b: Item[]): Item[] {
 const personName = (u: Item) => [u.firstName, u.lastName].filter(Boolean).join(' ') || u.username || '';
 const profilePath = (u: Item) => `/profile/${u.slug || u.username || u.id}`;
 
-/** /discover, /search and /map: search, category chips, map, Nearby, People to Follow, Trending. */
+/**
+ * /discover, /search and /map: search, then the museum browser (category and filter chips, near
+ * me, one result list with distance, sorting, a map view with a maps key; all in the URL), with
+ * People to Follow and Trending beside it.
+ */
 export default function DiscoverPage() {
   const { t } = useTranslation('museums');
   const { pathname } = useLocation();
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
   const category = params.get('category') ?? '';
-  const openNow = params.get('open') === 'now';
-  const freeNow = params.get('free') === 'now';
-  const access = (params.get('access') ?? '').split(',').filter((k) => (ACCESS_FILTERS as readonly string[]).includes(k));
-  const toggleAccess = (k: string) => {
-    const next = new URLSearchParams(params);
-    const list = access.includes(k) ? access.filter((x) => x !== k) : [...access, k];
-    if (list.length) next.set('access', list.join(','));
-    else next.delete('access');
-    setParams(next, { replace: true });
-  };
   const [text, setText] = useState(q);
   const inputRef = useRef<HTMLInputElement>(null);
-  const mapRef = useRef<HTMLDivElement>(null);
-  const pos = usePosition();
-  const [mapState, setMapState] = useState<MapState>('loading');
+  const browseRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => setText(q), [q]);
   useEffect(() => {
     if (pathname.toLowerCase().startsWith('/search')) inputRef.current?.focus();
-    if (pathname.toLowerCase().startsWith('/map')) mapRef.current?.scrollIntoView({ block: 'start' });
+    if (pathname.toLowerCase().startsWith('/map')) browseRef.current?.scrollIntoView({ block: 'start' });
   }, [pathname]);
 
   // Search as you type (debounced), only past 2 characters.
@@ -145,26 +99,6 @@ export default function DiscoverPage() {
     else next.delete('q');
     setParams(next);
   };
-  const setCategory = (c: string) => {
-    const next = new URLSearchParams(params);
-    if (c) next.set('category', c);
-    else next.delete('category');
-    setParams(next, { replace: true });
-  };
-
-  const toggleFilter = (name: string, value: string) => {
-    const next = new URLSearchParams(params);
-    if (next.get(name) === value) next.delete(name);
-    else next.set(name, value);
-    setParams(next, { replace: true });
-  };
-  // The filters travel in the URL (?category=…&open=now), so a filtered Discover can be shared.
-  const filterQuery = `${category ? `&category=${encodeURIComponent(category)}` : ''}${openNow ? '&open=now' : ''}${freeNow ? '&free=now' : ''}${access.length ? `&access=${access.join(',')}` : ''}`;
-  const filtering = !!category || openNow || freeNow || access.length > 0;
-  const nearUrl = pos ? `/api/museums?near=${pos.lat.toFixed(4)},${pos.lng.toFixed(4)}&pageSize=4${filterQuery}` : null;
-  const nearby = useApi<ListPage<MuseumView>>(nearUrl);
-  const categoryList = useApi<ListPage<MuseumView>>(filtering ? `/api/museums?pageSize=24${filterQuery}${pos ? `&near=${pos.lat.toFixed(4)},${pos.lng.toFixed(4)}` : ''}` : null);
-  const mapMuseums = filtering ? categoryList.data?.items ?? [] : nearby.data?.items ?? [];
 
   return (
     <Page title={t('discover.title')} subtitle={t('discover.subtitle')} width="wide" className="mz-discover">
@@ -193,86 +127,19 @@ export default function DiscoverPage() {
         </p>
       </form>
 
-      <div className="mz-chips" role="group" aria-label={t('discover.categoriesLabel')}>
-        <button type="button" className={`mz-chip${!category ? ' is-active' : ''}`} aria-pressed={!category} onClick={() => setCategory('')}>
-          {t('discover.allCategories')}
-        </button>
-        {CATEGORIES.map((c) => (
-          <button type="button" key={c} className={`mz-chip${category === c ? ' is-active' : ''}`} aria-pressed={category === c} onClick={() => setCategory(c)}>
-            {t(`categories.${catKey(c)}`)}
-          </button>
-        ))}
-      </div>
-      <div className="mz-chips" role="group" aria-label={t('discover.filtersLabel')} data-testid="discover-filters">
-        <button type="button" className={`mz-chip${openNow ? ' is-active' : ''}`} aria-pressed={openNow} data-filter="open" onClick={() => toggleFilter('open', 'now')}>
-          <Icon name="clock" size={14} /> {t('discover.openNow')}
-        </button>
-        <button type="button" className={`mz-chip${freeNow ? ' is-active' : ''}`} aria-pressed={freeNow} data-filter="free" onClick={() => toggleFilter('free', 'now')}>
-          {t('admission.freeNow')}
-        </button>
-        {ACCESS_FILTERS.map((k) => (
-          <button type="button" key={k} className={`mz-chip${access.includes(k) ? ' is-active' : ''}`} aria-pressed={access.includes(k)} data-filter={k} onClick={() => toggleAccess(k)}>
-            {t(`access.filters.${k}`)}
-          </button>
-        ))}
-      </div>
-
-      {searching ? (
-        <SearchResults q={q.trim()} category={category} />
-      ) : (
-        filtering && (
-          <section className="mz-block" aria-labelledby="mz-cat-title" data-testid="filtered">
-            <h2 className="title is-5" id="mz-cat-title">
-              {category ? t(`categories.${catKey(category)}`) : t('discover.filtered')}
-            </h2>
-            {categoryList.isLoading ? (
-              <Spinner center />
-            ) : categoryList.data?.items.length ? (
-              <div className="mz-grid">
-                {categoryList.data.items.map((m) => (
-                  <MuseumCard key={m.id} museum={m} />
-                ))}
-              </div>
-            ) : (
-              <EmptyState compact icon="museum" title={openNow || freeNow || access.length ? t('discover.noMatches') : t('discover.noMuseumsInCategory')} />
-            )}
-          </section>
-        )
-      )}
-
       <div className="columns is-variable is-5 mt-2">
-        <div className="column is-8">
-          <section className="mz-block" ref={mapRef} aria-label={t('map.label')} data-testid="map-block" data-state={mapState}>
-            <Suspense
-              fallback={
-                <div className="mz-map mz-map--loading" data-map-state="loading">
-                  <Spinner label={t('map.loading')} showLabel />
-                </div>
-              }
-            >
-              <MuseumMap museums={mapMuseums} center={pos ?? NEW_YORK} onStateChange={setMapState} />
-            </Suspense>
-          </section>
-
-          <section className="mz-block" aria-labelledby="mz-nearby-title">
-            <h2 className="title is-5" id="mz-nearby-title">
-              {t('discover.nearby')}
-            </h2>
-            {pos && <p className="help mb-3">{pos.fromBrowser ? t('discover.nearYou') : t('discover.nearNewYork')}</p>}
-            {!pos || nearby.isLoading ? (
-              <Spinner center />
-            ) : nearby.error ? (
-              <EmptyState compact tone="error" title={t('discover.loadFailed')} />
-            ) : nearby.data?.items.length ? (
-              <div className="mz-grid is-4" data-testid="nearby">
-                {nearby.data.items.slice(0, 4).map((m) => (
-                  <MuseumCard key={m.id} museum={m} compact />
-                ))}
-              </div>
-            ) : (
-              <EmptyState compact icon="map-pin" title={t('discover.noNearby')} />
-            )}
-          </section>
+        <div className="column is-8" ref={browseRef}>
+          {searching ? (
+            <>
+              <DiscoverFilters categoriesOnly />
+              <SearchResults q={q.trim()} category={category} />
+            </>
+          ) : (
+            <>
+              <DiscoverFilters />
+              <DiscoverResults />
+            </>
+          )}
         </div>
         <aside className="column is-4">
           <PeopleToFollow />
@@ -284,7 +151,7 @@ export default function DiscoverPage() {
 }
 
 function SearchResults({ q, category }: { q: string; category: string }) {
-  const { t } = useTranslation('museums');
+  const { t, i18n } = useTranslation('museums');
   const [tab, setTab] = useState('all');
   const communitiesOn = usePluginEnabled('communities');
   const eventsOn = usePluginEnabled('events');
@@ -353,7 +220,7 @@ function SearchResults({ q, category }: { q: string; category: string }) {
         <li key={String(e.id)}>
           <Link to={eventPath({ id: e.id, kind: e.kind })} className="mz-list__link" data-event-kind={e.kind}>
             <strong>{e.title ?? e.name}</strong>
-            {e.dateTime && <span className="has-text-grey"> · {new Date(e.dateTime).toLocaleDateString()}</span>}
+            {e.dateTime && <span className="has-text-grey"> · {formatDate(e.dateTime, i18n.language)}</span>}
             {e.location && <span className="mz-list__sub">{e.location}</span>}
           </Link>
         </li>
@@ -364,6 +231,20 @@ function SearchResults({ q, category }: { q: string; category: string }) {
     <ul className="mz-list">
       {posts.map((p) => (
         <li key={String(p.id)} className="mz-list__link">
+          {p.type === 'photo' && p.photos?.[0] && (
+            <ResponsiveImage
+              src={p.photos[0].url}
+              width={p.photos[0].width}
+              height={p.photos[0].height}
+              alt={p.photos[0].alt ?? ''}
+              srcset={p.photos[0].srcset}
+              sizes="56px"
+              blurhash={p.photos[0].blurhash}
+              focalPoint={p.photos[0].focalPoint}
+              cover
+              className={`mz-list__thumb${p.sensitive ? ' is-blurred' : ''}`}
+            />
+          )}
           {p.user && (
             <Link to={profilePath(p.user)} className="has-text-weight-semibold">
               {personName(p.user)}
@@ -432,12 +313,14 @@ function PeopleToFollow() {
   const { t } = useTranslation('museums');
   const { user } = useAuth();
   const res = useApi<Item[]>(user ? '/api/recommendations/users' : null, { shouldRetryOnError: false });
-  const [followed, setFollowed] = useState<Set<string>>(new Set());
+  // after a click: following, or requested (a private profile waits for its owner's approval)
+  const [followed, setFollowed] = useState<Map<string, 'following' | 'requested'>>(new Map());
   const list = Array.isArray(res.data) ? res.data.slice(0, 5) : [];
   const follow = async (u: Item) => {
     try {
-      const r = await apiRequest<{ following?: boolean }>('POST', `/api/user/${u.id}/follow`);
-      if (r?.following !== false) setFollowed((s) => new Set(s).add(String(u.id)));
+      const r = await apiRequest<{ following?: boolean; requested?: boolean }>('POST', `/api/user/${u.id}/follow`);
+      const state = r?.requested ? 'requested' : r?.following !== false ? 'following' : null;
+      if (state) setFollowed((s) => new Map(s).set(String(u.id), state));
     } catch (e) {
       toast({ title: t('toasts.error'), description: (e as ApiError).message, variant: 'destructive' });
     }
@@ -454,7 +337,8 @@ function PeopleToFollow() {
       ) : list.length ? (
         <ul className="mz-list">
           {list.map((u) => {
-            const done = followed.has(String(u.id));
+            const state = followed.get(String(u.id));
+            const done = Boolean(state);
             return (
               <li key={String(u.id)} className="mz-person-row">
                 <Link to={profilePath(u)} className="mz-person">
@@ -465,7 +349,7 @@ function PeopleToFollow() {
                   </span>
                 </Link>
                 <button type="button" className={`button is-small ${done ? 'is-light' : 'is-primary is-outlined'}`} disabled={done} onClick={() => void follow(u)}>
-                  {done ? t('discover.following') : t('discover.follow')}
+                  {state === 'requested' ? t('discover.requested') : done ? t('discover.following') : t('discover.follow')}
                 </button>
               </li>
             );
@@ -480,7 +364,7 @@ function PeopleToFollow() {
 
 /** Live trending museums (insights plugin's GET /api/trending/museums). */
 function Trending() {
-  const { t } = useTranslation('museums');
+  const { t, i18n } = useTranslation('museums');
   const res = useApi<Item[]>('/api/trending/museums', { shouldRetryOnError: false });
   const list = Array.isArray(res.data) ? res.data.slice(0, 5) : [];
   return (
@@ -498,7 +382,7 @@ function Trending() {
                 <strong>{m.name}</strong>
                 <span className="has-text-grey is-block is-size-7">
                   {[m.city, m.country].filter(Boolean).join(', ')}
-                  {typeof m.distance === 'number' ? ` · ${formatMiles(m.distance)} mi` : ''}
+                  {typeof m.distance === 'number' ? ` · ${formatDistanceIn(m.distance, i18n.language)}` : ''}
                 </span>
               </Link>
             </li>

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import {
   ApiError,
@@ -24,9 +24,12 @@ import { OpenBadge } from '../components/OpenBadge.tsx';
 import { FreeBadge } from '../components/FreeBadge.tsx';
 import { AdmissionBlock } from '../components/AdmissionBlock.tsx';
 import { AccessibilityBlock } from '../components/AccessibilityBlock.tsx';
+import { BestTimeToVisit } from '../components/BestTimeToVisit.tsx';
+import { BusyBadge } from '../components/BusyBadge.tsx';
 import { FactQuestion, FreshnessLine } from '../components/FactCheck.tsx';
 import { normalizeAccessibility } from '../../shared/accessibility.ts';
-import { EditMuseumDialog } from '../components/EditMuseumDialog.tsx';
+// the editor loads when it is opened, not with every museum page
+const EditMuseumDialog = lazy(() => import('../components/EditMuseumDialog.tsx').then((m) => ({ default: m.EditMuseumDialog })));
 import '../museums.css';
 
 const READ_MORE_AT = 200;
@@ -96,7 +99,6 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
   const role = user ? canonicalRole(user.role) : null;
   const canEdit = !!user && (role === 'Admin' || (role === 'Museum Manager' && m.managerId === user.id));
   const eventSlot = useSlot('museum.events');
-  const busy = useApi<{ now: 'quiet' | 'average' | 'busy' | null }>(`/api/museums/${m.id}/busy-times`, { shouldRetryOnError: false });
   const insightSlot = useSlot('museum.insights');
 
   const follow = useMutation(() => toggleMuseumFollow({ params: { id: m.id } }));
@@ -170,7 +172,7 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
   return (
     <div className="mz-profile">
       <header className="mz-hero">
-        <MuseumImage src={m.featuredImage} name={m.name} className="mz-hero__image" alt={t('museum.heroAlt', { name: m.name })} />
+        <MuseumImage src={m.featuredImage} info={m.featuredImageInfo} name={m.name} category={m.category} className="mz-hero__image" alt={t('museum.heroAlt', { name: m.name })} priority />
         <div className="mz-hero__shade" />
         <div className="container mz-hero__content">
           <p className="mz-hero__category">{categoryLabel(t, m.category)}</p>
@@ -186,13 +188,10 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
           <p className="mz-hero__status">
             <OpenBadge openStatus={m.openStatus} />
             <FreeBadge isFreeNow={m.isFreeNow} isFreeToday={m.isFreeToday} className="ml-2" />
-            {busy.data?.now && (
-              <span className="tag is-light ml-2 mz-busy" data-busy={busy.data.now}>
-                {t(`busy.${busy.data.now}`)}
-              </span>
-            )}
+            <BusyBadge busyNow={m.busyNow} className="ml-2" />
             {detail && <span className="mz-hero__detail">{detail}</span>}
           </p>
+          <Slot name="museum.heroCredit" museumId={m.id} featuredImage={m.featuredImage} />
         </div>
       </header>
 
@@ -239,10 +238,11 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
                   <span>{canEdit ? t('museum.edit') : t('museum.suggestEdit')}</span>
                 </button>
               )}
+              <Slot name="museum.actions" museumId={m.id} museum={m} />
             </div>
           </div>
 
-          {user && m.hasCheckedInToday && <FactQuestion museumId={m.id} onAnswered={refresh} />}
+          {user && m.hasCheckedInToday && <FactQuestion museum={m} onAnswered={refresh} />}
 
           <dl className="mz-stats" aria-label={t('museum.stats')}>
             <div>
@@ -371,6 +371,13 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
                 )}
               </section>
 
+              <section className="box mz-section" aria-labelledby="mz-besttime">
+                <h2 className="title is-5" id="mz-besttime">
+                  {t('bestTime.title')}
+                </h2>
+                <BestTimeToVisit museumId={m.id} timeZone={m.timezone} />
+              </section>
+
               <section className="box mz-section" aria-labelledby="mz-admission">
                 <h2 className="title is-5" id="mz-admission">
                   {t('admission.title')}
@@ -428,15 +435,20 @@ function MuseumProfile({ museum: m, onChanged, refresh }: { museum: MuseumView; 
       </section>
 
       {editing && (
-        <EditMuseumDialog
-          museum={m}
-          mode={canEdit ? 'edit' : 'suggest'}
-          onClose={() => setEditing(false)}
-          onSaved={(updated) => {
-            if (updated) onChanged(updated);
-            else refresh();
-          }}
-        />
+        <Suspense fallback={null}>
+          <EditMuseumDialog
+            museum={m}
+            mode={canEdit ? 'edit' : 'suggest'}
+            onClose={() => {
+              setEditing(false);
+              refresh(); // a photo attached or removed from the dialog is saved already
+            }}
+            onSaved={(updated) => {
+              if (updated) onChanged(updated);
+              else refresh();
+            }}
+          />
+        </Suspense>
       )}
     </div>
   );

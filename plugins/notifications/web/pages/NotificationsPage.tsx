@@ -1,11 +1,9 @@
 import { useMemo, useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
 import {
   EmptyState,
   Icon,
   InfiniteList,
   Page,
-  RelativeTime,
   Tabs,
   TabPanel,
   mutate,
@@ -16,67 +14,11 @@ import {
   type ApiError,
 } from '../../../../web/src/index.ts';
 import { markAllNotificationsRead, markNotificationRead } from '../../../../web/src/api/generated/notifications.ts';
-import { LIST_URL, TYPE_ICONS, UNREAD_KEY, isExternal, localized, templateNamespaces, type Notification } from '../shared.ts';
+import { LIST_URL, UNREAD_KEY, type Notification } from '../shared.ts';
+import { NotificationRow } from '../components/NotificationRow.tsx';
 import '../notifications.css';
 
 type Filter = 'all' | 'unread';
-
-function NotificationRow({ n, onRead }: { n: Notification; onRead: (n: Notification) => Promise<void> }) {
-  const { t, i18n } = useTranslation(templateNamespaces([n]), { useSuspense: false });
-  const navigate = useNavigate();
-  const { title, message } = localized(n, t as any, (k) => i18n.exists(k));
-  const priority = n.priority === 'urgent' || n.priority === 'high' ? n.priority : null;
-
-  const open = async (e: React.MouseEvent) => {
-    if (!n.link) return;
-    if (!n.read) {
-      if (!isExternal(n.link)) e.preventDefault();
-      await onRead(n).catch(() => undefined);
-      if (!isExternal(n.link)) navigate(n.link);
-    }
-  };
-
-  const heading = n.link ? (
-    isExternal(n.link) ? (
-      <a href={n.link} target="_blank" rel="noopener noreferrer" onClick={open}>
-        {title}
-      </a>
-    ) : (
-      <Link to={n.link} onClick={open}>
-        {title}
-      </Link>
-    )
-  ) : (
-    <span>{title}</span>
-  );
-
-  return (
-    <article className={`curio-notification${n.read ? '' : ' is-unread'}${n.priority === 'urgent' ? ' is-urgent' : ''}`} aria-label={n.read ? title : t('notifications:item.unreadLabel', { title })}>
-      <span className="curio-notification__icon" aria-hidden="true">
-        <Icon name={TYPE_ICONS[n.type] ?? 'bell'} size={18} />
-      </span>
-      <div className="curio-notification__body">
-        <h2 className="curio-notification__title is-size-6">
-          {!n.read && <span className="curio-unread-dot" aria-hidden="true" />}
-          {heading}
-          {priority && <span className={`tag is-small is-rounded ${priority === 'urgent' ? 'is-danger' : 'is-warning'}`}>{t(`notifications:priority.${priority}`)}</span>}
-        </h2>
-        <p className="curio-notification__message">{message}</p>
-        <p className="curio-notification__meta">
-          <RelativeTime date={n.createdAt} />
-          {n.read && <span className="ml-2">· {t('notifications:item.read')}</span>}
-        </p>
-      </div>
-      {!n.read && (
-        <div className="curio-notification__actions">
-          <button type="button" className="button is-small is-white" onClick={() => void onRead(n)} title={t('notifications:item.markRead')} aria-label={t('notifications:item.markReadLabel', { title })}>
-            <Icon name="check" size={16} />
-          </button>
-        </div>
-      )}
-    </article>
-  );
-}
 
 /** The inbox (/notifications): newest first, unread filter, mark read, follow the link, mark all read. */
 export default function NotificationsPage() {

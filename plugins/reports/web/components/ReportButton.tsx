@@ -1,6 +1,9 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Icon, useAuth, useTranslation } from '../../../../web/src/index.ts';
-import { ReportDialog, type TargetType } from './ReportDialog.tsx';
+import type { TargetType } from './ReportDialog.tsx';
+
+// the dialog loads when it is opened, not with every page that shows the button
+const ReportDialog = lazy(() => import('./ReportDialog.tsx').then((m) => ({ default: m.ReportDialog })));
 
 export interface ReportButtonProps {
   targetType: TargetType;
@@ -29,7 +32,11 @@ export default function ReportButton({ targetType, targetId, ownerId, variant = 
           <Icon name="alert" size={16} />
         </button>
       )}
-      {open && <ReportDialog targetType={targetType} targetId={targetId} onClose={() => setOpen(false)} />}
+      {open && (
+        <Suspense fallback={null}>
+          <ReportDialog targetType={targetType} targetId={targetId} onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
     </>
   );
 }

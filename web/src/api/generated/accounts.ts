@@ -30,12 +30,69 @@ export interface ContactSettingsBody {
 timeZone?: string
 locale?: ("en" | "fr")
 }
+/**
+ * A member's data archive (Settings → Your data)
+ */
+export interface DataExport {
+id: number
+status: ("queued" | "running" | "ready" | "failed" | "expired")
+createdAt: string
+readyAt: (string | null)
+/**
+ * the download link works until then (7 days)
+ */
+expiresAt: (string | null)
+/**
+ * bytes
+ */
+size: (number | null)
+progress: (null | {
+done: number
+total: number
+})
+/**
+ * only for its owner, signed in
+ */
+downloadUrl: (string | null)
+}
+export interface DataExportList {
+/**
+ * newest first, at most 10
+ */
+items: DataExport[]
+/**
+ * when another archive may be asked for (one a day); null: now
+ */
+nextAllowedAt: (string | null)
+}
 export interface EmailChangeBody {
 email: string
 currentPassword: string
 }
 export interface EmailTokenBody {
 token: string
+}
+export interface FollowImportBody {
+/**
+ * the file's text; at most 5,000 rows are read
+ */
+csv: string
+}
+export interface FollowImportResult {
+followed: number
+/**
+ * follow requests sent to private profiles
+ */
+requested: number
+already: number
+/**
+ * members you blocked
+ */
+refused: number
+/**
+ * @maxItems 100
+ */
+notFound: string[]
 }
 /**
  * A member asking to follow your private profile.
@@ -142,6 +199,55 @@ muted: boolean
 notifications: boolean
 expiresAt: (string | null)
 }
+/**
+ * The signed-in member's interests, home city and onboarding progress (issue 21), with the interests they may pick.
+ */
+export interface Onboarding {
+/**
+ * null: never offered; started: begun and left (resumable); done or skipped: finished
+ */
+status: ("started" | "done" | "skipped" | null)
+/**
+ * the last step the member reached (0 interests, 1 home, 2 follow)
+ */
+step: number
+interests: string[]
+home: ({
+/**
+ * null when the position came from the browser
+ */
+city: (string | null)
+latitude: number
+longitude: number
+} | null)
+/**
+ * interests on offer (museum categories, from the museums plugin)
+ */
+choices: {
+key: string
+label: string
+labelKey: string
+}[]
+}
+/**
+ * Any subset: interests (keys from choices), a typed home city (geocoded on the server) or the browser's position, clearing the home (homeCity null), progress.
+ */
+export interface OnboardingUpdateBody {
+/**
+ * @maxItems 50
+ */
+interests?: string[]
+/**
+ * a city name, geocoded through the museums plugin's geocoding client; null clears the home
+ */
+homeCity?: (string | null)
+location?: {
+latitude: number
+longitude: number
+}
+status?: ("started" | "done" | "skipped")
+step?: number
+}
 export interface PasswordChangeBody {
 currentPassword: string
 newPassword: string
@@ -171,6 +277,10 @@ commentNotifications: boolean
 museumUpdates: boolean
 eventReminders: boolean
 weeklyDigest: boolean
+/**
+ * the web app's theme: the system's (prefers-color-scheme), light or dark
+ */
+theme: ("system" | "light" | "dark")
 }
 /**
  * Any subset of the preferences; absent fields keep their value.
@@ -190,6 +300,10 @@ commentNotifications?: boolean
 museumUpdates?: boolean
 eventReminders?: boolean
 weeklyDigest?: boolean
+/**
+ * the web app's theme: the system's (prefers-color-scheme), light or dark
+ */
+theme?: ("system" | "light" | "dark")
 }
 /**
  * A member's profile as the viewer may see it. When `limited` is true (a private or friends-only profile seen by someone outside it) only the name and avatar fields are present.
@@ -334,6 +448,9 @@ export interface UserStats {
  */
 travelersCount: number
 }
+export interface DownloadDataExportParams {
+id: number
+}
 export type GetProfileBadgesResponse = ProfileBadge[]
 export interface GetUserBySlugParams {
 slug: string
@@ -389,6 +506,7 @@ export type ConfirmPasswordResetResponse = User;
 export type DeleteAccountResponse = Ok;
 export type GetAuthUserResponse = User;
 export type GetMySessionsResponse = SessionList;
+export type GetOnboardingResponse = Onboarding;
 export type GetOwnProfileResponse = Profile;
 export type GetPreferencesResponse = Preferences;
 export type GetProfileBadgesParams = IdParams;
@@ -398,7 +516,10 @@ export type GetUserFollowingParams = IdParams;
 export type GetUserProfileParams = IdParams;
 export type GetUserProfileResponse = Profile;
 export type GetUserStatsResponse = UserStats;
+export type ImportFollowsBody = FollowImportBody;
+export type ImportFollowsResponse = FollowImportResult;
 export type ListBlockedUsersResponse = BlockPage;
+export type ListDataExportsResponse = DataExportList;
 export type ListFollowRequestsResponse = FollowRequestPage;
 export type ListMutedUsersResponse = MutePage;
 export type LoginResponse = User;
@@ -412,6 +533,7 @@ export type RejectFollowRequestParams = IdParams;
 export type RejectFollowRequestResponse = FollowRequestDecision;
 export type RemoveFollowerParams = IdParams;
 export type RemoveFollowerResponse = RemoveFollowerResult;
+export type RequestDataExportResponse = DataExport;
 export type RequestPasswordResetBody = PasswordResetRequestBody;
 export type RequestPasswordResetResponse = Ok;
 export type ResendEmailVerificationResponse = Ok;
@@ -423,6 +545,8 @@ export type UnmuteUserParams = IdParams;
 export type UnmuteUserResponse = MuteState;
 export type UpdateContactSettingsBody = ContactSettingsBody;
 export type UpdateContactSettingsResponse = Ok;
+export type UpdateOnboardingBody = OnboardingUpdateBody;
+export type UpdateOnboardingResponse = Onboarding;
 export type UpdatePreferencesBody = PreferencesUpdateBody;
 export type UpdatePreferencesResponse = Preferences;
 export type UpdateProfileBody = ProfileUpdateBody;
@@ -471,13 +595,17 @@ export function confirmPasswordResetUrl(): string {
 export function confirmPasswordReset(args: { body: ConfirmPasswordResetBody }): Promise<ConfirmPasswordResetResponse> {
   return apiRequest('POST', confirmPasswordResetUrl(), args.body);
 }
-/** DELETE /api/user/account — Delete one's own account, personal data and sessions (sign-in required) */
+/** DELETE /api/user/account — Delete one's own account, personal data and files: signs out everywhere; the deletion happens after the grace period (deletionGraceDays, 14) unless the member signs in before (sign-in required) */
 export function deleteAccountUrl(): string {
   return `/api/user/account`;
 }
-/** DELETE /api/user/account — Delete one's own account, personal data and sessions (sign-in required) */
+/** DELETE /api/user/account — Delete one's own account, personal data and files: signs out everywhere; the deletion happens after the grace period (deletionGraceDays, 14) unless the member signs in before (sign-in required) */
 export function deleteAccount(): Promise<DeleteAccountResponse> {
   return apiRequest('DELETE', deleteAccountUrl());
+}
+/** GET /api/user/exports/:id/download — Download one of your archives (ZIP); 404 for anyone else and once expired (sign-in required) */
+export function downloadDataExportUrl(params: DownloadDataExportParams): string {
+  return `/api/user/exports/${encodeURIComponent(String(params.id))}/download`;
 }
 /** GET /api/auth/user — The signed-in user; 401 when signed out (sign-in required) */
 export function getAuthUserUrl(): string {
@@ -494,6 +622,14 @@ export function getMySessionsUrl(): string {
 /** GET /api/auth/my-sessions — The signed-in user's active sessions, the current one first (sign-in required) */
 export function getMySessions(): Promise<GetMySessionsResponse> {
   return apiRequest('GET', getMySessionsUrl());
+}
+/** GET /api/user/onboarding — The signed-in member's interests, home city and onboarding progress, with the interests on offer (sign-in required) */
+export function getOnboardingUrl(): string {
+  return `/api/user/onboarding`;
+}
+/** GET /api/user/onboarding — The signed-in member's interests, home city and onboarding progress, with the interests on offer (sign-in required) */
+export function getOnboarding(): Promise<GetOnboardingResponse> {
+  return apiRequest('GET', getOnboardingUrl());
 }
 /** GET /api/user — The signed-in user's own profile with counts (sign-in required) */
 export function getOwnProfileUrl(): string {
@@ -559,6 +695,14 @@ export function getUserStatsUrl(): string {
 export function getUserStats(): Promise<GetUserStatsResponse> {
   return apiRequest('GET', getUserStatsUrl());
 }
+/** POST /api/user/follows/import — Follow again from a CSV (Curio follows.csv / museum-follows.csv, or a Mastodon-style list of handles); private profiles get requests, blocks are refused (sign-in required) */
+export function importFollowsUrl(): string {
+  return `/api/user/follows/import`;
+}
+/** POST /api/user/follows/import — Follow again from a CSV (Curio follows.csv / museum-follows.csv, or a Mastodon-style list of handles); private profiles get requests, blocks are refused (sign-in required) */
+export function importFollows(args: { body: ImportFollowsBody }): Promise<ImportFollowsResponse> {
+  return apiRequest('POST', importFollowsUrl(), args.body);
+}
 /** GET /api/user/blocks — The members you blocked, newest first (cursor-paged) (sign-in required) */
 export function listBlockedUsersUrl(query?: ListBlockedUsersQuery): string {
   return `/api/user/blocks` + qs(query);
@@ -566,6 +710,14 @@ export function listBlockedUsersUrl(query?: ListBlockedUsersQuery): string {
 /** GET /api/user/blocks — The members you blocked, newest first (cursor-paged) (sign-in required) */
 export function listBlockedUsers(args: { query?: ListBlockedUsersQuery }): Promise<ListBlockedUsersResponse> {
   return apiRequest('GET', listBlockedUsersUrl(args.query));
+}
+/** GET /api/user/exports — Your data archives, newest first, with progress and download links (sign-in required) */
+export function listDataExportsUrl(): string {
+  return `/api/user/exports`;
+}
+/** GET /api/user/exports — Your data archives, newest first, with progress and download links (sign-in required) */
+export function listDataExports(): Promise<ListDataExportsResponse> {
+  return apiRequest('GET', listDataExportsUrl());
 }
 /** GET /api/follow-requests — Follow requests waiting for your decision (private profile), newest first (cursor-paged) (sign-in required) */
 export function listFollowRequestsUrl(query?: ListFollowRequestsQuery): string {
@@ -639,6 +791,14 @@ export function removeFollowerUrl(params: RemoveFollowerParams): string {
 export function removeFollower(args: { params: RemoveFollowerParams }): Promise<RemoveFollowerResponse> {
   return apiRequest('POST', removeFollowerUrl(args.params));
 }
+/** POST /api/user/exports — Ask for an archive of your data (built in the background; one a day: 429 otherwise) (sign-in required) */
+export function requestDataExportUrl(): string {
+  return `/api/user/exports`;
+}
+/** POST /api/user/exports — Ask for an archive of your data (built in the background; one a day: 429 otherwise) (sign-in required) */
+export function requestDataExport(): Promise<RequestDataExportResponse> {
+  return apiRequest('POST', requestDataExportUrl());
+}
 /** POST /api/auth/password-reset — Email a password reset link (valid 1 h) to this address if it has an account; the same answer either way; throttled per IP and per address */
 export function requestPasswordResetUrl(): string {
   return `/api/auth/password-reset`;
@@ -694,6 +854,14 @@ export function updateContactSettingsUrl(): string {
 /** PUT /api/user/contact-settings — The member’s time zone (reminders, weekly digest) and email language, from their browser (sign-in required) */
 export function updateContactSettings(args: { body: UpdateContactSettingsBody }): Promise<UpdateContactSettingsResponse> {
   return apiRequest('PUT', updateContactSettingsUrl(), args.body);
+}
+/** PUT /api/user/onboarding — Save interests, the home city (geocoded on the server) or position, and onboarding progress (sign-in required) */
+export function updateOnboardingUrl(): string {
+  return `/api/user/onboarding`;
+}
+/** PUT /api/user/onboarding — Save interests, the home city (geocoded on the server) or position, and onboarding progress (sign-in required) */
+export function updateOnboarding(args: { body: UpdateOnboardingBody }): Promise<UpdateOnboardingResponse> {
+  return apiRequest('PUT', updateOnboardingUrl(), args.body);
 }
 /** PUT /api/user/preferences — Change any of the privacy and notification preferences; answers all of them (sign-in required) */
 export function updatePreferencesUrl(): string {

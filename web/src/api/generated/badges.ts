@@ -47,6 +47,8 @@ posts: number
 likes: number
 follows: number
 community_joins: number
+meetups_attended: number
+fact_confirmations: number
 }
 badges: {
 badge: Badge
@@ -69,10 +71,10 @@ color: string
 earnedAt: string
 }
 /**
- * What a member must do to earn a badge: reach `count` of the activity `type`.
+ * What a member must do to earn a badge: reach `count` of the activity `type` (fact_confirmations: museum facts a member confirmed after a verified visit that matched the visitors' consensus, or corrections that were approved).
  */
 export interface Requirement {
-type: ("check_ins" | "posts" | "likes" | "follows" | "community_joins")
+type: ("check_ins" | "posts" | "likes" | "follows" | "community_joins" | "meetups_attended" | "fact_confirmations")
 count: number
 }
 /**

@@ -3,7 +3,7 @@
 
 import { apiRequest } from '../../lib/api.ts';
 import { qs } from '../qs.ts';
-import type { CursorQuery, Id, Ok, UserSummary } from './shared.ts';
+import type { CursorQuery, Id, ImageInfo, Mention, Ok, UserSummary } from './shared.ts';
 
 export interface Ban {
 userId: number
@@ -19,6 +19,10 @@ id: number
 postId: number
 parentId: (number | null)
 content: string
+/**
+ * @username mentions in content, resolved when it was written
+ */
+mentions: Mention[]
 createdAt: string
 user: (UserSummary | null)
 canDelete: boolean
@@ -29,6 +33,10 @@ id: number
 postId: number
 parentId: (number | null)
 content: string
+/**
+ * @username mentions in content, resolved when it was written
+ */
+mentions: Mention[]
 createdAt: string
 user: (UserSummary | null)
 canDelete: boolean
@@ -41,6 +49,10 @@ id: number
 name: string
 description: string
 imageUrl: (string | null)
+/**
+ * the cover's size, made variant widths and placeholder (detail and list answers; null for an external image or before its variants are made)
+ */
+imageInfo?: (ImageInfo | null)
 location: string
 type: string
 membershipType: ("open" | "private")
@@ -99,6 +111,10 @@ id: number
 name: string
 description: string
 imageUrl: (string | null)
+/**
+ * the cover's size, made variant widths and placeholder (null for an external image or before its variants are made)
+ */
+imageInfo?: (ImageInfo | null)
 location: string
 type: string
 membershipType: ("open" | "private")
@@ -172,6 +188,10 @@ lastName?: (string | null)
  */
 bio?: (string | null)
 profileImageUrl?: (string | null)
+/**
+ * the picture's size, made variant widths and placeholder (null before its variants are made)
+ */
+profileImageInfo?: (ImageInfo | null)
 }
 restrictions?: Restrictions
 stats?: {
@@ -201,6 +221,10 @@ id: number
 communityId: number
 type: ("text" | "discussion" | "poll" | "event" | "video" | "link")
 content: string
+/**
+ * @username mentions in content, resolved when it was written
+ */
+mentions: Mention[]
 title: (string | null)
 pollOptions: (string[] | null)
 poll: (Poll | null)

@@ -3,13 +3,17 @@
 
 import { apiRequest } from '../../lib/api.ts';
 import { qs } from '../qs.ts';
-import type { Id, IdParams, Ok, UserSummary } from './shared.ts';
+import type { Id, IdParams, ImageInfo, Ok, UserSummary } from './shared.ts';
 
 export interface Attendee {
 userId: number
 status: ("attending" | "interested" | "waitlisted")
 joinedAt: string
 user: (null | UserSummary)
+/**
+ * confirmed by a check-in at the museum during the meetup; shown to the meetup's organizer (and admins) only
+ */
+attended?: boolean
 }
 /**
  * The member's calendar feed as it stands: its secret address, or nulls when the member has not made one yet (POST /api/calendar/token makes it).
@@ -82,6 +86,18 @@ waitlistCount: number
  * attending members (and interested ones for museum events), first joined first; lists carry at most 50
  */
 attendees: Attendee[]
+/**
+ * the viewer's attendance was confirmed by a verified check-in at the museum during the meetup (issue 20)
+ */
+attended: boolean
+/**
+ * members whose attendance was confirmed by check-in: for the organizer (and admins) only, else null
+ */
+attendedCount: (number | null)
+/**
+ * meetups at a museum and museum events, on every answer (lists too, computed for the whole list at once): why the event is outside the museum's opening hours, or null when it is inside them, the museum's hours are unknown, or it is not at a museum
+ */
+hoursWarning?: (null | HoursWarning)
 userStatus: ("attending" | "interested" | "waitlisted" | null)
 waitlistPosition: (number | null)
 status: ("upcoming" | "ongoing" | "past")
@@ -98,6 +114,10 @@ price: number
 requirements: (string | null)
 ticketUrl: (string | null)
 imageUrl: (string | null)
+/**
+ * the cover's size, made variant widths and placeholder (detail and list answers; null for an external image or before its variants are made)
+ */
+imageInfo?: (ImageInfo | null)
 museumId: (number | null)
 museum: (null | {
 id: number
@@ -145,19 +165,57 @@ updatedAt: string
 }
 export type EventList = Event[]
 /**
+ * A meetup or museum event at a museum outside its opening hours (issue 20), judged on the museum's clock in its time zone with its dated closures and public holidays: not a refusal, a warning for the organiser or manager and a note on the event's page and cards.
+ */
+export interface HoursWarning {
+/**
+ * closed_day: the museum is closed that day; outside_hours: open that day, but not for the whole meetup; by_appointment: that day by appointment only
+ */
+status: ("closed_day" | "outside_hours" | "by_appointment")
+/**
+ * the museum's local date of the start (YYYY-MM-DD)
+ */
+date: string
+/**
+ * the start on the museum's clock (HH:MM)
+ */
+startTime: string
+/**
+ * the end on the museum's clock (HH:MM)
+ */
+endTime: (string | null)
+/**
+ * that day's opening (HH:MM), null when closed
+ */
+openTime: (string | null)
+/**
+ * that day's closing (HH:MM), null when closed
+ */
+closeTime: (string | null)
+/**
+ * the museum's note of a dated closure or special hours
+ */
+note: (string | null)
+/**
+ * the public holiday's name
+ */
+holiday: (string | null)
+}
+/**
  * attending takes a seat (or a waitlist place when the event is full and has a waitlist); interested is for museum events only. The same status again changes nothing.
  */
 export interface JoinBody {
 status?: ("attending" | "interested")
 }
 /**
- * scope=mine: meetups of the member's communities and groups (museum events: the ones they RSVP'd). from/to: instants bounding dateTime (e.g. this weekend in the viewer's zone). Past events are left out unless includePast or from is given. Sorted by dateTime.
+ * scope=mine: meetups of the member's communities and groups (museum events: the ones they RSVP'd). from/to: instants bounding dateTime. weekend: the events starting this weekend where they take place (Saturday 00:00 to Monday 00:00 on the clock of the event's own time zone; the current weekend on Saturday and Sunday, else the coming one), the same list whoever asks, so a server can render it; the weekend's events that are over are included. Past events are left out unless includePast, from or weekend is given. Sorted by dateTime.
  */
 export interface ListQuery {
 scope?: ("all" | "mine" | "attending")
 from?: string
 to?: string
 includePast?: boolean
+weekend?: boolean
 museumId?: number
 q?: string
 limit?: number
@@ -244,6 +302,19 @@ createdAt: string
 userId: number
 user: (null | UserSummary)
 canDelete: boolean
+}
+export interface CheckMeetupHoursQuery {
+museumId: Id
+date: string
+startTime: string
+endTime?: string
+/**
+ * the zone the times are entered in; the museum's by default
+ */
+timeZone?: string
+}
+export interface CheckMeetupHoursResponse {
+hoursWarning: (null | HoursWarning)
 }
 export interface DeleteMeetupCommentParams {
 id: Id
@@ -351,6 +422,10 @@ export type UpdateMeetupResponse = Event;
 export type UpdateMuseumEventParams = IdParams;
 export type UpdateMuseumEventBody = MuseumEventBody;
 export type UpdateMuseumEventResponse = Event;
+export type UploadMeetupCoverParams = IdParams;
+export type UploadMeetupCoverResponse = Event;
+export type UploadMuseumEventCoverParams = IdParams;
+export type UploadMuseumEventCoverResponse = Event;
 
 /** POST /api/meetups/:id/comments — Comment on a meetup: its participants (members of its community or group, attendees), where comments are allowed (sign-in required) */
 export function addMeetupCommentUrl(params: AddMeetupCommentParams): string {
@@ -367,6 +442,14 @@ export function addMuseumEventCommentUrl(params: AddMuseumEventCommentParams): s
 /** POST /api/museum-events/:id/comments — Comment on a museum event: any member, where comments are allowed (sign-in required) */
 export function addMuseumEventComment(args: { params: AddMuseumEventCommentParams; body: AddMuseumEventCommentBody }): Promise<AddMuseumEventCommentResponse> {
   return apiRequest('POST', addMuseumEventCommentUrl(args.params), args.body);
+}
+/** GET /api/meetup-hours-check — Whether a meetup or museum event at this museum, date and times would be outside the museum's opening hours (its zone, closures, public holidays): the meetup and museum event forms ask while the organiser picks. Reads only. (sign-in required) */
+export function checkMeetupHoursUrl(query?: CheckMeetupHoursQuery): string {
+  return `/api/meetup-hours-check` + qs(query);
+}
+/** GET /api/meetup-hours-check — Whether a meetup or museum event at this museum, date and times would be outside the museum's opening hours (its zone, closures, public holidays): the meetup and museum event forms ask while the organiser picks. Reads only. (sign-in required) */
+export function checkMeetupHours(args: { query?: CheckMeetupHoursQuery }): Promise<CheckMeetupHoursResponse> {
+  return apiRequest('GET', checkMeetupHoursUrl(args.query));
 }
 /** POST /api/communities/:id/meetups — Create a meetup in a community: its creator, or a member with the Ambassador role (sign-in required) */
 export function createCommunityMeetupUrl(params: CreateCommunityMeetupParams): string {
@@ -612,9 +695,17 @@ export function updateMuseumEventUrl(params: UpdateMuseumEventParams): string {
 export function updateMuseumEvent(args: { params: UpdateMuseumEventParams; body: UpdateMuseumEventBody }): Promise<UpdateMuseumEventResponse> {
   return apiRequest('PUT', updateMuseumEventUrl(args.params), args.body);
 }
+/** POST /api/meetups/:id/cover — Replace a meetup's cover image (multipart field 'image'; its organizer only): JPG, PNG, WebP or GIF up to 10 MB, re-encoded (sign-in required) */
+export function uploadMeetupCoverUrl(params: UploadMeetupCoverParams): string {
+  return `/api/meetups/${encodeURIComponent(String(params.id))}/cover`;
+}
 /** POST /api/meetups/:meetupId/photos — Share photos of the meetup (multipart: one or more "files", optional "caption"), where photo sharing is on, by its participants. Images only (checked on content), at most 10 MB each and 10 per upload; re-encoded without metadata (GPS), with a thumbnail. (sign-in required) */
 export function uploadMeetupPhotosUrl(params: UploadMeetupPhotosParams): string {
   return `/api/meetups/${encodeURIComponent(String(params.meetupId))}/photos`;
+}
+/** POST /api/museum-events/:id/cover — Replace a museum event's cover image (multipart field 'image'; the museum's manager or an Admin): JPG, PNG, WebP or GIF up to 10 MB, re-encoded (sign-in required) */
+export function uploadMuseumEventCoverUrl(params: UploadMuseumEventCoverParams): string {
+  return `/api/museum-events/${encodeURIComponent(String(params.id))}/cover`;
 }
 /** POST /api/museum-events/:id/photos — Share photos of the museum event (multipart: one or more "files", optional "caption"), where photo sharing is on, by its participants. Images only (checked on content), at most 10 MB each and 10 per upload; re-encoded without metadata (GPS), with a thumbnail. (sign-in required) */
 export function uploadMuseumEventPhotosUrl(params: UploadMuseumEventPhotosParams): string {

@@ -3,7 +3,7 @@
 
 import { apiRequest } from '../../lib/api.ts';
 import { qs } from '../qs.ts';
-import type { CursorQuery, Id, Ok, UserSummary } from './shared.ts';
+import type { CursorQuery, Id, ImageInfo, Mention, Ok, UserSummary } from './shared.ts';
 
 /**
  * A comment with its replies (one level).
@@ -13,6 +13,10 @@ id: number
 postId: number
 parentId: (number | null)
 content: string
+/**
+ * @username mentions in content, resolved when it was written
+ */
+mentions: Mention[]
 createdAt: string
 user: (UserSummary | null)
 canDelete: boolean
@@ -23,6 +27,10 @@ id: number
 postId: number
 parentId: (number | null)
 content: string
+/**
+ * @username mentions in content, resolved when it was written
+ */
+mentions: Mention[]
 createdAt: string
 user: (UserSummary | null)
 canDelete: boolean
@@ -48,6 +56,10 @@ isPrivate: boolean
 location: string
 tags: string[]
 imageUrl: (string | null)
+/**
+ * the cover's size, made variant widths and placeholder (detail and list answers; null for an external image or before its variants are made)
+ */
+imageInfo?: (ImageInfo | null)
 memberCount: number
 postsCount: number
 creatorId: number
@@ -69,6 +81,10 @@ isPrivate: boolean
 location: string
 tags: string[]
 imageUrl: (string | null)
+/**
+ * the cover's size, made variant widths and placeholder (null for an external image or before its variants are made)
+ */
+imageInfo?: (ImageInfo | null)
 memberCount: number
 creator: (UserSummary | null)
 isMember: boolean
@@ -87,6 +103,10 @@ id: number
 groupId: number
 type: "text"
 content: string
+/**
+ * @username mentions in content, resolved when it was written
+ */
+mentions: Mention[]
 likesCount: number
 commentsCount: number
 isLiked: boolean
@@ -187,6 +207,10 @@ id: Id
 userId: Id
 }
 export type RemoveGroupMemberResponse = Ok
+export interface UploadGroupImageParams {
+id: Id
+}
+export type UploadGroupImageResponse = Group
 
 export type ListGroupPostsQuery = CursorQuery;
 
@@ -325,4 +349,8 @@ export function removeGroupMemberUrl(params: RemoveGroupMemberParams): string {
 /** DELETE /api/groups/:id/members/:userId — Remove a member (group admins; never the creator) (sign-in required) */
 export function removeGroupMember(args: { params: RemoveGroupMemberParams }): Promise<RemoveGroupMemberResponse> {
   return apiRequest('DELETE', removeGroupMemberUrl(args.params));
+}
+/** POST /api/groups/:id/image — Replace the group's cover image (multipart field 'image'; creator only): JPG, PNG, WebP or GIF up to 5 MB, re-encoded (sign-in required) */
+export function uploadGroupImageUrl(params: UploadGroupImageParams): string {
+  return `/api/groups/${encodeURIComponent(String(params.id))}/image`;
 }

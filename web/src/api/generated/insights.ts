@@ -3,7 +3,7 @@
 
 import { apiRequest } from '../../lib/api.ts';
 import { qs } from '../qs.ts';
-import type { Id, IdParams, Ok, UserSummary } from './shared.ts';
+import type { Id, IdParams, Mention, Ok, UserSummary } from './shared.ts';
 
 /**
  * A member active recently (insights, comments and likes in the last 30 days).
@@ -20,13 +20,17 @@ recentInsightsCount: number
 activityScore: number
 mutualFollowersCount?: number
 commonMuseumsCount?: number
+/**
+ * the first source that lists them: your network, your interests or home, activity in 30 days, or follower count
+ */
+reason?: ("network" | "interests" | "active" | "popular")
 }
 /**
  * A post just shared, with any badges the sharing earned (so the web app can celebrate them).
  */
 export interface CreatedInsightPost {
 id: number
-type: ("text" | "video")
+type: ("text" | "video" | "photo")
 content: string
 mentions?: Mention[]
 tags: string[]
@@ -62,12 +66,20 @@ icon?: (string | null)
 color?: (string | null)
 earnedAt?: (string | null)
 }[]
+/**
+ * photo insights: their 1–10 photos in order
+ */
+photos?: InsightPhoto[]
+/**
+ * photo insights: blurred until tapped
+ */
+sensitive?: boolean
 }
 /**
  * A new insight. museumId: a museum id, null, or the negative id of the author's pending museum suggestion.
  */
 export interface CreateInsightBody {
-type: ("text" | "video")
+type: ("text" | "video" | "photo")
 content?: string
 videoUrl?: (string | null)
 museumId?: (number | null)
@@ -75,10 +87,27 @@ museumId?: (number | null)
  * a list, or one comma-separated string; at most 20 tags (checked by the server)
  */
 tags?: (string[] | string)
+/**
+ * photo insights: 1–10 photos uploaded with POST /api/posts/photos
+ * 
+ * @maxItems 10
+ */
+photos?: []|[InsightPhotoInput]|[InsightPhotoInput, InsightPhotoInput]|[InsightPhotoInput, InsightPhotoInput, InsightPhotoInput]|[InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput]|[InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput]|[InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput]|[InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput]|[InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput]|[InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput]|[InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput, InsightPhotoInput]
+/**
+ * photo insights: blur until tapped
+ */
+sensitive?: boolean
 }
 export interface CreateInsightCommentBody {
 content: string
 parentId?: (number | null)
+}
+/**
+ * Where crops of a photo centre: x and y from 0 (left/top) to 1 (right/bottom).
+ */
+export interface FocalPoint {
+x: number
+y: number
 }
 /**
  * A comment on an insight; top-level comments carry their replies (one level).
@@ -89,7 +118,10 @@ postId: number
 parentId: (number | null)
 content: string
 mentions?: Mention[]
-user: UserSummary
+/**
+ * The author; null for a deleted member's comment kept (content emptied) because others replied under it
+ */
+user: (UserSummary | null)
 createdAt: string
 replies?: InsightComment[]
 }
@@ -116,11 +148,57 @@ items: InsightPost[]
 nextCursor: (string | null)
 }
 /**
+ * One photo of a photo insight: the re-encoded master (url), its size, alt text, focal point, BlurHash placeholder and the widths of its responsive variants (srcset per format once the background job made them; null until then).
+ */
+export interface InsightPhoto {
+id: number
+url: string
+width: number
+height: number
+alt: string
+focalPoint: (FocalPoint | null)
+blurhash: (string | null)
+/**
+ * Whether the author allows museums to feature this photo: in the author's own edit answer only
+ */
+allowFeature?: boolean
+widths: number[]
+srcset: ({
+avif: string
+webp: string
+jpg: string
+} | null)
+}
+/**
+ * A photo uploaded with POST /api/posts/photos, as placed in a photo insight.
+ */
+export interface InsightPhotoInput {
+id: number
+alt?: string
+focalPoint?: (FocalPoint | null)
+/**
+ * the author allows the tagged museum to feature this photo (credited)
+ */
+allowFeature?: boolean
+}
+/**
+ * A checked, re-encoded photo (EXIF and GPS stripped, orientation applied) ready to be placed in a photo insight (pass its id in POST /api/posts photos).
+ */
+export interface InsightPhotoUpload {
+id: number
+url: string
+width: number
+height: number
+size: number
+blurhash: (string | null)
+contentType?: string
+}
+/**
  * An insight as shown in feeds, on museum pages and on profiles.
  */
 export interface InsightPost {
 id: number
-type: ("text" | "video")
+type: ("text" | "video" | "photo")
 content: string
 mentions?: Mention[]
 tags: string[]
@@ -148,6 +226,14 @@ createdAt: string
  * latest comments with their replies (museum pages)
  */
 comments?: InsightComment[]
+/**
+ * photo insights: their 1–10 photos in order
+ */
+photos?: InsightPhoto[]
+/**
+ * photo insights: blurred until tapped
+ */
+sensitive?: boolean
 }
 export interface InsightsLimitQuery {
 limit?: number
@@ -172,14 +258,44 @@ height?: (number | null)
 size: number
 contentType?: string
 }
+export interface MuseumFeaturedPhoto {
+photo: (MuseumPhoto | null)
+}
 /**
- * An @username in the text, resolved when it was written: the text from start (UTF-16 offset of the @) for length characters links to the member's profile.
+ * A member's photo shown on a museum: the photo, its insight and its author (credit).
  */
-export interface Mention {
-userId: number
-username: string
-start: number
-length: number
+export interface MuseumPhoto {
+id: number
+url: string
+width: number
+height: number
+alt: string
+focalPoint: (FocalPoint | null)
+blurhash: (string | null)
+widths: number[]
+srcset: ({
+[k: string]: string
+} | null)
+postId: number
+sensitive?: boolean
+allowFeature?: boolean
+user: UserSummary
+createdAt?: string
+}
+export interface MuseumPhotoPage {
+items: MuseumPhoto[]
+nextBefore: (number | null)
+/**
+ * the viewer manages the museum (or is an Admin)
+ */
+canFeature: boolean
+}
+export interface MuseumPhotosQuery {
+limit?: number
+/**
+ * nextBefore of the previous page
+ */
+before?: number
 }
 /**
  * A museum recommended or trending, with the activity that put it there.
@@ -197,14 +313,21 @@ isVerified?: boolean
  * people you follow who follow it
  */
 networkFollowersCount?: number
-reason?: ("network" | "category" | "trending")
+/**
+ * why it is listed: your network follows it, active in a category you follow, one of your interests, near your home, trending, or among the most popular (the last fallback)
+ */
+reason?: ("network" | "category" | "interest" | "nearby" | "trending" | "popular")
+/**
+ * trending: the window its recent counts cover (7 days, widened to 30 or 90 when the week is quiet)
+ */
+trendingWindowDays?: number
 recentInsightsCount?: number
 recentCheckInsCount?: number
 recentFollowsCount?: number
 trendingScore?: number
 }
 /**
- * Someone followed by people you follow.
+ * Someone to follow: followed by people you follow, then following museums of your interests or near your home, then active lately, then the most followed.
  */
 export interface RecommendedUser {
 id: number
@@ -216,6 +339,25 @@ profileImageUrl: (string | null)
 role: string
 mutualFollowersCount: number
 commonMuseumsCount: number
+recentInsightsCount?: number
+/**
+ * the first source that lists them: your network, your interests or home, activity in 30 days, or follower count
+ */
+reason?: ("network" | "interests" | "active" | "popular")
+}
+export interface SetFeaturedPhotoBody {
+/**
+ * null: feature no member photo
+ */
+photoId: (number | null)
+}
+/**
+ * Alt text, focal point and/or consent to be featured (allowFeature: false withdraws it; a museum featuring the photo stops at once) of one photo of the author's own insight.
+ */
+export interface UpdateInsightPhotoBody {
+alt?: string
+focalPoint?: (FocalPoint | null)
+allowFeature?: boolean
 }
 export type ActiveUsersResponse = ActiveUser[]
 export interface GetFeedNewCountQuery {
@@ -225,13 +367,26 @@ sinceId: number
 export interface GetFeedNewCountResponse {
 count: number
 }
+export interface GetMuseumFeaturedPhotoParams {
+museumId: Id
+}
+export interface ListMuseumPhotosParams {
+museumId: Id
+}
 export interface ListMuseumPostsParams {
 museumId: Id
 }
 export type ListPostCommentsResponse = InsightComment[]
 export type RecommendMuseumsResponse = RecommendedMuseum[]
 export type RecommendUsersResponse = RecommendedUser[]
+export interface SetMuseumFeaturedPhotoParams {
+museumId: Id
+}
 export type TrendingMuseumsResponse = RecommendedMuseum[]
+export interface UpdateInsightPhotoParams {
+id: Id
+photoId: Id
+}
 
 export type ActiveUsersQuery = InsightsLimitQuery;
 export type CreatePostBody = CreateInsightBody;
@@ -243,10 +398,13 @@ export type DeleteCommentParams = IdParams;
 export type DeleteCommentResponse = Ok;
 export type DeletePostParams = IdParams;
 export type DeletePostResponse = Ok;
+export type GetMuseumFeaturedPhotoResponse = MuseumFeaturedPhoto;
 export type GetPersonalizedFeedQuery = InsightsQuery;
 export type GetPersonalizedFeedResponse = InsightPage;
 export type GetPostParams = IdParams;
 export type GetPostResponse = InsightPost;
+export type ListMuseumPhotosQuery = MuseumPhotosQuery;
+export type ListMuseumPhotosResponse = MuseumPhotoPage;
 export type ListMuseumPostsQuery = InsightsQuery;
 export type ListMuseumPostsResponse = InsightPage;
 export type ListPostCommentsParams = IdParams;
@@ -257,16 +415,20 @@ export type ListUserPostsQuery = InsightsQuery;
 export type ListUserPostsResponse = InsightPage;
 export type RecommendMuseumsQuery = InsightsLimitQuery;
 export type RecommendUsersQuery = InsightsLimitQuery;
+export type SetMuseumFeaturedPhotoBody = SetFeaturedPhotoBody;
+export type SetMuseumFeaturedPhotoResponse = MuseumFeaturedPhoto;
 export type TogglePostLikeParams = IdParams;
 export type TogglePostLikeResponse = InsightLikeResult;
 export type TrendingMuseumsQuery = InsightsLimitQuery;
+export type UpdateInsightPhotoResponse = InsightPhoto;
+export type UploadInsightPhotoResponse = InsightPhotoUpload;
 export type UploadInsightVideoResponse = InsightVideoUpload;
 
-/** GET /api/users/active — Members most active in the last 30 days whom the viewer may see (private profiles only to those allowed; for a signed-in viewer: not yourself nor people you follow) */
+/** GET /api/users/active — Members most active in the last 30 days, then the most followed, whom the viewer may see (private profiles only to those allowed; for a signed-in viewer: not yourself, people you follow nor people you asked to follow) */
 export function activeUsersUrl(query?: ActiveUsersQuery): string {
   return `/api/users/active` + qs(query);
 }
-/** GET /api/users/active — Members most active in the last 30 days whom the viewer may see (private profiles only to those allowed; for a signed-in viewer: not yourself nor people you follow) */
+/** GET /api/users/active — Members most active in the last 30 days, then the most followed, whom the viewer may see (private profiles only to those allowed; for a signed-in viewer: not yourself, people you follow nor people you asked to follow) */
 export function activeUsers(args: { query?: ActiveUsersQuery }): Promise<ActiveUsersResponse> {
   return apiRequest('GET', activeUsersUrl(args.query));
 }
@@ -310,6 +472,14 @@ export function getFeedNewCountUrl(query?: GetFeedNewCountQuery): string {
 export function getFeedNewCount(args: { query?: GetFeedNewCountQuery }): Promise<GetFeedNewCountResponse> {
   return apiRequest('GET', getFeedNewCountUrl(args.query));
 }
+/** GET /api/museums/:museumId/featured-photo — The member photo a museum features, with its author's credit (null when none) */
+export function getMuseumFeaturedPhotoUrl(params: GetMuseumFeaturedPhotoParams): string {
+  return `/api/museums/${encodeURIComponent(String(params.museumId))}/featured-photo`;
+}
+/** GET /api/museums/:museumId/featured-photo — The member photo a museum features, with its author's credit (null when none) */
+export function getMuseumFeaturedPhoto(args: { params: GetMuseumFeaturedPhotoParams }): Promise<GetMuseumFeaturedPhotoResponse> {
+  return apiRequest('GET', getMuseumFeaturedPhotoUrl(args.params));
+}
 /** GET /api/feed/personalized — The viewer's own insights and those of followed people and museums, newest first (sign-in required) */
 export function getPersonalizedFeedUrl(query?: GetPersonalizedFeedQuery): string {
   return `/api/feed/personalized` + qs(query);
@@ -325,6 +495,14 @@ export function getPostUrl(params: GetPostParams): string {
 /** GET /api/posts/:id — One insight */
 export function getPost(args: { params: GetPostParams }): Promise<GetPostResponse> {
   return apiRequest('GET', getPostUrl(args.params));
+}
+/** GET /api/museums/:museumId/photos — A museum's Photos tab: photos of members' photo insights tagged to it, newest first (accounts' privacy rule in the statement) */
+export function listMuseumPhotosUrl(params: ListMuseumPhotosParams, query?: ListMuseumPhotosQuery): string {
+  return `/api/museums/${encodeURIComponent(String(params.museumId))}/photos` + qs(query);
+}
+/** GET /api/museums/:museumId/photos — A museum's Photos tab: photos of members' photo insights tagged to it, newest first (accounts' privacy rule in the statement) */
+export function listMuseumPhotos(args: { params: ListMuseumPhotosParams; query?: ListMuseumPhotosQuery }): Promise<ListMuseumPhotosResponse> {
+  return apiRequest('GET', listMuseumPhotosUrl(args.params, args.query));
 }
 /** GET /api/posts/museum/:museumId — A museum's community insights, newest first, with their latest comments */
 export function listMuseumPostsUrl(params: ListMuseumPostsParams, query?: ListMuseumPostsQuery): string {
@@ -358,21 +536,29 @@ export function listUserPostsUrl(params: ListUserPostsParams, query?: ListUserPo
 export function listUserPosts(args: { params: ListUserPostsParams; query?: ListUserPostsQuery }): Promise<ListUserPostsResponse> {
   return apiRequest('GET', listUserPostsUrl(args.params, args.query));
 }
-/** GET /api/recommendations/museums — Museums your network follows or in categories you follow, not followed yet (trending when signed out) */
+/** GET /api/recommendations/museums — Museums your network follows, active in categories you follow, of your interests or near your home, then trending, then popular; never one you follow (trending when signed out) */
 export function recommendMuseumsUrl(query?: RecommendMuseumsQuery): string {
   return `/api/recommendations/museums` + qs(query);
 }
-/** GET /api/recommendations/museums — Museums your network follows or in categories you follow, not followed yet (trending when signed out) */
+/** GET /api/recommendations/museums — Museums your network follows, active in categories you follow, of your interests or near your home, then trending, then popular; never one you follow (trending when signed out) */
 export function recommendMuseums(args: { query?: RecommendMuseumsQuery }): Promise<RecommendMuseumsResponse> {
   return apiRequest('GET', recommendMuseumsUrl(args.query));
 }
-/** GET /api/recommendations/users — People followed by people you follow (empty when signed out) */
+/** GET /api/recommendations/users — People to follow, never empty while members exist: followed by people you follow, then following museums of your interests or near your home, then the most active, then the most followed (empty when signed out) */
 export function recommendUsersUrl(query?: RecommendUsersQuery): string {
   return `/api/recommendations/users` + qs(query);
 }
-/** GET /api/recommendations/users — People followed by people you follow (empty when signed out) */
+/** GET /api/recommendations/users — People to follow, never empty while members exist: followed by people you follow, then following museums of your interests or near your home, then the most active, then the most followed (empty when signed out) */
 export function recommendUsers(args: { query?: RecommendUsersQuery }): Promise<RecommendUsersResponse> {
   return apiRequest('GET', recommendUsersUrl(args.query));
+}
+/** PUT /api/museums/:museumId/featured-photo — Feature a member's photo on a museum (its manager or an Admin; only a photo its author allowed to be featured), or none (sign-in required) */
+export function setMuseumFeaturedPhotoUrl(params: SetMuseumFeaturedPhotoParams): string {
+  return `/api/museums/${encodeURIComponent(String(params.museumId))}/featured-photo`;
+}
+/** PUT /api/museums/:museumId/featured-photo — Feature a member's photo on a museum (its manager or an Admin; only a photo its author allowed to be featured), or none (sign-in required) */
+export function setMuseumFeaturedPhoto(args: { params: SetMuseumFeaturedPhotoParams; body: SetMuseumFeaturedPhotoBody }): Promise<SetMuseumFeaturedPhotoResponse> {
+  return apiRequest('PUT', setMuseumFeaturedPhotoUrl(args.params), args.body);
 }
 /** POST /api/posts/:id/like — Like an insight, or take the like back (sign-in required) */
 export function togglePostLikeUrl(params: TogglePostLikeParams): string {
@@ -382,13 +568,25 @@ export function togglePostLikeUrl(params: TogglePostLikeParams): string {
 export function togglePostLike(args: { params: TogglePostLikeParams }): Promise<TogglePostLikeResponse> {
   return apiRequest('POST', togglePostLikeUrl(args.params));
 }
-/** GET /api/trending/museums — Museums with the most insights, check-ins and follows in the last 7 days */
+/** GET /api/trending/museums — Museums with the most insights, check-ins and follows in the last 7 days, widening to 30 and 90 days when the week is quiet, then the most popular */
 export function trendingMuseumsUrl(query?: TrendingMuseumsQuery): string {
   return `/api/trending/museums` + qs(query);
 }
-/** GET /api/trending/museums — Museums with the most insights, check-ins and follows in the last 7 days */
+/** GET /api/trending/museums — Museums with the most insights, check-ins and follows in the last 7 days, widening to 30 and 90 days when the week is quiet, then the most popular */
 export function trendingMuseums(args: { query?: TrendingMuseumsQuery }): Promise<TrendingMuseumsResponse> {
   return apiRequest('GET', trendingMuseumsUrl(args.query));
+}
+/** PATCH /api/posts/:id/photos/:photoId — Add or edit a photo's alt text or focal point, or give or withdraw consent to be featured by the museum (a featured photo stops being featured at once): the insight's author only (sign-in required) */
+export function updateInsightPhotoUrl(params: UpdateInsightPhotoParams): string {
+  return `/api/posts/${encodeURIComponent(String(params.id))}/photos/${encodeURIComponent(String(params.photoId))}`;
+}
+/** PATCH /api/posts/:id/photos/:photoId — Add or edit a photo's alt text or focal point, or give or withdraw consent to be featured by the museum (a featured photo stops being featured at once): the insight's author only (sign-in required) */
+export function updateInsightPhoto(args: { params: UpdateInsightPhotoParams; body: UpdateInsightPhotoBody }): Promise<UpdateInsightPhotoResponse> {
+  return apiRequest('PATCH', updateInsightPhotoUrl(args.params), args.body);
+}
+/** POST /api/posts/photos — Upload one photo for a photo insight (multipart field "photo"; JPEG, PNG, WebP or HEIC up to 15 MB; re-encoded, metadata stripped) (sign-in required) */
+export function uploadInsightPhotoUrl(): string {
+  return `/api/posts/photos`;
 }
 /** POST /api/posts/video — Upload a video (multipart field "video"; at most 100 MB and 60 seconds, checked from its content) (sign-in required) */
 export function uploadInsightVideoUrl(): string {

@@ -3,7 +3,7 @@
 
 import { apiRequest } from '../../lib/api.ts';
 import { qs } from '../qs.ts';
-import type { Id, IdParams } from './shared.ts';
+import type { Id, IdParams, ImageInfo } from './shared.ts';
 
 /**
  * Accessibility facts, each yes / limited / no / unknown with an optional note (Wheelmap style). A missing key is unknown; unknown is not no. Answers always carry every key.
@@ -23,6 +23,10 @@ assistanceDogs?: AccessFact
 export interface AccessFact {
 value: ("yes" | "limited" | "no" | "unknown")
 note?: string
+/**
+ * A stored photo of the fact (uploaded through POST /api/museums/{id}/accessibility/{fact}/photo); its responsive variants are <photo>_w<N>.<avif|webp|jpg>
+ */
+photo?: string
 }
 /**
  * Admission prices per visitor type in integer minor units (cents) of one ISO 4217 currency, and free-entry rules (OSM fee:conditional style), each with an optional note. Rules are read on the museum's local date and time. kind always: free for everyone; weekly: on a weekday, optionally between from and to (HH:MM); nthWeekday: the nth (1-4, or -1 for the last) weekday of each month, optionally between from and to; age: free up to maxAge (does not make the museum free for everyone); dateRange: from startDate to endDate (YYYY-MM-DD, inclusive).
@@ -320,6 +324,12 @@ reason: (string | null)
 suggestedChanges: {
 [k: string]: unknown
 }
+/**
+ * While pending: the museum's current values of the fields in suggestedChanges (same shapes); null once reviewed.
+ */
+currentValues: ({
+[k: string]: unknown
+} | null)
 createdAt: string
 reviewedAt: (string | null)
 museum: ({
@@ -344,6 +354,32 @@ items: EditSuggestion[]
 total: number
 page: number
 pageSize: number
+}
+/**
+ * A visitor's structured correction of one fact group, sent with a no to "still right?" (only the key of the group asked about). hours: today at the museum was closed, or open from openTime to closeTime (becomes a dated exception for that local date); admission: the prices seen, in integer cents of the museum's currency (or the one given); accessibility: one fact's value and an optional note; contact: the phone number and/or website.
+ */
+export interface FactCorrection {
+hours?: {
+closed: boolean
+openTime?: string
+closeTime?: string
+}
+admission?: {
+currency?: string
+adult?: number
+reduced?: number
+child?: number
+member?: number
+}
+accessibility?: {
+fact: ("stepFreeEntrance" | "accessibleToilets" | "wheelchairLoan" | "liftsAllFloors" | "seating" | "quietHours" | "audioDescription" | "signLanguageTours" | "largePrintGuides" | "assistanceDogs")
+value: ("yes" | "limited" | "no" | "unknown")
+note?: string
+}
+contact?: {
+phone?: string
+website?: string
+}
 }
 /**
  * One free-entry rule (see museums/Admission).
@@ -388,10 +424,10 @@ displayName?: string
 timezone?: string
 }
 /**
- * What the museum does on the public holidays of a country (ISO 3166-1 alpha-2) and optionally a region of it (the date-holidays state code, e.g. US + NY, DE + BY). normal: the usual hours; closed: closed; hours: open from openTime to closeTime. Dated exceptions still win.
+ * What the museum does on the public holidays of a country (ISO 3166-1 alpha-2) and optionally a region of it (the date-holidays state code, e.g. US + NY, DE + BY); without a country (or an empty one) the country and region are guessed from the museum's address (Museum.holidayRegion). normal: the usual hours; closed: closed; hours: open from openTime to closeTime. Dated exceptions still win.
  */
 export interface HolidayPolicy {
-country: string
+country?: string
 region?: string
 mode: ("normal" | "closed" | "hours")
 openTime?: string
@@ -431,6 +467,10 @@ latitude: (number | null)
 longitude: (number | null)
 timezone: string
 featuredImage: (string | null)
+/**
+ * the featured image's size, made variant widths and placeholder (every museum answer: pages, cards and lists, search; null for an external image or before its variants are made)
+ */
+featuredImageInfo?: (ImageInfo | null)
 amenities: string[]
 openingHours: (StoredHours | null)
 /**
@@ -472,6 +512,18 @@ updatedAt: string
 admission: (Admission | null)
 isFreeToday: boolean
 isFreeNow: boolean
+/**
+ * Usually quiet / average / busy at this local hour, relative to the museum's busiest hour (verified check-ins of the last year); null below the histogram's minimum
+ */
+busyNow: (("quiet" | "average" | "busy") | null)
+/**
+ * The public-holiday calendar in force: the holiday rule's country and region, or, guessed from the address (guessed true) when the rule names no country; with no rule at all, the guess (the edit form's default). null when nothing is known.
+ */
+holidayRegion: ({
+country: string
+region?: string
+guessed: boolean
+} | null)
 accessibility: Accessibility
 freshness: Freshness
 }
@@ -641,6 +693,10 @@ export interface AnswerMuseumFactQuestionBody {
 group: ("hours" | "admission" | "accessibility" | "contact")
 agrees: boolean
 correction?: (string | null)
+/**
+ * With a no: the structured correction of the group asked about (only that group's key)
+ */
+change?: (FactCorrection | null)
 }
 export interface AnswerMuseumFactQuestionResponse {
 group: string
@@ -661,6 +717,9 @@ address?: string
 city?: string
 country?: string
 }
+export interface GeocodePlaceQuery {
+q: string
+}
 export interface GetFeaturedMuseumsQuery {
 limit?: number
 }
@@ -672,6 +731,10 @@ export interface GetMuseumBusyTimesResponse {
 total: number
 minimum: number
 histogram: (number[][] | null)
+/**
+ * Each hour as a percent of the museum's busiest hour of the week (same shape as histogram)
+ */
+relative: (number[][] | null)
 now: (("quiet" | "average" | "busy") | null)
 }
 export interface GetMuseumBySlugParams {
@@ -700,7 +763,10 @@ near?: string
  * Miles around near
  */
 radius?: number
-sort?: ("name" | "distance" | "popular" | "recent")
+/**
+ * open: the museums open now first, then by distance (with near) or name
+ */
+sort?: ("name" | "distance" | "popular" | "recent" | "open")
 /**
  * now: only museums open at this moment (their zone, closures and public holidays)
  */
@@ -719,6 +785,10 @@ libraries?: string
 v?: string
 callback?: string
 }
+export interface RemoveAccessibilityPhotoParams {
+id: Id
+fact: ("stepFreeEntrance" | "accessibleToilets" | "wheelchairLoan" | "liftsAllFloors" | "seating" | "quietHours" | "audioDescription" | "signLanguageTours" | "largePrintGuides" | "assistanceDogs")
+}
 export interface SearchAllQuery {
 q?: string
 limit?: number
@@ -728,9 +798,17 @@ q?: string
 limit?: number
 }
 export type SearchMuseumsResponse = Museum[]
+export interface SuggestAccessibilityPhotoParams {
+id: Id
+fact: ("stepFreeEntrance" | "accessibleToilets" | "wheelchairLoan" | "liftsAllFloors" | "seating" | "quietHours" | "audioDescription" | "signLanguageTours" | "largePrintGuides" | "assistanceDogs")
+}
 export interface ToggleMuseumFollowResponse {
 following: boolean
 followerCount: number
+}
+export interface UploadAccessibilityPhotoParams {
+id: Id
+fact: ("stepFreeEntrance" | "accessibleToilets" | "wheelchairLoan" | "liftsAllFloors" | "seating" | "quietHours" | "audioDescription" | "signLanguageTours" | "largePrintGuides" | "assistanceDogs")
 }
 
 export type AnswerMuseumFactQuestionParams = IdParams;
@@ -743,6 +821,7 @@ export type CreateMuseumResponse = Museum;
 export type EditMuseumParams = IdParams;
 export type EditMuseumResponse = Museum;
 export type GeocodeAddressResponse = GeocodeResult;
+export type GeocodePlaceResponse = GeocodeResult;
 export type GetMuseumParams = IdParams;
 export type GetMuseumResponse = Museum;
 export type GetMuseumBusyTimesParams = IdParams;
@@ -750,13 +829,16 @@ export type GetMuseumBySlugResponse = Museum;
 export type GetMuseumFactQuestionParams = IdParams;
 export type GetUserMuseumsResponse = UserMuseums;
 export type ListMuseumsResponse = MuseumPage;
+export type RemoveAccessibilityPhotoResponse = Museum;
 export type SearchAllResponse = SearchResult;
+export type SuggestAccessibilityPhotoResponse = EditSuggestion;
 export type SuggestMuseumBody = MuseumSuggestionBody;
 export type SuggestMuseumResponse = MuseumSuggestion;
 export type SuggestMuseumEditParams = IdParams;
 export type SuggestMuseumEditBody = SuggestEditBody;
 export type SuggestMuseumEditResponse = EditSuggestion;
 export type ToggleMuseumFollowParams = IdParams;
+export type UploadAccessibilityPhotoResponse = Museum;
 
 /** POST /api/museums/:id/fact-check — A visitor who checked in today says whether a fact group is right (yes refreshes it; two or more no answers make a suggestion) (sign-in required) */
 export function answerMuseumFactQuestionUrl(params: AnswerMuseumFactQuestionParams): string {
@@ -805,6 +887,14 @@ export function geocodeAddressUrl(query?: GeocodeAddressQuery): string {
 /** GET /api/geocode — Coordinates of an address and city (server-side geocoding, cached) (sign-in required) */
 export function geocodeAddress(args: { query?: GeocodeAddressQuery }): Promise<GeocodeAddressResponse> {
   return apiRequest('GET', geocodeAddressUrl(args.query));
+}
+/** GET /api/geocode/place — Coordinates of a typed place for Discover's near filter (server-side geocoding, cached; visitors too) */
+export function geocodePlaceUrl(query?: GeocodePlaceQuery): string {
+  return `/api/geocode/place` + qs(query);
+}
+/** GET /api/geocode/place — Coordinates of a typed place for Discover's near filter (server-side geocoding, cached; visitors too) */
+export function geocodePlace(args: { query?: GeocodePlaceQuery }): Promise<GeocodePlaceResponse> {
+  return apiRequest('GET', geocodePlaceUrl(args.query));
 }
 /** GET /api/museums/featured — Featured museums (featured, then verified and most discussed) */
 export function getFeaturedMuseumsUrl(query?: GetFeaturedMuseumsQuery): string {
@@ -874,6 +964,14 @@ export function listMuseums(args: { query?: ListMuseumsQuery }): Promise<ListMus
 export function loadGoogleMapsScriptUrl(query?: LoadGoogleMapsScriptQuery): string {
   return `/api/google-maps-script` + qs(query);
 }
+/** DELETE /api/museums/:id/accessibility/:fact/photo — Remove the photo of one accessibility fact (Admin, the museum's manager); the stored file and its variants go unless a pending suggestion still names it (sign-in required) */
+export function removeAccessibilityPhotoUrl(params: RemoveAccessibilityPhotoParams): string {
+  return `/api/museums/${encodeURIComponent(String(params.id))}/accessibility/${encodeURIComponent(String(params.fact))}/photo`;
+}
+/** DELETE /api/museums/:id/accessibility/:fact/photo — Remove the photo of one accessibility fact (Admin, the museum's manager); the stored file and its variants go unless a pending suggestion still names it (sign-in required) */
+export function removeAccessibilityPhoto(args: { params: RemoveAccessibilityPhotoParams }): Promise<RemoveAccessibilityPhotoResponse> {
+  return apiRequest('DELETE', removeAccessibilityPhotoUrl(args.params));
+}
 /** GET /api/search — Museums (at most 6), users, posts, communities and events matching q (longer than 2 characters) */
 export function searchAllUrl(query?: SearchAllQuery): string {
   return `/api/search` + qs(query);
@@ -889,6 +987,10 @@ export function searchMuseumsUrl(query?: SearchMuseumsQuery): string {
 /** GET /api/search/museums — Museums by name, city or country (typo-tolerant); empty for 2 characters or fewer */
 export function searchMuseums(args: { query?: SearchMuseumsQuery }): Promise<SearchMuseumsResponse> {
   return apiRequest('GET', searchMuseumsUrl(args.query));
+}
+/** POST /api/museums/:id/accessibility/:fact/photo-suggestion — Suggest a photo of one accessibility fact (any signed-in member): an edit suggestion for the manager/admin queue carrying the stored photo; optional multipart field reason (sign-in required) */
+export function suggestAccessibilityPhotoUrl(params: SuggestAccessibilityPhotoParams): string {
+  return `/api/museums/${encodeURIComponent(String(params.id))}/accessibility/${encodeURIComponent(String(params.fact))}/photo-suggestion`;
 }
 /** POST /api/museum-suggestions — Propose a new museum (pending review); while pending, insights tag it as museumId = -id (sign-in required) */
 export function suggestMuseumUrl(): string {
@@ -913,4 +1015,8 @@ export function toggleMuseumFollowUrl(params: ToggleMuseumFollowParams): string 
 /** POST /api/museums/:id/follow — Follow or unfollow (toggle) (sign-in required) */
 export function toggleMuseumFollow(args: { params: ToggleMuseumFollowParams }): Promise<ToggleMuseumFollowResponse> {
   return apiRequest('POST', toggleMuseumFollowUrl(args.params));
+}
+/** POST /api/museums/:id/accessibility/:fact/photo — Attach or replace the photo of one accessibility fact (Admin, the museum's manager): JPG, PNG, GIF or WebP up to 10 MB, re-encoded without metadata (sign-in required) */
+export function uploadAccessibilityPhotoUrl(params: UploadAccessibilityPhotoParams): string {
+  return `/api/museums/${encodeURIComponent(String(params.id))}/accessibility/${encodeURIComponent(String(params.fact))}/photo`;
 }

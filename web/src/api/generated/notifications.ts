@@ -24,6 +24,14 @@ createdAt: string
  * i18n key (namespace:key) whose .title and .message localize this notification
  */
 template?: (string | null)
+/**
+ * when this row stands for a group (the likes of one insight): how many notifications it groups
+ */
+groupCount?: number
+/**
+ * when grouped: how many distinct members caused them (blocked and muted ones not counted)
+ */
+actorCount?: number
 params?: ({
 [k: string]: string | number
 } | null)

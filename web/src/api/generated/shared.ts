@@ -18,6 +18,15 @@ export interface IdParams {
 id: Id
 }
 /**
+ * What exists of a stored image (core/images.ts): the master's size, the widths whose responsive variants are made (each as <master>_w<width>.avif, .webp and .jpg) and a BlurHash placeholder. Null while the variants are not made, and for an external image.
+ */
+export interface ImageInfo {
+width: number
+height: number
+widths: number[]
+blurhash: (string | null)
+}
+/**
  * An uploaded file as served by the app.
  */
 export interface Media {
@@ -26,6 +35,15 @@ thumbnailUrl?: (string | null)
 width?: (number | null)
 height?: (number | null)
 contentType?: string
+}
+/**
+ * An @username in the text, resolved when it was written: the text from start (UTF-16 offset of the @) for length characters links to the member's profile.
+ */
+export interface Mention {
+userId: number
+username: string
+start: number
+length: number
 }
 export interface Ok {
 success: boolean
@@ -46,5 +64,9 @@ username: string
 firstName?: (string | null)
 lastName?: (string | null)
 profileImageUrl?: (string | null)
+/**
+ * the picture's size, made variant widths and placeholder (null for none or before its variants are made; absent where not read)
+ */
+profileImageInfo?: (ImageInfo | null)
 role?: string
 }

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { apiRequest, useAuth, useTranslation } from '../../../../web/src/index.ts';
+import '../accounts.css';
 
 interface Person {
   id: number;
@@ -27,7 +28,7 @@ type Props = {
  * Escape closes. The server decides which mentions become links when the text is saved.
  */
 export function MentionInput({ value, onChange, multiline, className, ...rest }: Props) {
-  const { t } = useTranslation('insights');
+  const { t } = useTranslation('accounts');
   const { user } = useAuth();
   const listId = useId();
   const ref = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
@@ -120,9 +121,9 @@ export function MentionInput({ value, onChange, multiline, className, ...rest }:
   };
 
   return (
-    <div className="insights-mention-input">
+    <div className="acc-mention-input">
       {multiline ? <textarea {...(common as any)} /> : <input {...(common as any)} />}
-      <ul id={listId} role="listbox" aria-label={t('mentions.suggestions')} className="insights-mention-list box p-1" hidden={!open}>
+      <ul id={listId} role="listbox" aria-label={t('mentions.suggestions')} className="acc-mention-list box p-1" hidden={!open}>
         {open &&
           people.map((p, i) => (
             <li

@@ -1,0 +1,37 @@
+/** Pool size and statement timeout come from config (issue 18), on PostgreSQL. */
+import { expect } from 'chai';
+import { adminUrl } from './testing/index.ts';
+import { loadConfig } from './config.ts';
+import { openDatabase } from './db.ts';
+
+describe('database pool and statement timeout from config', function () {
+  this.timeout(30000);
+  before(function () {
+    if (!adminUrl()) this.skip();
+  });
+
+  it('DB_POOL_MAX and DB_STATEMENT_TIMEOUT_MS reach the pool and every connection', async () => {
+    const config = loadConfig({ dataDir: '/tmp/curio-db-config' }, { NODE_ENV: 'test', DATABASE_URL: adminUrl()!, DB_POOL_MAX: '3', DB_STATEMENT_TIMEOUT_MS: '150' });
+    expect(config.database).to.deep.equal({ poolMax: 3, statementTimeoutMs: 150 });
+    const db = await openDatabase(config);
+    try {
+      expect((db.knex.client as any).pool.max).to.equal(3);
+      expect((await db.knex.raw('show statement_timeout')).rows[0].statement_timeout).to.equal('150ms');
+      const e = await db.knex.raw('select pg_sleep(1)').then(() => null, (err) => err);
+      expect(e?.code).to.equal('57014'); // canceled by statement_timeout
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('without them: 10 connections and no statement timeout', async () => {
+    const config = loadConfig({ dataDir: '/tmp/curio-db-config' }, { NODE_ENV: 'test', DATABASE_URL: adminUrl()! });
+    const db = await openDatabase(config);
+    try {
+      expect((db.knex.client as any).pool.max).to.equal(10);
+      expect((await db.knex.raw('show statement_timeout')).rows[0].statement_timeout).to.equal('0');
+    } finally {
+      await db.close();
+    }
+  });
+});

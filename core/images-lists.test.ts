@@ -1,0 +1,154 @@
+/**
+ * List and card answers tell which variant widths of each image exist (issue 23): museum lists and
+ * cards (featuredImageInfo), community, group and event lists (imageInfo) and member summaries
+ * (profileImageInfo: avatars beside posts, comments, members), after a real upload through the API
+ * and the real variants job. The whole list costs one statement at most, whatever its length.
+ */
+import { expect } from 'chai';
+import sharp from 'sharp';
+import { startTestApp, uniqueName, type SignedInClient, type TestApp } from './testing/index.ts';
+import { countStatements } from './testing/statements.ts';
+import { keyFromUploadsUrl } from './storage.ts';
+import { MuseumsService } from '../plugins/museums/public.ts';
+import { makeCommunity, makeMeetup } from '../plugins/events/server/test-helpers.ts';
+
+describe('core: list and card answers carry their images’ made widths', function () {
+  this.timeout(180_000);
+  let app: TestApp;
+  let owner: SignedInClient;
+  let viewer: SignedInClient;
+  const word = uniqueName('Vitrail').replace(/\d/g, (d) => 'ghijklmnop'[Number(d)]);
+
+  /** A JPEG `width` px wide, its own colour. */
+  const jpeg = (width: number, g: number) => sharp({ create: { width, height: Math.round(width * 0.6), channels: 3, background: { r: 180, g, b: 60 } } }).jpeg().toBuffer();
+
+  /** Runs the queued jobs until every one of these stored images has its variants recorded (core_images). */
+  async function variantsOf(urls: string[]) {
+    const keys = urls.map((u) => keyFromUploadsUrl(u)!);
+    for (let i = 0; i < 400; i++) {
+      await app.jobs.runDue();
+      const n = Number((await app.knex('core_images').whereIn('key', keys).count({ n: '*' }))[0].n);
+      if (n === keys.length) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('the variants jobs did not finish');
+  }
+  const infoOf = async (url: string) => {
+    const r = await app.knex('core_images').where({ key: keyFromUploadsUrl(url) }).first();
+    return { width: r.width, height: r.height, widths: [...r.widths].map(Number).sort((a, b) => a - b), blurhash: r.blurhash };
+  };
+
+  before(async () => {
+    app = await startTestApp();
+    owner = await app.user({ role: 'Ambassador' });
+    viewer = await app.user();
+  });
+  after(async () => {
+    await app?.close();
+  });
+
+  it('communities, groups, meetups and museums in lists; avatars in member summaries; external images and none: null', async () => {
+    // an avatar, a community cover, a group cover and a meetup cover, uploaded through the API
+    const avatar = await owner.upload('/api/user/profile-image', [{ field: 'image', name: 'me.jpg', type: 'image/jpeg', data: await jpeg(500, 40) }]);
+    expect(avatar.status, avatar.text).to.equal(200);
+    const community = await makeCommunity(owner, [viewer], { name: `${word} circle` });
+    const cc = await owner.upload(`/api/communities/${community}/image`, [{ field: 'image', name: 'c.jpg', type: 'image/jpeg', data: await jpeg(1000, 90) }]);
+    expect(cc.status, cc.text).to.equal(200);
+    const g = await owner.post('/api/groups', { name: `${word} sketchers`, description: 'Drawing in galleries' });
+    expect(g.status, g.text).to.be.oneOf([200, 201]);
+    const gc = await owner.upload(`/api/groups/${g.body.id}/image`, [{ field: 'image', name: 'g.jpg', type: 'image/jpeg', data: await jpeg(700, 140) }]);
+    expect(gc.status, gc.text).to.equal(200);
+    const meetup = await makeMeetup(owner, community, { title: `${word} at dusk` });
+    const mc = await owner.upload(`/api/meetups/${meetup.id}/cover`, [{ field: 'image', name: 'm.jpg', type: 'image/jpeg', data: await jpeg(1500, 200) }]);
+    expect(mc.status, mc.text).to.equal(200);
+    const urls = { avatar: avatar.body.profileImageUrl, community: cc.body.imageUrl, group: gc.body.imageUrl, meetup: mc.body.imageUrl };
+    await variantsOf(Object.values(urls));
+    const info = {
+      avatar: await infoOf(urls.avatar),
+      community: await infoOf(urls.community),
+      group: await infoOf(urls.group),
+      meetup: await infoOf(urls.meetup),
+    };
+    expect(info.community).to.include({ width: 1000, height: 600 });
+    expect(info.community.widths).to.deep.equal([320, 640, 1000]);
+    expect(info.meetup.widths).to.deep.equal([320, 640, 1280, 1500]);
+    expect(info.community.blurhash).to.be.a('string').with.length.greaterThan(5);
+
+    // community list (and its search), with the creator's avatar
+    const communities = await viewer.get(`/api/communities?q=${encodeURIComponent(word)}`);
+    expect(communities.status, communities.text).to.equal(200);
+    const card = communities.body.find((c: any) => c.id === community);
+    expect(card.imageInfo).to.deep.equal(info.community);
+    expect(card.creator.profileImageInfo).to.deep.equal(info.avatar);
+    expect((await viewer.get(`/api/search/communities?q=${encodeURIComponent(word)}`)).body.find((c: any) => c.id === community).imageInfo).to.deep.equal(info.community);
+
+    // group lists
+    const groups = await viewer.get(`/api/groups?q=${encodeURIComponent(word)}`);
+    expect(groups.status, groups.text).to.equal(200);
+    expect(groups.body.find((x: any) => x.id === g.body.id).imageInfo).to.deep.equal(info.group);
+    expect((await owner.get('/api/user/groups')).body.find((x: any) => x.id === g.body.id).imageInfo).to.deep.equal(info.group);
+
+    // meetup lists: everyone's, the community's, search
+    for (const path of [`/api/meetups?q=${encodeURIComponent(word)}`, `/api/communities/${community}/meetups`, `/api/search/events?q=${encodeURIComponent(word)}`]) {
+      const r = await viewer.get(path);
+      expect(r.status, `${path}: ${r.text}`).to.equal(200);
+      const e = r.body.find((x: any) => x.id === meetup.id);
+      expect(e, path).to.exist;
+      expect(e.imageInfo, path).to.deep.equal(info.meetup);
+      expect(e.organizer.profileImageInfo, path).to.deep.equal(info.avatar);
+    }
+
+    // a museum featuring the community's image, and one with an external image: lists, featured, search
+    const museums = app.services.get(MuseumsService);
+    const own = await museums.createMuseum({ name: `${word} museum`, address: '1 Rue des Vitraux', city: 'Lyon', country: 'France', featuredImage: urls.community } as any, null);
+    const ext = await museums.createMuseum({ name: `${word} elsewhere`, address: '2 Rue des Vitraux', city: 'Lyon', country: 'France', featuredImage: 'https://upload.wikimedia.org/x.jpg' } as any, null);
+    const list = await app.client().get(`/api/museums?q=${encodeURIComponent(word)}`);
+    expect(list.status, list.text).to.equal(200);
+    expect(list.body.items.find((m: any) => m.id === own.id).featuredImageInfo).to.deep.equal(info.community);
+    expect(list.body.items.find((m: any) => m.id === ext.id).featuredImageInfo).to.equal(null);
+    const all = await viewer.get(`/api/search?q=${encodeURIComponent(word)}`);
+    expect(all.body.museums.find((m: any) => m.id === own.id).featuredImageInfo).to.deep.equal(info.community);
+    expect((await app.client().get(`/api/search/museums?q=${encodeURIComponent(word)}`)).body.find((m: any) => m.id === own.id).featuredImageInfo).to.deep.equal(info.community);
+    expect((await app.client().get(`/api/museums/${own.id}`)).body.featuredImageInfo).to.deep.equal(info.community);
+
+    // avatars beside content: insights (feed and profile), community members
+    const post = await owner.post('/api/posts', { type: 'text', content: `Light through the ${word} windows`, tags: ['light'] });
+    expect(post.status, post.text).to.equal(201);
+    const feed = await viewer.get(`/api/user/${owner.me.id}/posts`);
+    expect(feed.status, feed.text).to.equal(200);
+    const items = feed.body.items ?? feed.body.posts ?? feed.body;
+    expect(items.find((p: any) => p.id === post.body.id).user.profileImageInfo).to.deep.equal(info.avatar);
+    const members = await viewer.get(`/api/communities/${community}/members`);
+    expect(members.status, members.text).to.equal(200);
+    expect(members.body.find((m: any) => m.userId === owner.me.id).user.profileImageInfo).to.deep.equal(info.avatar);
+    // a member without a photo: nothing told (no info without the URL it describes)
+    const plain = members.body.find((m: any) => m.userId === viewer.me.id).user;
+    expect(plain.profileImageUrl ?? null).to.equal(null);
+    expect(plain.profileImageInfo).to.equal(null);
+  });
+
+  it('a list costs the same statements with one image as with three (one query for the whole list)', async () => {
+    const counter = countStatements(app);
+    const tag = uniqueName('Rosace').replace(/\d/g, (d) => 'ghijklmnop'[Number(d)]);
+    const made: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const id = await makeCommunity(owner, [], { name: `${tag} ${'abc'[i]}` });
+      const up = await owner.upload(`/api/communities/${id}/image`, [{ field: 'image', name: 'c.jpg', type: 'image/jpeg', data: await jpeg(400 + i * 100, 30 * i) }]);
+      expect(up.status, up.text).to.equal(200);
+      made.push(up.body.imageUrl);
+    }
+    await variantsOf(made);
+    const measure = async (q: string, id: string) => {
+      const r = await viewer.req('GET', `/api/communities?q=${encodeURIComponent(q)}`, undefined, counter.tag(id));
+      expect(r.status, r.text).to.equal(200);
+      // the route's statements (the session middleware's depends on its cache, not on the list)
+      return { body: r.body as any[], total: counter.of(id)!.route.length };
+    };
+    const one = await measure(`${tag} a`, `one-${tag}`);
+    const three = await measure(tag, `three-${tag}`);
+    expect(one.body).to.have.length(1);
+    expect(three.body).to.have.length(3);
+    for (const c of three.body) expect(c.imageInfo.widths.length, c.name).to.be.greaterThan(0);
+    expect(three.total).to.equal(one.total);
+  });
+});

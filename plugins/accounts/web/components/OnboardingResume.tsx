@@ -1,0 +1,27 @@
+import { Link } from 'react-router-dom';
+import { useTranslation, useApi } from '../../../../web/src/index.ts';
+import { getOnboardingUrl, updateOnboarding, type Onboarding } from '../../../../web/src/api/generated/accounts.ts';
+
+/** Home (slot home.top): an onboarding begun and left offers to continue, or to dismiss it (issue 21). */
+export default function OnboardingResume() {
+  const { t } = useTranslation('accounts');
+  const { data, mutate } = useApi<Onboarding>(getOnboardingUrl(), { revalidateOnFocus: false });
+  if (data?.status !== 'started') return null;
+  const dismiss = async () => {
+    const saved = await updateOnboarding({ body: { status: 'skipped' } }).catch(() => null);
+    if (saved) void mutate(saved, { revalidate: false });
+  };
+  return (
+    <div className="notification is-link is-light acc-onboarding-resume mb-4" data-testid="acc-onboarding-resume">
+      <p className="mb-2">{t('onboarding.resumeText')}</p>
+      <div className="buttons mb-0">
+        <Link to="/welcome" className="button is-small is-link">
+          {t('onboarding.resume')}
+        </Link>
+        <button type="button" className="button is-small" onClick={() => void dismiss()}>
+          {t('onboarding.dismiss')}
+        </button>
+      </div>
+    </div>
+  );
+}
