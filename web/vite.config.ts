@@ -6,6 +6,7 @@ import { curioValidators } from './build/validators-plugin.ts';
 import { purgeBulma } from './build/purge-bulma-plugin.ts';
 import { precompress } from './build/precompress-plugin.ts';
 import { asyncCss } from './build/async-css-plugin.ts';
+import { darkScheme } from './build/dark-scheme.ts';
 
 const WEB = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(WEB, '..');
@@ -58,6 +59,7 @@ const clientConfig = {
   root: WEB,
   publicDir: path.join(WEB, 'public'),
   plugins: [purgeBulma(ROOT), react(), barrelWithoutSideEffects, curioValidators(ROOT), asyncCss(), precompress()],
+  css: { postcss: { plugins: [darkScheme()] } },
   server: {
     port: 5173,
     fs: { allow: [ROOT] },
