@@ -23,9 +23,9 @@ interface Node {
 export function darkScheme() {
   return {
     postcssPlugin: 'curio-dark-scheme',
-    Once(root: { walkRules(cb: (rule: Node) => void): void }, helpers: { AtRule: new (opts: { name: string; params: string }) => Node }) {
+    Once(root: { walkRules(cb: (rule: any) => void): unknown }, helpers: { AtRule: new (opts: { name: string; params: string }) => any }) {
       const rules: Node[] = [];
-      root.walkRules((rule) => {
+      root.walkRules((rule: Node) => {
         if (rule.parent?.type !== 'root') return;
         if (rule.selectors!.some((s) => DARK.test(s))) rules.push(rule);
       });
