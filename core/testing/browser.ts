@@ -5,6 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer';
+import { AxePuppeteer } from '@axe-core/puppeteer';
+import { expect } from 'chai';
 import { WEB_DIST } from '../app.ts';
 import { startTestApp, type TestApp, type SignedInClient } from './index.ts';
 
@@ -63,4 +65,27 @@ export async function clickText(page: Page, text: string, selector = 'button, a,
     selector,
     text,
   );
+}
+
+/** WCAG 2.0 and 2.1, levels A and AA: what every screen must pass. */
+export const WCAG21 = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+/** WCAG 2.2 AA and axe's best practices on top: what the newer screens are held to. */
+export const WCAG22_BEST = [...WCAG21, 'wcag22aa', 'best-practice'];
+
+/**
+ * axe's serious and critical violations on the page (or the part `include` selects), one line
+ * each: the rule, its help text and the offending elements.
+ */
+export async function axeSerious(page: Page, opts: { include?: string; tags?: string[] } = {}): Promise<string[]> {
+  const axe = new AxePuppeteer(page).withTags(opts.tags ?? WCAG21).options({ resultTypes: ['violations'] });
+  if (opts.include) axe.include(opts.include);
+  const result = await axe.analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 120)}`).join(' | ')}`);
+}
+
+/** Fails with the violations when axe finds a serious or critical one on `what`. */
+export async function expectAxeClean(page: Page, what: string, opts: { include?: string; tags?: string[] } = {}): Promise<void> {
+  expect(await axeSerious(page, opts), `axe on ${what}`).to.deep.equal([]);
 }

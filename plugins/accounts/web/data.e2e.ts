@@ -7,8 +7,7 @@
 import { expect } from 'chai';
 import yauzl from 'yauzl';
 import type { Browser, Page } from 'puppeteer';
-import { AxePuppeteer } from '@axe-core/puppeteer';
-import { clickText, launchBrowser, signInPage, startE2EApp, waitForText } from '../../../core/testing/browser.ts';
+import { clickText, launchBrowser, signInPage, startE2EApp, waitForText, expectAxeClean, WCAG21 } from '../../../core/testing/browser.ts';
 import type { SignedInClient, TestApp } from '../../../core/testing/index.ts';
 
 function entries(buf: Buffer): Promise<string[]> {
@@ -47,11 +46,7 @@ describe('your data in the browser (issue 24)', function () {
     return page;
   }
 
-  async function axe(page: Page, what: string) {
-    const result = await new AxePuppeteer(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).options({ resultTypes: ['violations'] }).analyze();
-    const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(bad.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.html.slice(0, 120)).join(' | ')}`), `axe on ${what}`).to.deep.equal([]);
-  }
+  const axe = (page: Page, what: string) => expectAxeClean(page, what, { tags: [...WCAG21, 'best-practice'] });
 
   it('requests the archive, sees it ready, gets the notification and downloads the ZIP', async function () {
     const me = await app.user({ firstName: 'Dora', lastName: 'Download' });

@@ -7,8 +7,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { AxePuppeteer } from '@axe-core/puppeteer';
-import { launchBrowser, startE2EApp, waitForText } from '../../../core/testing/browser.ts';
+import { launchBrowser, startE2EApp, waitForText, expectAxeClean, WCAG21 } from '../../../core/testing/browser.ts';
 import { uniqueName, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
 import { startSmtpServer, type TestSmtp } from '../../../core/testing/smtp.ts';
 import { MuseumsService } from '../../museums/public.ts';
@@ -56,11 +55,7 @@ describe('accounts: signing in again resumes an unfinished onboarding (issue 21)
     await page.keyboard.press('Enter');
   }
 
-  async function axe(page: Page, what: string) {
-    const result = await new AxePuppeteer(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).options({ resultTypes: ['violations'] }).analyze();
-    const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(bad.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.html.slice(0, 140)).join(' | ')}`), `axe on ${what}`).to.deep.equal([]);
-  }
+  const axe = (page: Page, what: string) => expectAxeClean(page, what, { tags: [...WCAG21, 'wcag22aa'] });
 
   it('left at step 2, signed out, signed in again: back on /welcome at step 2, told so, the focus on the heading', async function () {
     const page = await newPage('en', 1366);

@@ -10,8 +10,7 @@ import { expect } from 'chai';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'puppeteer';
-import { AxePuppeteer } from '@axe-core/puppeteer';
-import { launchBrowser, signInPage, startE2EApp, waitForText } from '../../../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, waitForText, expectAxeClean, WCAG22_BEST } from '../../../core/testing/browser.ts';
 import { uniqueName, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
 import { MuseumsService } from '../../museums/public.ts';
 
@@ -90,11 +89,7 @@ describe('accounts: onboarding after sign-up, never-empty home (issue 21)', func
     return page;
   }
 
-  async function axe(page: Page, what: string) {
-    const result = await new AxePuppeteer(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).options({ resultTypes: ['violations'] }).analyze();
-    const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(bad.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.html.slice(0, 140)).join(' | ')}`), `axe on ${what}`).to.deep.equal([]);
-  }
+  const axe = (page: Page, what: string) => expectAxeClean(page, what, { tags: WCAG22_BEST });
   const noSideScroll = async (page: Page, what: string) =>
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `${what} scrolls sideways`).to.be.at.most(0);
   const waitPath = (page: Page, p: string) => page.waitForFunction((x) => location.pathname === x, { timeout: 20000 }, p);

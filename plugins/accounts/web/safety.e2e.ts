@@ -6,8 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { AxePuppeteer } from '@axe-core/puppeteer';
-import { clickText, launchBrowser, signInPage, startE2EApp, waitForText } from '../../../core/testing/browser.ts';
+import { clickText, launchBrowser, signInPage, startE2EApp, waitForText, expectAxeClean, WCAG22_BEST } from '../../../core/testing/browser.ts';
 import type { SignedInClient, TestApp } from '../../../core/testing/index.ts';
 
 describe('locked profiles, block and mute in the browser', function () {
@@ -35,11 +34,7 @@ describe('locked profiles, block and mute in the browser', function () {
     return page;
   }
 
-  async function axe(page: Page, what: string) {
-    const result = await new AxePuppeteer(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).options({ resultTypes: ['violations'] }).analyze();
-    const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(bad.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.html.slice(0, 120)).join(' | ')}`), `axe on ${what}`).to.deep.equal([]);
-  }
+  const axe = (page: Page, what: string) => expectAxeClean(page, what, { tags: WCAG22_BEST });
 
   const focusedText = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText.trim() ?? '');
 

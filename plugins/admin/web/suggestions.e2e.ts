@@ -7,8 +7,7 @@
 import fs from 'node:fs';
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { AxePuppeteer } from '@axe-core/puppeteer';
-import { launchBrowser, signInPage, startE2EApp, waitForText } from '../../../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, waitForText, axeSerious } from '../../../core/testing/browser.ts';
 import { uniqueName, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
 import { MuseumsService, positionAt, type Museum } from '../../museums/public.ts';
 import { isoDate, localDateTime } from '../../museums/shared/opening-hours.ts';
@@ -19,11 +18,6 @@ const HOURS = { defaultHours: Object.fromEntries(['monday', 'tuesday', 'wednesda
 const locale = (plugin: string, lang: string) => JSON.parse(fs.readFileSync(new URL(`../../${plugin}/locales/${lang}.json`, import.meta.url), 'utf8'));
 const text = (page: Page, sel: string) => page.$eval(sel, (e) => (e as HTMLElement).innerText.replace(/[\u202f\u00a0]/g, ' '));
 const flat = (s: string) => s.replace(/[\u202f\u00a0]/g, ' ');
-
-async function axeSerious(page: Page, scope: string): Promise<string[]> {
-  const r = await new AxePuppeteer(page).include(scope).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 describe('admin: structured corrections in the suggestion queue (browser)', function () {
   this.timeout(180_000);
@@ -104,7 +98,7 @@ describe('admin: structured corrections in the suggestion queue (browser)', func
       expect(prices).to.not.include('Child');
       // 320 px: nothing sticks out sideways; the panel is clean for axe
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(320);
-      expect(await axeSerious(page, '.admin-suggestions')).to.deep.equal([]);
+      expect(await axeSerious(page, { include: '.admin-suggestions' })).to.deep.equal([]);
 
       // the keyboard: Tab from the panel's toggle reaches this suggestion's Approve, which names its museum
       const approve = `${item(closedToday.name)} button.is-success`;

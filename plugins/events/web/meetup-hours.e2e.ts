@@ -8,8 +8,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { AxePuppeteer } from '@axe-core/puppeteer';
-import { launchBrowser, startE2EApp, signInPage, waitForText, clickText } from '../../../core/testing/browser.ts';
+import { launchBrowser, startE2EApp, signInPage, waitForText, clickText, axeSerious } from '../../../core/testing/browser.ts';
 import { uniqueName, type TestApp, type SignedInClient } from '../../../core/testing/index.ts';
 import { MuseumsService, type Museum } from '../../museums/public.ts';
 import { fill } from './e2e-helpers.ts';
@@ -17,11 +16,6 @@ import { fill } from './e2e-helpers.ts';
 const open = { isOpen: true, isByAppointment: false, openTime: '10:00', closeTime: '18:00' };
 const closed = { isOpen: false, isByAppointment: false };
 const week = { monday: closed, tuesday: open, wednesday: open, thursday: open, friday: open, saturday: open, sunday: open };
-
-async function axeSerious(page: Page): Promise<string[]> {
-  const r = await new AxePuppeteer(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** The next Monday at least 3 days away (a calendar date). */
 function nextMonday(): string {

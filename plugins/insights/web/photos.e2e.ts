@@ -10,18 +10,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { AxePuppeteer } from '@axe-core/puppeteer';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser, startE2EApp, signInPage, waitForText, clickText } from '../../../core/testing/browser.ts';
+import { launchBrowser, startE2EApp, signInPage, waitForText, clickText, axeSerious, WCAG21 } from '../../../core/testing/browser.ts';
 import type { TestApp, SignedInClient } from '../../../core/testing/index.ts';
 import { MuseumsService } from '../../museums/public.ts';
 
-async function seriousAxe(page: Page, include?: string): Promise<string[]> {
-  const axe = new AxePuppeteer(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']);
-  if (include) axe.include(include);
-  const r = await axe.analyze();
-  return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 120)).join(' | ')}`);
-}
+const seriousAxe = (page: Page, include?: string) => axeSerious(page, { include, tags: [...WCAG21, 'wcag22aa'] });
 
 describe('photo insights in the browser', function () {
   this.timeout(180000);

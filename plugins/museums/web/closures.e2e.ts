@@ -6,8 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { AxePuppeteer } from '@axe-core/puppeteer';
-import { launchBrowser, signInPage, startE2EApp, waitForText } from '../../../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, waitForText, axeSerious } from '../../../core/testing/browser.ts';
 import { uniqueName, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
 import { MuseumsService, type Museum } from '../public.ts';
 import { isoDate, localDateTime } from '../shared/opening-hours.ts';
@@ -18,10 +17,6 @@ const TZ = 'Europe/Paris';
 const today = () => isoDate(localDateTime(new Date(), TZ));
 
 /** Serious and critical axe findings (the toaster included: a toast may be showing). */
-async function axeSerious(page: Page): Promise<string[]> {
-  const r = await new AxePuppeteer(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 describe('museums in the browser: closures and open now', function () {
   this.timeout(150000);

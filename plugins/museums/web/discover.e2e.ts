@@ -13,8 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import sharp from 'sharp';
 import type { Browser, HTTPRequest, Page } from 'puppeteer';
-import { AxePuppeteer } from '@axe-core/puppeteer';
-import { launchBrowser, signInPage, startE2EApp, waitForText } from '../../../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, waitForText, axeSerious } from '../../../core/testing/browser.ts';
 import { uniqueName, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
 import { MuseumsService } from '../public.ts';
 import { makeCommunity } from '../../events/server/test-helpers.ts';
@@ -27,11 +26,6 @@ const CATEGORY = 'Science Museums';
 const FREE = { currency: 'EUR', prices: [], freeRules: [{ kind: 'always' }] };
 const STEP_FREE = { stepFreeEntrance: { value: 'yes' } };
 const LYON = { lat: 45.7578, lng: 4.832 };
-
-async function axeSerious(page: Page): Promise<string[]> {
-  const r = await new AxePuppeteer(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** A local stand-in for the Nominatim search endpoint: knows Lyon. */
 async function startGeocoder() {

@@ -14,8 +14,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import sharp from 'sharp';
 import type { Browser, Page } from 'puppeteer';
-import { AxePuppeteer } from '@axe-core/puppeteer';
-import { launchBrowser, signInPage, startE2EApp, waitForText } from '../../../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, waitForText, axeSerious } from '../../../core/testing/browser.ts';
 import { uniqueName, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
 import { MuseumsService, positionAt, type Museum } from '../public.ts';
 import { isoDate, localDateTime } from '../shared/opening-hours.ts';
@@ -24,11 +23,6 @@ const allDay = { isOpen: true, isByAppointment: false, openTime: '00:00', closeT
 const week = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, allDay]));
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 const TZ = 'Asia/Tokyo'; // no DST: the same local hour every week
-
-async function axeSerious(page: Page): Promise<string[]> {
-  const r = await new AxePuppeteer(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 describe('museums in the browser: best time to visit and structured corrections', function () {
   this.timeout(180000);

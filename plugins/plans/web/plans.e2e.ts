@@ -7,8 +7,7 @@
 import { expect } from 'chai';
 import ICAL from 'ical.js';
 import type { Browser, Page } from 'puppeteer';
-import { AxePuppeteer } from '@axe-core/puppeteer';
-import { launchBrowser, signInPage, startE2EApp, waitForText } from '../../../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, waitForText, expectAxeClean, WCAG22_BEST } from '../../../core/testing/browser.ts';
 import { uniqueName, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
 import { makeCommunity, makeMeetup } from '../../events/server/test-helpers.ts';
 
@@ -55,11 +54,7 @@ describe('plans in the browser: a day plan that warns about a closed door', func
     return page;
   }
 
-  async function axe(page: Page, what: string) {
-    const r = await new AxePuppeteer(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).options({ resultTypes: ['violations'] }).analyze();
-    const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 120)).join(' | ')}`);
-    expect(bad, `axe on ${what}`).to.deep.equal([]);
-  }
+  const axe = (page: Page, what: string) => expectAxeClean(page, what, { tags: WCAG22_BEST });
 
   async function noSideScroll(page: Page, what: string) {
     await page.setViewport({ width: 320, height: 800 });

@@ -7,8 +7,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { AxePuppeteer } from '@axe-core/puppeteer';
-import { launchBrowser, signInPage, startE2EApp, waitForText, clickText } from '../../../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, waitForText, clickText, expectAxeClean, WCAG22_BEST } from '../../../core/testing/browser.ts';
 import type { TestApp, SignedInClient } from '../../../core/testing/index.ts';
 
 /** Nothing wider than a 320 px screen (no sideways scrolling). */
@@ -20,11 +19,7 @@ async function fits320(page: Page, what: string) {
   await page.setViewport({ width: 1280, height: 900 });
 }
 
-async function axeClean(page: Page, what: string) {
-  const result = await new AxePuppeteer(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).options({ resultTypes: ['violations'] }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.html.slice(0, 120)).join(' | ')}`), `axe on ${what}`).to.deep.equal([]);
-}
+const axeClean = (page: Page, what: string) => expectAxeClean(page, what, { tags: WCAG22_BEST });
 
 describe('reports (browser)', function () {
   let app: TestApp;
