@@ -46,6 +46,7 @@ export type { CreateDialogState } from './lib/create-dialog.tsx';
 export { useAppConfig, usePluginEnabled, usePluginConfig } from './lib/app-config.tsx';
 export type { AppConfig } from './lib/app-config.tsx';
 export { useOnline } from './lib/online.ts';
+export { useHydrated } from './lib/hydrated.ts';
 export { useLiveEvent, useLiveConnected, LIVE_EVENT } from './lib/live.tsx';
 export type { LiveEventDetail } from './lib/live.tsx';
 

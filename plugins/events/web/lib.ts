@@ -1,7 +1,7 @@
 /** Shared helpers of the events pages: types, labels, links, formatting. */
 import type { Event as EventItem, Photo, EventsComment } from '../../../web/src/api/generated/events.ts';
 import { viewerTimeZone, zoneAbbreviation } from '../shared/time.ts';
-import { formatClock, formatDate, formatTimeOfDay, intlLocale } from '../../../web/src/index.ts';
+import { formatClock, formatDate, formatTimeOfDay, intlLocale, useHydrated } from '../../../web/src/index.ts';
 
 export type { EventItem, Photo, EventsComment };
 
@@ -18,15 +18,26 @@ export function apiBase(e: Pick<EventItem, 'id' | 'kind'>): string {
 
 export const locale = (lang: string | undefined): string => intlLocale(lang);
 
-/** Date and time of day in the viewer's language (shared formatters), in the event's own zone (where it takes place). */
-export function when(e: Pick<EventItem, 'dateTime' | 'endDateTime' | 'timeZone'>, lang?: string) {
+/**
+ * The viewer's time zone, once the page is hydrated. Null on the server, which cannot know it, and
+ * in the render that hydrates the server's HTML, which must draw the same text.
+ */
+export function useViewerZone(): string | null {
+  return useHydrated() ? viewerTimeZone() : null;
+}
+
+/**
+ * Date and time of day in the viewer's language (shared formatters), in the event's own zone (where
+ * it takes place). The zone is named when it differs from the viewer's (a Paris meetup seen from
+ * New York), and always while the viewer's zone is unknown (`useViewerZone()` is null).
+ */
+export function when(e: Pick<EventItem, 'dateTime' | 'endDateTime' | 'timeZone'>, lang: string | undefined, viewerZone: string | null) {
   const loc = locale(lang);
   const date = formatDate(e.dateTime, loc, e.timeZone);
   const start = formatTimeOfDay(e.dateTime, loc, e.timeZone);
   const end = e.endDateTime ? formatTimeOfDay(e.endDateTime, loc, e.timeZone) : null;
-  const viewerZone = viewerTimeZone();
-  // Name the zone when it differs from the viewer's (a Paris meetup seen from New York).
-  const zone = zoneAbbreviation(e.dateTime, e.timeZone, loc) !== zoneAbbreviation(e.dateTime, viewerZone, loc) ? zoneAbbreviation(e.dateTime, e.timeZone, loc) : null;
+  const own = zoneAbbreviation(e.dateTime, e.timeZone, loc);
+  const zone = viewerZone === null || own !== zoneAbbreviation(e.dateTime, viewerZone, loc) ? own : null;
   return { date, start, end, zone, time: end ? `${start} – ${end}` : start };
 }
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { CoverImage, Icon, useTranslation } from '../../../../web/src/index.ts';
-import { CARD_TAGS, eventPath, priceAmount, when, type EventItem } from '../lib.ts';
+import { CARD_TAGS, eventPath, priceAmount, useViewerZone, when, type EventItem } from '../lib.ts';
 import { RsvpButtons, StatusBadge } from './RsvpButtons.tsx';
 import { useHoursWarningText } from './HoursWarningNote.tsx';
 
@@ -69,7 +69,7 @@ function CardHoursLine({ event: e }: { event: EventItem }) {
 /** One event in a list: when, where, tags (3 and +N more), price, the member's status, RSVP. */
 export function EventCard({ event: e, onChange, extra }: { event: EventItem; onChange: (updated: EventItem | null) => void; extra?: ReactNode }) {
   const { t, i18n } = useTranslation('events');
-  const w = when(e, i18n.language);
+  const w = when(e, i18n.language, useViewerZone());
   return (
     <article className="card ev-card" data-testid="event-card" data-event-id={e.id} aria-labelledby={`ev-card-${e.kind}-${e.id}`}>
       <div className="card-image">

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { Avatar, Icon, useTranslation } from '../../../../web/src/index.ts';
-import { displayName, priceAmount, when, type EventItem } from '../lib.ts';
+import { displayName, priceAmount, useViewerZone, when, type EventItem } from '../lib.ts';
 import { Tags } from './EventCard.tsx';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
@@ -15,7 +15,7 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 /** Everything the organizer told about the event: description, when and where, cost, practical notes. */
 export function EventDetails({ event: e, showDescription = true }: { event: EventItem; showDescription?: boolean }) {
   const { t, i18n } = useTranslation('events');
-  const w = when(e, i18n.language);
+  const w = when(e, i18n.language, useViewerZone());
   const collab = { discussion: t('form.collabDiscussion'), confirmed: t('form.collabConfirmed'), museum_host: t('form.collabMuseumHost') }[e.collaborationStatus];
   const cost =
     e.kind === 'meetup'

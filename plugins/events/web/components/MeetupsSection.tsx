@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { EmptyState, Icon, Spinner, TabPanel, Tabs, useApi, useAuth, useTranslation } from '../../../../web/src/index.ts';
-import { eventPath, when, type EventItem } from '../lib.ts';
+import { eventPath, useViewerZone, when, type EventItem } from '../lib.ts';
 import { CardHoursNote, Capacity, PriceTag } from './EventCard.tsx';
 import { RsvpButtons, StatusBadge } from './RsvpButtons.tsx';
 import { EventDetails } from './EventDetails.tsx';
@@ -20,7 +20,8 @@ export function MeetupPanel({ meetup: m, onChange, onDeleted }: { meetup: EventI
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const prefix = useId();
-  const w = when(m, i18n.language);
+  const viewerZone = useViewerZone();
+  const w = when(m, i18n.language, viewerZone);
   return (
     <article className="card ev-card ev-meetup-panel" data-testid="meetup-panel" data-event-id={m.id} aria-labelledby={`${prefix}-title`}>
       <div className="card-content">

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { CoverUpload, EmptyState, CoverImage, Icon, Slot, Spinner, useApi, useDocumentTitle, useTranslation } from '../../../../web/src/index.ts';
-import { when, type EventItem } from '../lib.ts';
+import { useViewerZone, when, type EventItem } from '../lib.ts';
 import { Capacity, PriceTag } from '../components/EventCard.tsx';
 import { RsvpButtons, StatusBadge } from '../components/RsvpButtons.tsx';
 import { EventDetails } from '../components/EventDetails.tsx';
@@ -21,6 +21,7 @@ export default function EventDetailPage() {
   const { id } = useParams();
   const { pathname } = useLocation();
   const navigate = useNavigate();
+  const viewerZone = useViewerZone();
   const kind = pathname.toLowerCase().startsWith('/meetups') ? 'meetup' : 'museum_event';
   const numericId = /^\d+$/.test(id ?? '') ? Number(id) : 0;
   const url = numericId ? (kind === 'meetup' ? `/api/meetups/${numericId}` : `/api/museum-events/${numericId}`) : null;
@@ -55,7 +56,7 @@ export default function EventDetailPage() {
     );
   }
 
-  const w = when(e, i18n.language);
+  const w = when(e, i18n.language, viewerZone);
   const refresh = (updated: EventItem | null) => (updated ? mutate(updated, { revalidate: false }) : mutate());
 
   return (
