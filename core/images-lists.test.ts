@@ -151,4 +151,116 @@ describe('core: list and card answers carry their images’ made widths', functi
     for (const c of three.body) expect(c.imageInfo.widths.length, c.name).to.be.greaterThan(0);
     expect(three.total).to.equal(one.total);
   });
+  /** A member with an uploaded avatar, and what core_images says of it once its variants are made. */
+  async function withAvatar(c: SignedInClient, g: number) {
+    const r = await c.upload('/api/user/profile-image', [{ field: 'image', name: 'me.jpg', type: 'image/jpeg', data: await jpeg(300 + g, g) }]);
+    expect(r.status, r.text).to.equal(200);
+    return r.body.profileImageUrl as string;
+  }
+
+  it('member avatars everywhere else: people search, profile, followers and following, blocks and mutes, follow requests, suggestions, museum photo credits', async () => {
+    const tag = uniqueName('Lanterne').replace(/\d/g, (d) => 'ghijklmnop'[Number(d)]);
+    const [star, fan, pest, me, shy] = await Promise.all([app.user(), app.user(), app.user(), app.user(), app.user()]);
+    // a searchable name
+    expect((await star.put('/api/user/profile', { firstName: tag, lastName: 'Star' })).status).to.equal(200);
+    const urls = { star: await withAvatar(star, 10), fan: await withAvatar(fan, 70), pest: await withAvatar(pest, 130), shy: await withAvatar(shy, 190) };
+    await variantsOf(Object.values(urls));
+    const info = { star: await infoOf(urls.star), fan: await infoOf(urls.fan), pest: await infoOf(urls.pest), shy: await infoOf(urls.shy) };
+    expect(info.star.widths).to.deep.equal([310]);
+
+    // profile header: by id, by slug, one's own
+    const byId = await me.get(`/api/user/${star.me.id}`);
+    expect(byId.status, byId.text).to.equal(200);
+    expect(byId.body.profileImageInfo).to.deep.equal(info.star);
+    expect((await me.get(`/api/user/slug/${byId.body.slug}`)).body.profileImageInfo).to.deep.equal(info.star);
+    expect((await star.get('/api/user')).body.profileImageInfo).to.deep.equal(info.star);
+    expect((await star.get(`/api/user/${me.me.id}`)).body.profileImageInfo, 'no picture: null').to.equal(null);
+
+    // people search
+    const search = await me.get(`/api/search?q=${encodeURIComponent(tag)}`);
+    expect(search.status, search.text).to.equal(200);
+    expect(search.body.users.find((u: any) => u.id === star.me.id).profileImageInfo).to.deep.equal(info.star);
+
+    // followers and following
+    expect((await fan.post(`/api/user/${star.me.id}/follow`)).body.following).to.equal(true);
+    expect((await me.post(`/api/user/${fan.me.id}/follow`)).body.following).to.equal(true);
+    const followers = await me.get(`/api/user/${star.me.id}/followers`);
+    expect(followers.status, followers.text).to.equal(200);
+    expect(followers.body.find((u: any) => u.id === fan.me.id).profileImageInfo).to.deep.equal(info.fan);
+    const following = await me.get(`/api/user/${fan.me.id}/following`);
+    expect(following.body.find((u: any) => u.id === star.me.id).profileImageInfo).to.deep.equal(info.star);
+    expect((await star.get(`/api/user/${me.me.id}/following`)).body.find((u: any) => u.id === fan.me.id).profileImageInfo).to.deep.equal(info.fan);
+
+    // blocks, mutes, follow requests (a private profile)
+    expect((await me.post(`/api/user/${pest.me.id}/block`)).status).to.equal(200);
+    expect((await me.post(`/api/user/${shy.me.id}/mute`, {})).status).to.equal(200);
+    const blocks = await me.get('/api/user/blocks');
+    expect(blocks.status, blocks.text).to.equal(200);
+    expect(blocks.body.items.find((x: any) => x.user.id === pest.me.id).user.profileImageInfo).to.deep.equal(info.pest);
+    const mutes = await me.get('/api/user/mutes');
+    expect(mutes.body.items.find((x: any) => x.user.id === shy.me.id).user.profileImageInfo).to.deep.equal(info.shy);
+    expect((await star.put('/api/user/preferences', { profileVisibility: 'private' })).status).to.equal(200);
+    expect((await shy.post(`/api/user/${star.me.id}/follow`)).body.requested).to.equal(true);
+    const requests = await star.get('/api/follow-requests');
+    expect(requests.body.items.find((x: any) => x.user.id === shy.me.id).user.profileImageInfo).to.deep.equal(info.shy);
+    expect((await star.put('/api/user/preferences', { profileVisibility: 'public' })).status).to.equal(200);
+
+    // suggestions: active members, people to follow (fan, whom `me` follows, follows star)
+    for (let i = 0; i < 3; i++) expect((await star.post('/api/posts', { type: 'text', content: `${tag} lantern ${i}`, tags: [] })).status).to.equal(201);
+    const active = await me.get('/api/users/active?limit=50');
+    expect(active.status, active.text).to.equal(200);
+    expect(active.body.find((u: any) => u.id === star.me.id)?.profileImageInfo, 'star is among the most active').to.deep.equal(info.star);
+    const recs = await me.get('/api/recommendations/users?limit=50');
+    expect(recs.status, recs.text).to.equal(200);
+    expect(recs.body.find((u: any) => u.id === star.me.id)?.profileImageInfo, "star is followed by whom I follow").to.deep.equal(info.star);
+
+    // the Photos tab of a museum: each photo's author (credit)
+    const museums = app.services.get(MuseumsService);
+    const museum = await museums.createMuseum({ name: `${tag} museum`, address: '3 Rue des Lanternes', city: 'Lyon', country: 'France' } as any, null);
+    const photo = await star.upload('/api/posts/photos', [{ field: 'photo', name: 'p.jpg', type: 'image/jpeg', data: await jpeg(600, 20) }]);
+    expect(photo.status, photo.text).to.equal(201);
+    const post = await star.post('/api/posts', { type: 'photo', museumId: museum.id, photos: [{ id: photo.body.id, alt: 'Lanterns' }] });
+    expect(post.status, post.text).to.equal(201);
+    const gallery = await me.get(`/api/museums/${museum.id}/photos`);
+    expect(gallery.status, gallery.text).to.equal(200);
+    expect(gallery.body.items.find((x: any) => x.postId === post.body.id).user.profileImageInfo).to.deep.equal(info.star);
+  });
+
+  it('member lists cost the same statements with one avatar as with three', async () => {
+    const counter = countStatements(app);
+    const [one, three, viewerOf, blocksOne, blocksThree, none, blocksNone, plain] = await Promise.all([app.user(), app.user(), app.user(), app.user(), app.user(), app.user(), app.user(), app.user()]);
+    // a list whose members have no picture: the baseline (an extra query for the pictures would show)
+    expect((await plain.post(`/api/user/${none.me.id}/follow`)).body.following).to.equal(true);
+    expect((await blocksNone.post(`/api/user/${plain.me.id}/block`)).status).to.equal(200);
+    const fans = await Promise.all([app.user(), app.user(), app.user()]);
+    const made: string[] = [];
+    for (const [i, f] of fans.entries()) made.push(await withAvatar(f, 40 * i));
+    await variantsOf(made);
+    expect((await fans[0].post(`/api/user/${one.me.id}/follow`)).body.following).to.equal(true);
+    for (const f of fans) expect((await f.post(`/api/user/${three.me.id}/follow`)).body.following).to.equal(true);
+    for (const f of fans) expect((await blocksThree.post(`/api/user/${f.me.id}/block`)).status).to.equal(200);
+    expect((await blocksOne.post(`/api/user/${fans[0].me.id}/block`)).status).to.equal(200);
+    const measure = async (c: SignedInClient, path: string, id: string) => {
+      const r = await c.req('GET', path, undefined, counter.tag(id));
+      expect(r.status, r.text).to.equal(200);
+      return { body: r.body, total: counter.of(id)!.route.length };
+    };
+    const tag = uniqueName('n');
+    const f0 = await measure(viewerOf, `/api/user/${none.me.id}/followers`, `f0-${tag}`);
+    expect(f0.body[0].profileImageInfo).to.equal(null);
+    const f1 = await measure(viewerOf, `/api/user/${one.me.id}/followers`, `f1-${tag}`);
+    const f3 = await measure(viewerOf, `/api/user/${three.me.id}/followers`, `f3-${tag}`);
+    expect(f1.body).to.have.length(1);
+    expect(f3.body).to.have.length(3);
+    for (const u of f3.body) expect(u.profileImageInfo.widths.length).to.be.greaterThan(0);
+    expect(f3.total).to.equal(f1.total);
+    expect(f1.total).to.equal(f0.total);
+    const b0 = await measure(blocksNone, '/api/user/blocks', `b0-${tag}`);
+    const b1 = await measure(blocksOne, '/api/user/blocks', `b1-${tag}`);
+    const b3 = await measure(blocksThree, '/api/user/blocks', `b3-${tag}`);
+    expect(b3.body.items).to.have.length(3);
+    for (const x of b3.body.items) expect(x.user.profileImageInfo.widths.length).to.be.greaterThan(0);
+    expect(b3.total).to.equal(b1.total);
+    expect(b1.total).to.equal(b0.total);
+  });
 });

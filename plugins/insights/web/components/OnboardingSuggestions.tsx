@@ -113,7 +113,7 @@ export default function OnboardingSuggestions() {
               const name = displayName(p);
               return (
                 <li key={p.id} className="is-flex is-align-items-center mb-3" style={{ gap: '0.6rem' }}>
-                  <Avatar src={p.profileImageUrl} name={name} size={40} decorative />
+                  <Avatar src={p.profileImageUrl} info={p.profileImageInfo} name={name} size={40} decorative />
                   <div style={{ flex: 1, minWidth: 0 }}>
                     <Link to={profilePath(p)} className="has-text-weight-semibold has-text-dark is-block" style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
                       {name}

@@ -57,7 +57,7 @@ function PersonRow({ p }: { p: Person }) {
   return (
     <li className="is-flex is-align-items-center mb-3" style={{ gap: '0.6rem' }}>
       <Link to={profilePath(p)} aria-label={name}>
-        <Avatar src={p.profileImageUrl} name={name} size={36} decorative />
+        <Avatar src={p.profileImageUrl} info={p.profileImageInfo} name={name} size={36} decorative />
       </Link>
       <div style={{ flex: 1, minWidth: 0 }}>
         <Link to={profilePath(p)} className="has-text-weight-semibold has-text-dark is-size-7 is-block" style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
@@ -172,7 +172,7 @@ export function FullRecommendations() {
                 return (
                   <div key={p.id} className="box has-text-centered p-4 mb-0">
                     <Link to={profilePath(p)} aria-label={name} className="is-inline-block">
-                      <Avatar src={p.profileImageUrl} name={name} size={64} decorative />
+                      <Avatar src={p.profileImageUrl} info={p.profileImageInfo} name={name} size={64} decorative />
                     </Link>
                     <p className="has-text-weight-semibold mt-2">
                       <Link to={profilePath(p)} className="has-text-dark">

@@ -57,7 +57,7 @@ function StoriesRow() {
         return (
           <Link key={p.id} to={profilePath(p)} className="insights-story" aria-label={t('stories.profileOf', { name })}>
             <span className="insights-story-ring">
-              <Avatar src={p.profileImageUrl} name={name} size={56} decorative />
+              <Avatar src={p.profileImageUrl} info={p.profileImageInfo} name={name} size={56} decorative />
             </span>
             <span className="insights-story-label">{p.firstName || p.username}</span>
           </Link>

@@ -191,7 +191,7 @@ function SearchResults({ q, category }: { q: string; category: string }) {
       {users.map((u) => (
         <li key={String(u.id)}>
           <Link to={profilePath(u)} className="mz-person">
-            <Avatar src={u.profileImageUrl} name={personName(u)} size={40} decorative />
+            <Avatar src={u.profileImageUrl} info={u.profileImageInfo} name={personName(u)} size={40} decorative />
             <span>
               <strong>{personName(u)}</strong> <span className="has-text-grey">@{u.username}</span>
             </span>
@@ -342,7 +342,7 @@ function PeopleToFollow() {
             return (
               <li key={String(u.id)} className="mz-person-row">
                 <Link to={profilePath(u)} className="mz-person">
-                  <Avatar src={u.profileImageUrl} name={personName(u)} size={36} decorative />
+                  <Avatar src={u.profileImageUrl} info={u.profileImageInfo} name={personName(u)} size={36} decorative />
                   <span>
                     <strong>{personName(u)}</strong>
                     <span className="has-text-grey is-block is-size-7">@{u.username}</span>

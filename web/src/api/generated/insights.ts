@@ -3,7 +3,7 @@
 
 import { apiRequest } from '../../lib/api.ts';
 import { qs } from '../qs.ts';
-import type { Id, IdParams, Mention, Ok, UserSummary } from './shared.ts';
+import type { Id, IdParams, ImageInfo, Mention, Ok, UserSummary } from './shared.ts';
 
 /**
  * A member active recently (insights, comments and likes in the last 30 days).
@@ -15,6 +15,10 @@ username: string
 firstName: (string | null)
 lastName: (string | null)
 profileImageUrl: (string | null)
+/**
+ * the picture's size, made variant widths and placeholder (null for none or before its variants are made)
+ */
+profileImageInfo?: (ImageInfo | null)
 role: string
 recentInsightsCount: number
 activityScore: number
@@ -336,6 +340,10 @@ username: string
 firstName: (string | null)
 lastName: (string | null)
 profileImageUrl: (string | null)
+/**
+ * the picture's size, made variant widths and placeholder (null for none or before its variants are made)
+ */
+profileImageInfo?: (ImageInfo | null)
 role: string
 mutualFollowersCount: number
 commonMuseumsCount: number

@@ -602,6 +602,10 @@ export interface SearchResult {
 museums: Museum[]
 users: {
 id: (number | string)
+/**
+ * the avatar's size, made variant widths and placeholder (null for none or before its variants are made)
+ */
+profileImageInfo?: (ImageInfo | null)
 [k: string]: unknown
 }[]
 posts: {
