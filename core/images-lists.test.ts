@@ -108,6 +108,10 @@ describe('core: list and card answers carry their images’ made widths', functi
     expect(list.body.items.find((m: any) => m.id === ext.id).featuredImageInfo).to.equal(null);
     const all = await viewer.get(`/api/search?q=${encodeURIComponent(word)}`);
     expect(all.body.museums.find((m: any) => m.id === own.id).featuredImageInfo).to.deep.equal(info.community);
+    // the all-in-one search's short summaries of communities and events carry their covers' info too
+    expect(all.body.communities.find((c: any) => c.id === community).imageInfo).to.deep.equal(info.community);
+    expect(all.body.communities.find((c: any) => c.id === community).creator.profileImageInfo).to.deep.equal(info.avatar);
+    expect(all.body.events.find((e: any) => e.id === meetup.id).imageInfo).to.deep.equal(info.meetup);
     expect((await app.client().get(`/api/search/museums?q=${encodeURIComponent(word)}`)).body.find((m: any) => m.id === own.id).featuredImageInfo).to.deep.equal(info.community);
     expect((await app.client().get(`/api/museums/${own.id}`)).body.featuredImageInfo).to.deep.equal(info.community);
 
@@ -224,6 +228,34 @@ describe('core: list and card answers carry their images’ made widths', functi
     const gallery = await me.get(`/api/museums/${museum.id}/photos`);
     expect(gallery.status, gallery.text).to.equal(200);
     expect(gallery.body.items.find((x: any) => x.postId === post.body.id).user.profileImageInfo).to.deep.equal(info.star);
+  });
+
+  it('museum cards beside insights and in recommendations carry the featured image’s info', async () => {
+    const tag = uniqueName('Verriere').replace(/\d/g, (d) => 'ghijklmnop'[Number(d)]);
+    const [author, reader] = await Promise.all([app.user(), app.user()]);
+    const url = await withAvatar(author, 90);
+    await variantsOf([url]);
+    const featured = await infoOf(url);
+    const museums = app.services.get(MuseumsService);
+    const museum = await museums.createMuseum({ name: `${tag} museum`, address: '4 Rue des Verrières', city: 'Lyon', country: 'France', featuredImage: url } as any, null);
+    const plain = await museums.createMuseum({ name: `${tag} annex`, address: '5 Rue des Verrières', city: 'Lyon', country: 'France', featuredImage: 'https://upload.wikimedia.org/y.jpg' } as any, null);
+    const post = await author.post('/api/posts', { type: 'text', content: `${tag} glass roof`, museumId: museum.id, tags: [] });
+    expect(post.status, post.text).to.equal(201);
+    expect(post.body.museum.featuredImageInfo, 'the created insight').to.deep.equal(featured);
+    const other = await author.post('/api/posts', { type: 'text', content: `${tag} annex`, museumId: plain.id, tags: [] });
+    expect(other.body.museum.featuredImageInfo, 'an external image').to.equal(null);
+    const posts = await reader.get(`/api/user/${author.me.id}/posts`);
+    const items = posts.body.items ?? posts.body.posts ?? posts.body;
+    expect(items.find((p: any) => p.id === post.body.id).museum.featuredImageInfo, 'a profile page of insights').to.deep.equal(featured);
+    expect(items.find((p: any) => p.id === other.body.id).museum.featuredImageInfo).to.equal(null);
+    expect((await reader.get(`/api/posts/${post.body.id}`)).body.museum.featuredImageInfo, 'one insight').to.deep.equal(featured);
+    // trending (its insight made it so) and the recommendations that fall back on it
+    for (const path of ['/api/trending/museums?limit=50', '/api/recommendations/museums?limit=50']) {
+      const r = await reader.get(path);
+      expect(r.status, `${path}: ${r.text}`).to.equal(200);
+      expect(r.body.find((m: any) => m.id === museum.id)?.featuredImageInfo, path).to.deep.equal(featured);
+      expect(r.body.find((m: any) => m.id === plain.id)?.featuredImageInfo, path).to.equal(null);
+    }
   });
 
   it('member lists cost the same statements with one avatar as with three', async () => {

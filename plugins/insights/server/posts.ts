@@ -128,6 +128,8 @@ async function run(knex: Knex, inner: Inner, scope: ReadScope | undefined): Prom
   if (scope.museums) {
     const cols = Object.fromEntries(Object.entries(scope.museums.sql.cardColumns).map(([k, v]) => [`m_${k}`, v]));
     q.select(cols).leftJoin('museums', 'museums.id', 'page_row.museum_id');
+    // the museum card's featured image: its made widths and placeholder, in the same statement
+    q.select(knex.raw('? as ??', [imageInfoSql(knex, scope.museums.sql.cardColumns.featuredImage), 'm_featuredImageInfo']));
   }
   q.orderBy([
     { column: 'page_row.created_at', order: 'desc' },
@@ -344,7 +346,9 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
           videoUrl: r.video_url,
           posterUrl: r.poster_url,
           user,
-          museum: mu ? { id: mu.id, slug: mu.slug, name: mu.name, city: mu.city ?? null, country: mu.country ?? null, featuredImage: mu.featuredImage ?? null } : null,
+          museum: mu
+            ? { id: mu.id, slug: mu.slug, name: mu.name, city: mu.city ?? null, country: mu.country ?? null, featuredImage: mu.featuredImage ?? null, featuredImageInfo: mu.featuredImageInfo ?? null }
+            : null,
           museumId: r.museum_id,
           pendingMuseumSuggestionId: r.pending_suggestion_id,
           likesCount: Number(r.likes_count),
@@ -418,7 +422,15 @@ export function prefixed(cols: Record<string, string>): Record<string, string> {
 
 /** A museum card from the m_-prefixed columns a scoped page statement read. */
 function museumCard(r: Record<string, any>) {
-  return { id: Number(r.m_id), slug: r.m_slug, name: r.m_name, city: r.m_city ?? null, country: r.m_country ?? null, featuredImage: r.m_featuredImage ?? null };
+  return {
+    id: Number(r.m_id),
+    slug: r.m_slug,
+    name: r.m_name,
+    city: r.m_city ?? null,
+    country: r.m_country ?? null,
+    featuredImage: r.m_featuredImage ?? null,
+    featuredImageInfo: toImageInfo(r.m_featuredImageInfo),
+  };
 }
 
 function summaryOf(r: Record<string, any>): UserSummary {

@@ -143,6 +143,10 @@ name: string
 city?: (string | null)
 country?: (string | null)
 featuredImage?: (string | null)
+/**
+ * the featured image's size, made variant widths and placeholder (null when unknown: an external image, or before its variants are made)
+ */
+featuredImageInfo?: (ImageInfo | null)
 }
 /**
  * A page of insights, newest first; nextCursor is null on the last page.
@@ -311,6 +315,10 @@ name: string
 city: (string | null)
 country: (string | null)
 featuredImage: (string | null)
+/**
+ * the featured image's size, made variant widths and placeholder (null when unknown: an external image, or before its variants are made)
+ */
+featuredImageInfo?: (ImageInfo | null)
 category: (string | null)
 isVerified?: boolean
 /**

@@ -614,10 +614,18 @@ id: (number | string)
 }[]
 communities: {
 id: (number | string)
+/**
+ * the cover's size, made variant widths and placeholder (null for none, an external image or before its variants are made)
+ */
+imageInfo?: (ImageInfo | null)
 [k: string]: unknown
 }[]
 events: {
 id: (number | string)
+/**
+ * the cover's size, made variant widths and placeholder (null for none, an external image or before its variants are made)
+ */
+imageInfo?: (ImageInfo | null)
 [k: string]: unknown
 }[]
 }
