@@ -85,7 +85,7 @@ export default function OnboardingSuggestions() {
             {ms.map((m) => (
               <li key={m.id} className="box p-0 mb-0 insights-onboarding-card">
                 <div className="insights-onboarding-cover">
-                  <CoverImage src={m.featuredImage} kind="museum" category={m.category} seed={m.name} sizes="(min-width: 769px) 33vw, 100vw" />
+                  <CoverImage src={m.featuredImage} info={m.featuredImageInfo} kind="museum" category={m.category} seed={m.name} sizes="(min-width: 769px) 33vw, 100vw" />
                 </div>
                 <div className="p-3 is-flex is-flex-direction-column" style={{ gap: '0.25rem', flex: 1 }}>
                   <Link to={museumPath(m)} className="has-text-weight-semibold has-text-dark">

@@ -77,7 +77,7 @@ function MuseumSpotlight() {
   return (
     <aside className="card mb-4" aria-label={t('spotlight.label')}>
       <div className="insights-spotlight-cover">
-        <CoverImage src={m.featuredImage} kind="museum" category={m.category} seed={m.name} sizes="(min-width: 769px) 600px, 100vw" />
+        <CoverImage src={m.featuredImage} info={m.featuredImageInfo} kind="museum" category={m.category} seed={m.name} sizes="(min-width: 769px) 600px, 100vw" />
       </div>
       <div className="card-content py-3 px-4">
         <p className="is-size-7 has-text-grey is-uppercase has-text-weight-semibold">{t('spotlight.title')}</p>
