@@ -11,6 +11,7 @@ import { countStatements } from './testing/statements.ts';
 import { keyFromUploadsUrl } from './storage.ts';
 import { MuseumsService } from '../plugins/museums/public.ts';
 import { makeCommunity, makeMeetup } from '../plugins/events/server/test-helpers.ts';
+import { makeVideo } from '../plugins/insights/server/test-helpers.ts';
 
 describe('core: list and card answers carry their images’ made widths', function () {
   this.timeout(180_000);
@@ -294,5 +295,26 @@ describe('core: list and card answers carry their images’ made widths', functi
     for (const x of b3.body.items) expect(x.user.profileImageInfo.widths.length).to.be.greaterThan(0);
     expect(b3.total).to.equal(b1.total);
     expect(b1.total).to.equal(b0.total);
+  });
+
+  it("a video's poster carries its real size and made widths (posterInfo): a 160 px frame lists no wider variant", async () => {
+    const up = await owner.upload('/api/posts/video', [{ field: 'video', name: 'clip.webm', type: 'video/webm', data: makeVideo('nodur') }]);
+    expect(up.status, up.text).to.be.oneOf([200, 201]);
+    expect(up.body.posterUrl).to.be.a('string');
+    await variantsOf([up.body.posterUrl]);
+    const poster = await infoOf(up.body.posterUrl);
+    expect(poster).to.include({ width: 160, height: 120 });
+    const post = await owner.post('/api/posts', { type: 'video', content: 'A short clip of the lanterns', videoUrl: up.body.videoUrl, museumId: null, tags: [] });
+    expect(post.status, post.text).to.equal(201);
+    expect(post.body.posterInfo).to.deep.equal(poster);
+    const feed = await viewer.get(`/api/user/${owner.me.id}/posts`);
+    const items = feed.body.items ?? feed.body.posts ?? feed.body;
+    const p = items.find((x: any) => x.id === post.body.id);
+    expect(p.posterInfo).to.deep.equal(poster);
+    expect(p.posterInfo.widths.every((w: number) => w <= p.posterInfo.width)).to.equal(true);
+    expect((await viewer.get(`/api/posts/${post.body.id}`)).body.posterInfo).to.deep.equal(poster);
+    // a text insight has none
+    const text = await owner.post('/api/posts', { type: 'text', content: 'No poster here', tags: [] });
+    expect(text.body.posterInfo ?? null).to.equal(null);
   });
 });

@@ -117,6 +117,8 @@ async function run(knex: Knex, inner: Inner, scope: ReadScope | undefined): Prom
     .select(prefixed(acc.summaryColumns))
     // the author's avatar: its made widths and placeholder, in the same statement
     .select(knex.raw('? as ??', [imageInfoSql(knex, 'users.profile_image_url'), 'u_profileImageInfo']))
+    // a video's poster: its made widths, size and placeholder (posterInfo), in the same statement
+    .select(knex.raw('? as ??', [imageInfoSql(knex, 'page_row.poster_url'), 'poster_info']))
     .select(knex.raw(`${canView.sql} as author_visible`, canView.bindings as any[]))
     .select(
       scope.viewer
@@ -313,6 +315,7 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
               .whereIn('p.id', ids)
               .select({ post_id: 'p.id', ...prefixed(accounts().summaryColumns) })
               .select(knex.raw('? as ??', [imageInfoSql(knex, 'users.profile_image_url'), 'u_profileImageInfo']))
+              .select(knex.raw('? as ??', [imageInfoSql(knex, 'p.poster_url'), 'poster_info']))
               .select(viewerId ? knex.raw('exists (select 1 from insights_likes l where l.post_id = p.id and l.user_id = ?) as is_liked', [viewerId]) : knex.raw('false as is_liked')),
         !m || !museumIds.length
           ? Promise.resolve(new Map())
@@ -323,9 +326,11 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
       ]);
       const users = new Map<number, UserSummary>();
       const likedSet = new Set<number>();
+      const posterInfos = new Map<number, unknown>();
       for (const a of authors as any[]) {
         users.set(Number(a.u_id), summaryOf(a));
         if (a.is_liked) likedSet.add(Number(a.post_id));
+        if ('poster_info' in a) posterInfos.set(Number(a.post_id), a.poster_info);
       }
       const out: any[] = [];
       for (const r of rows) {
@@ -345,6 +350,8 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
           imageUrls: images,
           videoUrl: r.video_url,
           posterUrl: r.poster_url,
+          // the poster's real size and made widths (a frame fit inside 1280 × 720: a portrait video's is narrower)
+          posterInfo: r.poster_url ? toImageInfo(posterInfos.get(r.id)) : null,
           user,
           museum: mu
             ? { id: mu.id, slug: mu.slug, name: mu.name, city: mu.city ?? null, country: mu.country ?? null, featuredImage: mu.featuredImage ?? null, featuredImageInfo: mu.featuredImageInfo ?? null }

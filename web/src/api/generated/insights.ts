@@ -45,6 +45,10 @@ images: string[]
 imageUrl: (string | null)
 imageUrls: string[]
 videoUrl: (string | null)
+/**
+ * the poster's size, made variant widths and placeholder (null without a poster or before its variants are made)
+ */
+posterInfo?: (ImageInfo | null)
 posterUrl: (string | null)
 videoDuration?: (number | null)
 user: UserSummary
@@ -217,6 +221,10 @@ images: string[]
 imageUrl: (string | null)
 imageUrls: string[]
 videoUrl: (string | null)
+/**
+ * the poster's size, made variant widths and placeholder (null without a poster or before its variants are made)
+ */
+posterInfo?: (ImageInfo | null)
 posterUrl: (string | null)
 videoDuration?: (number | null)
 user: UserSummary
