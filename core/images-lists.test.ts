@@ -11,6 +11,7 @@ import { countStatements } from './testing/statements.ts';
 import { keyFromUploadsUrl } from './storage.ts';
 import { MuseumsService } from '../plugins/museums/public.ts';
 import { makeCommunity, makeMeetup } from '../plugins/events/server/test-helpers.ts';
+import { makeVideo } from '../plugins/insights/server/test-helpers.ts';
 
 describe('core: list and card answers carry their images’ made widths', function () {
   this.timeout(180_000);
@@ -108,6 +109,10 @@ describe('core: list and card answers carry their images’ made widths', functi
     expect(list.body.items.find((m: any) => m.id === ext.id).featuredImageInfo).to.equal(null);
     const all = await viewer.get(`/api/search?q=${encodeURIComponent(word)}`);
     expect(all.body.museums.find((m: any) => m.id === own.id).featuredImageInfo).to.deep.equal(info.community);
+    // the all-in-one search's short summaries of communities and events carry their covers' info too
+    expect(all.body.communities.find((c: any) => c.id === community).imageInfo).to.deep.equal(info.community);
+    expect(all.body.communities.find((c: any) => c.id === community).creator.profileImageInfo).to.deep.equal(info.avatar);
+    expect(all.body.events.find((e: any) => e.id === meetup.id).imageInfo).to.deep.equal(info.meetup);
     expect((await app.client().get(`/api/search/museums?q=${encodeURIComponent(word)}`)).body.find((m: any) => m.id === own.id).featuredImageInfo).to.deep.equal(info.community);
     expect((await app.client().get(`/api/museums/${own.id}`)).body.featuredImageInfo).to.deep.equal(info.community);
 
@@ -150,5 +155,166 @@ describe('core: list and card answers carry their images’ made widths', functi
     expect(three.body).to.have.length(3);
     for (const c of three.body) expect(c.imageInfo.widths.length, c.name).to.be.greaterThan(0);
     expect(three.total).to.equal(one.total);
+  });
+  /** A member with an uploaded avatar, and what core_images says of it once its variants are made. */
+  async function withAvatar(c: SignedInClient, g: number) {
+    const r = await c.upload('/api/user/profile-image', [{ field: 'image', name: 'me.jpg', type: 'image/jpeg', data: await jpeg(300 + g, g) }]);
+    expect(r.status, r.text).to.equal(200);
+    return r.body.profileImageUrl as string;
+  }
+
+  it('member avatars everywhere else: people search, profile, followers and following, blocks and mutes, follow requests, suggestions, museum photo credits', async () => {
+    const tag = uniqueName('Lanterne').replace(/\d/g, (d) => 'ghijklmnop'[Number(d)]);
+    const [star, fan, pest, me, shy] = await Promise.all([app.user(), app.user(), app.user(), app.user(), app.user()]);
+    // a searchable name
+    expect((await star.put('/api/user/profile', { firstName: tag, lastName: 'Star' })).status).to.equal(200);
+    const urls = { star: await withAvatar(star, 10), fan: await withAvatar(fan, 70), pest: await withAvatar(pest, 130), shy: await withAvatar(shy, 190) };
+    await variantsOf(Object.values(urls));
+    const info = { star: await infoOf(urls.star), fan: await infoOf(urls.fan), pest: await infoOf(urls.pest), shy: await infoOf(urls.shy) };
+    expect(info.star.widths).to.deep.equal([310]);
+
+    // profile header: by id, by slug, one's own
+    const byId = await me.get(`/api/user/${star.me.id}`);
+    expect(byId.status, byId.text).to.equal(200);
+    expect(byId.body.profileImageInfo).to.deep.equal(info.star);
+    expect((await me.get(`/api/user/slug/${byId.body.slug}`)).body.profileImageInfo).to.deep.equal(info.star);
+    expect((await star.get('/api/user')).body.profileImageInfo).to.deep.equal(info.star);
+    expect((await star.get(`/api/user/${me.me.id}`)).body.profileImageInfo, 'no picture: null').to.equal(null);
+
+    // people search
+    const search = await me.get(`/api/search?q=${encodeURIComponent(tag)}`);
+    expect(search.status, search.text).to.equal(200);
+    expect(search.body.users.find((u: any) => u.id === star.me.id).profileImageInfo).to.deep.equal(info.star);
+
+    // followers and following
+    expect((await fan.post(`/api/user/${star.me.id}/follow`)).body.following).to.equal(true);
+    expect((await me.post(`/api/user/${fan.me.id}/follow`)).body.following).to.equal(true);
+    const followers = await me.get(`/api/user/${star.me.id}/followers`);
+    expect(followers.status, followers.text).to.equal(200);
+    expect(followers.body.find((u: any) => u.id === fan.me.id).profileImageInfo).to.deep.equal(info.fan);
+    const following = await me.get(`/api/user/${fan.me.id}/following`);
+    expect(following.body.find((u: any) => u.id === star.me.id).profileImageInfo).to.deep.equal(info.star);
+    expect((await star.get(`/api/user/${me.me.id}/following`)).body.find((u: any) => u.id === fan.me.id).profileImageInfo).to.deep.equal(info.fan);
+
+    // blocks, mutes, follow requests (a private profile)
+    expect((await me.post(`/api/user/${pest.me.id}/block`)).status).to.equal(200);
+    expect((await me.post(`/api/user/${shy.me.id}/mute`, {})).status).to.equal(200);
+    const blocks = await me.get('/api/user/blocks');
+    expect(blocks.status, blocks.text).to.equal(200);
+    expect(blocks.body.items.find((x: any) => x.user.id === pest.me.id).user.profileImageInfo).to.deep.equal(info.pest);
+    const mutes = await me.get('/api/user/mutes');
+    expect(mutes.body.items.find((x: any) => x.user.id === shy.me.id).user.profileImageInfo).to.deep.equal(info.shy);
+    expect((await star.put('/api/user/preferences', { profileVisibility: 'private' })).status).to.equal(200);
+    expect((await shy.post(`/api/user/${star.me.id}/follow`)).body.requested).to.equal(true);
+    const requests = await star.get('/api/follow-requests');
+    expect(requests.body.items.find((x: any) => x.user.id === shy.me.id).user.profileImageInfo).to.deep.equal(info.shy);
+    expect((await star.put('/api/user/preferences', { profileVisibility: 'public' })).status).to.equal(200);
+
+    // suggestions: active members, people to follow (fan, whom `me` follows, follows star)
+    for (let i = 0; i < 3; i++) expect((await star.post('/api/posts', { type: 'text', content: `${tag} lantern ${i}`, tags: [] })).status).to.equal(201);
+    const active = await me.get('/api/users/active?limit=50');
+    expect(active.status, active.text).to.equal(200);
+    expect(active.body.find((u: any) => u.id === star.me.id)?.profileImageInfo, 'star is among the most active').to.deep.equal(info.star);
+    const recs = await me.get('/api/recommendations/users?limit=50');
+    expect(recs.status, recs.text).to.equal(200);
+    expect(recs.body.find((u: any) => u.id === star.me.id)?.profileImageInfo, "star is followed by whom I follow").to.deep.equal(info.star);
+
+    // the Photos tab of a museum: each photo's author (credit)
+    const museums = app.services.get(MuseumsService);
+    const museum = await museums.createMuseum({ name: `${tag} museum`, address: '3 Rue des Lanternes', city: 'Lyon', country: 'France' } as any, null);
+    const photo = await star.upload('/api/posts/photos', [{ field: 'photo', name: 'p.jpg', type: 'image/jpeg', data: await jpeg(600, 20) }]);
+    expect(photo.status, photo.text).to.equal(201);
+    const post = await star.post('/api/posts', { type: 'photo', museumId: museum.id, photos: [{ id: photo.body.id, alt: 'Lanterns' }] });
+    expect(post.status, post.text).to.equal(201);
+    const gallery = await me.get(`/api/museums/${museum.id}/photos`);
+    expect(gallery.status, gallery.text).to.equal(200);
+    expect(gallery.body.items.find((x: any) => x.postId === post.body.id).user.profileImageInfo).to.deep.equal(info.star);
+  });
+
+  it('museum cards beside insights and in recommendations carry the featured image’s info', async () => {
+    const tag = uniqueName('Verriere').replace(/\d/g, (d) => 'ghijklmnop'[Number(d)]);
+    const [author, reader] = await Promise.all([app.user(), app.user()]);
+    const url = await withAvatar(author, 90);
+    await variantsOf([url]);
+    const featured = await infoOf(url);
+    const museums = app.services.get(MuseumsService);
+    const museum = await museums.createMuseum({ name: `${tag} museum`, address: '4 Rue des Verrières', city: 'Lyon', country: 'France', featuredImage: url } as any, null);
+    const plain = await museums.createMuseum({ name: `${tag} annex`, address: '5 Rue des Verrières', city: 'Lyon', country: 'France', featuredImage: 'https://upload.wikimedia.org/y.jpg' } as any, null);
+    const post = await author.post('/api/posts', { type: 'text', content: `${tag} glass roof`, museumId: museum.id, tags: [] });
+    expect(post.status, post.text).to.equal(201);
+    expect(post.body.museum.featuredImageInfo, 'the created insight').to.deep.equal(featured);
+    const other = await author.post('/api/posts', { type: 'text', content: `${tag} annex`, museumId: plain.id, tags: [] });
+    expect(other.body.museum.featuredImageInfo, 'an external image').to.equal(null);
+    const posts = await reader.get(`/api/user/${author.me.id}/posts`);
+    const items = posts.body.items ?? posts.body.posts ?? posts.body;
+    expect(items.find((p: any) => p.id === post.body.id).museum.featuredImageInfo, 'a profile page of insights').to.deep.equal(featured);
+    expect(items.find((p: any) => p.id === other.body.id).museum.featuredImageInfo).to.equal(null);
+    expect((await reader.get(`/api/posts/${post.body.id}`)).body.museum.featuredImageInfo, 'one insight').to.deep.equal(featured);
+    // trending (its insight made it so) and the recommendations that fall back on it
+    for (const path of ['/api/trending/museums?limit=50', '/api/recommendations/museums?limit=50']) {
+      const r = await reader.get(path);
+      expect(r.status, `${path}: ${r.text}`).to.equal(200);
+      expect(r.body.find((m: any) => m.id === museum.id)?.featuredImageInfo, path).to.deep.equal(featured);
+      expect(r.body.find((m: any) => m.id === plain.id)?.featuredImageInfo, path).to.equal(null);
+    }
+  });
+
+  it('member lists cost the same statements with one avatar as with three', async () => {
+    const counter = countStatements(app);
+    const [one, three, viewerOf, blocksOne, blocksThree, none, blocksNone, plain] = await Promise.all([app.user(), app.user(), app.user(), app.user(), app.user(), app.user(), app.user(), app.user()]);
+    // a list whose members have no picture: the baseline (an extra query for the pictures would show)
+    expect((await plain.post(`/api/user/${none.me.id}/follow`)).body.following).to.equal(true);
+    expect((await blocksNone.post(`/api/user/${plain.me.id}/block`)).status).to.equal(200);
+    const fans = await Promise.all([app.user(), app.user(), app.user()]);
+    const made: string[] = [];
+    for (const [i, f] of fans.entries()) made.push(await withAvatar(f, 40 * i));
+    await variantsOf(made);
+    expect((await fans[0].post(`/api/user/${one.me.id}/follow`)).body.following).to.equal(true);
+    for (const f of fans) expect((await f.post(`/api/user/${three.me.id}/follow`)).body.following).to.equal(true);
+    for (const f of fans) expect((await blocksThree.post(`/api/user/${f.me.id}/block`)).status).to.equal(200);
+    expect((await blocksOne.post(`/api/user/${fans[0].me.id}/block`)).status).to.equal(200);
+    const measure = async (c: SignedInClient, path: string, id: string) => {
+      const r = await c.req('GET', path, undefined, counter.tag(id));
+      expect(r.status, r.text).to.equal(200);
+      return { body: r.body, total: counter.of(id)!.route.length };
+    };
+    const tag = uniqueName('n');
+    const f0 = await measure(viewerOf, `/api/user/${none.me.id}/followers`, `f0-${tag}`);
+    expect(f0.body[0].profileImageInfo).to.equal(null);
+    const f1 = await measure(viewerOf, `/api/user/${one.me.id}/followers`, `f1-${tag}`);
+    const f3 = await measure(viewerOf, `/api/user/${three.me.id}/followers`, `f3-${tag}`);
+    expect(f1.body).to.have.length(1);
+    expect(f3.body).to.have.length(3);
+    for (const u of f3.body) expect(u.profileImageInfo.widths.length).to.be.greaterThan(0);
+    expect(f3.total).to.equal(f1.total);
+    expect(f1.total).to.equal(f0.total);
+    const b0 = await measure(blocksNone, '/api/user/blocks', `b0-${tag}`);
+    const b1 = await measure(blocksOne, '/api/user/blocks', `b1-${tag}`);
+    const b3 = await measure(blocksThree, '/api/user/blocks', `b3-${tag}`);
+    expect(b3.body.items).to.have.length(3);
+    for (const x of b3.body.items) expect(x.user.profileImageInfo.widths.length).to.be.greaterThan(0);
+    expect(b3.total).to.equal(b1.total);
+    expect(b1.total).to.equal(b0.total);
+  });
+
+  it("a video's poster carries its real size and made widths (posterInfo): a 160 px frame lists no wider variant", async () => {
+    const up = await owner.upload('/api/posts/video', [{ field: 'video', name: 'clip.webm', type: 'video/webm', data: makeVideo('nodur') }]);
+    expect(up.status, up.text).to.be.oneOf([200, 201]);
+    expect(up.body.posterUrl).to.be.a('string');
+    await variantsOf([up.body.posterUrl]);
+    const poster = await infoOf(up.body.posterUrl);
+    expect(poster).to.include({ width: 160, height: 120 });
+    const post = await owner.post('/api/posts', { type: 'video', content: 'A short clip of the lanterns', videoUrl: up.body.videoUrl, museumId: null, tags: [] });
+    expect(post.status, post.text).to.equal(201);
+    expect(post.body.posterInfo).to.deep.equal(poster);
+    const feed = await viewer.get(`/api/user/${owner.me.id}/posts`);
+    const items = feed.body.items ?? feed.body.posts ?? feed.body;
+    const p = items.find((x: any) => x.id === post.body.id);
+    expect(p.posterInfo).to.deep.equal(poster);
+    expect(p.posterInfo.widths.every((w: number) => w <= p.posterInfo.width)).to.equal(true);
+    expect((await viewer.get(`/api/posts/${post.body.id}`)).body.posterInfo).to.deep.equal(poster);
+    // a text insight has none
+    const text = await owner.post('/api/posts', { type: 'text', content: 'No poster here', tags: [] });
+    expect(text.body.posterInfo ?? null).to.equal(null);
   });
 });

@@ -29,6 +29,8 @@ export interface MuseumSummary {
   city: string;
   country: string;
   featuredImage: string | null;
+  /** the featured image's size, made variant widths and placeholder (read with the museum, null when unknown; absent where not read) */
+  featuredImageInfo?: ImageInfo | null;
   category: string | null;
   managerId: number | null;
   isVerified: boolean;
@@ -38,8 +40,6 @@ export interface MuseumSummary {
 
 /** A museum as every museum answer shows it (schema "museums/Museum"). */
 export interface Museum extends MuseumSummary {
-  /** the featured image's size, made variant widths and placeholder (read with the museum, null when unknown) */
-  featuredImageInfo?: ImageInfo | null;
   description: string;
   phone: string | null;
   email: string | null;

@@ -99,7 +99,7 @@ describe('accounts: user directory', function () {
       const byPart = await viewer.get(`/api/search?q=${encodeURIComponent(last.slice(3, 14).toLowerCase())}`);
       expect(byPart.status).to.equal(200);
       expect(byPart.body.users).to.deep.equal([
-        { id: u.me.id, slug: u.me.slug, username: u.me.username, firstName: 'Henrietta', lastName: last, profileImageUrl: null, role: 'Traveler' },
+        { id: u.me.id, slug: u.me.slug, username: u.me.username, firstName: 'Henrietta', lastName: last, profileImageUrl: null, profileImageInfo: null, role: 'Traveler' },
       ]);
       const full = await viewer.get(`/api/search?q=${encodeURIComponent(`henrietta ${last.slice(0, 10)}`)}`);
       expect(full.body.users.map((x: any) => x.id)).to.deep.equal([u.me.id]);
@@ -125,7 +125,7 @@ describe('accounts: user directory', function () {
 
       await u.put('/api/user/preferences', { profileVisibility: 'private' });
       const hidden = await viewer.get(`/api/search?q=${last}`);
-      expect(hidden.body.users).to.deep.equal([{ id: u.me.id, slug: u.me.slug, username: u.me.username, firstName: 'Greta', lastName: last, profileImageUrl: null }]);
+      expect(hidden.body.users).to.deep.equal([{ id: u.me.id, slug: u.me.slug, username: u.me.username, firstName: 'Greta', lastName: last, profileImageUrl: null, profileImageInfo: null }]);
       // a follower may see the private profile: the full summary
       expect((await viewer.post(`/api/user/${u.me.id}/follow`, {})).body.requested).to.equal(true);
       const req = (await u.get('/api/follow-requests')).body.items[0];

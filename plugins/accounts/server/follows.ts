@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { imageInfoSql } from '../../../core/images.ts';
 
 export type FollowOutcome =
   | { kind: 'missing' }
@@ -174,6 +175,8 @@ export interface FollowListRow {
   profile_image_url: string | null;
   role: string;
   followed_at: Date;
+  /** the avatar's ImageInfo as JSON (imageInfoSql; read it with toImageInfo) */
+  profile_image_info: unknown;
 }
 
 /** Followers of a user (direction 'followers') or the users they follow ('following'), newest first; `notBlocked` filters the listed people. */
@@ -190,7 +193,9 @@ export async function listFollows(knex: Knex, userId: number, direction: 'follow
     .orderBy([{ column: 'f.created_at', order: 'desc' }, { column: 'u.id', order: 'desc' }])
     .limit(limit)
     .offset(offset)
-    .select('u.id', 'u.slug', 'u.username', 'u.first_name', 'u.last_name', 'u.profile_image_url', 'u.role', 'f.created_at as followed_at');
+    .select('u.id', 'u.slug', 'u.username', 'u.first_name', 'u.last_name', 'u.profile_image_url', 'u.role', 'f.created_at as followed_at')
+    // the avatar's made widths, size and placeholder, in this statement (issue 23)
+    .select(knex.raw('? as ??', [imageInfoSql(knex, 'u.profile_image_url'), 'profile_image_info']));
 }
 
 /** Of `ids`, those the viewer follows. */

@@ -104,7 +104,7 @@ describe('accounts: profiles and follows', () => {
     const followers = await f1.get(`/api/user/${star.me.id}/followers`);
     expect(followers.status).to.equal(200);
     expect(followers.body.map((u: any) => u.id)).to.deep.equal([f2.me.id, f1.me.id]);
-    expect(followers.body[0]).to.have.all.keys('id', 'slug', 'username', 'firstName', 'lastName', 'profileImageUrl', 'role', 'isFollowing', 'followedAt');
+    expect(followers.body[0]).to.have.all.keys('id', 'slug', 'username', 'firstName', 'lastName', 'profileImageUrl', 'profileImageInfo', 'role', 'isFollowing', 'followedAt');
     expect(followers.body.find((u: any) => u.id === f2.me.id).isFollowing).to.equal(false);
     const following = await f1.get(`/api/user/${star.me.id}/following`);
     expect(following.body.map((u: any) => u.id)).to.deep.equal([f1.me.id]);

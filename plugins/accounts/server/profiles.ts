@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { userIdOfOldSlug } from './slug-history.ts';
 import { HttpError } from '../../../core/errors.ts';
+import { imageInfoSql, toImageInfo } from '../../../core/images.ts';
 import { USER_NOT_FOUND } from './deps.ts';
 import type { AuthUser } from '../../../core/plugin-api.ts';
 import type { UserStatsProviderApi } from '../public.ts';
@@ -26,7 +27,9 @@ export const PROFILE_COLUMNS = [
 export async function loadProfileRow(knex: Knex, key: { id: number } | { slug: string }): Promise<any | null> {
   const q = knex('users')
     .leftJoin('user_preferences as p', 'p.user_id', 'users.id')
-    .select([...PROFILE_COLUMNS, 'p.user_id', 'p.profile_visibility', 'p.show_email', 'p.show_followers', 'p.show_following']);
+    .select([...PROFILE_COLUMNS, 'p.user_id', 'p.profile_visibility', 'p.show_email', 'p.show_followers', 'p.show_following'])
+    // the avatar's made widths, size and placeholder (the profile header), in this statement
+    .select(knex.raw('? as ??', [imageInfoSql(knex, 'users.profile_image_url'), 'profile_image_info']));
   if ('id' in key) q.where('users.id', key.id);
   else {
     const s = key.slug.trim();
@@ -65,6 +68,7 @@ export async function buildProfile(knex: Knex, row: any, viewer: AuthUser | unde
     firstName: row.first_name ?? '',
     lastName: row.last_name ?? '',
     profileImageUrl: row.profile_image_url ?? null,
+    profileImageInfo: toImageInfo(row.profile_image_info),
     role: row.role,
     isOwn,
     isFollowing: rel.isFollowing,

@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import { HttpError } from '../../../core/errors.ts';
 import { acceptAllRequests, block, decideRequest, removeFollower } from './follows.ts';
 import { iso, SUMMARY_COLUMNS, toSummary } from './service.ts';
+import { imageInfoSql } from '../../../core/images.ts';
 import { USER_NOT_FOUND, type RouteDeps } from './deps.ts';
 
 const idParams = { $ref: 'shared/IdParams' };
@@ -75,6 +76,8 @@ const MUTES: Relation = {
 
 export function addSafetyRoutes({ ctx, knex }: RouteDeps): void {
   const exists = async (id: number) => Boolean(await knex('users').where({ id }).first('id'));
+  /** the listed member's avatar: its made widths, size and placeholder, in the list's statement (toSummary reads it) */
+  const avatarInfo = () => knex.raw('? as ??', [imageInfoSql(knex, 'u.profile_image_url'), 'profileImageInfo']);
 
   /** DELETE /api/user/:id/<kind>: undo; GET /api/user/<kind>s: the members concerned, newest first. */
   function relationRoutes(r: Relation, doc: { undoId: string; undo: string; listId: string; list: string; state: string; page: string }) {
@@ -103,7 +106,8 @@ export function addSafetyRoutes({ ctx, knex }: RouteDeps): void {
         const q = knex(`${r.table} as x`)
           .join('users as u', 'u.id', `x.${r.other}`)
           .where(`x.${r.owner}`, c.user!.id)
-          .select({ ...userCols, created_at: 'x.created_at', cursor_id: 'u.id', ...(r.columns ?? {}) });
+          .select({ ...userCols, created_at: 'x.created_at', cursor_id: 'u.id', ...(r.columns ?? {}) })
+          .select(avatarInfo());
         if (r.active) q.whereRaw(r.active);
         const page = pageOut((await keysetPage(q, 'x.created_at', 'u.id', c.input.query)) as any[], c.input.query.limit);
         return { items: page.items.map((row: any) => ({ user: toSummary(row), createdAt: iso(row.created_at), ...(r.item?.(row) ?? {}) })), nextCursor: page.nextCursor };
@@ -123,7 +127,8 @@ export function addSafetyRoutes({ ctx, knex }: RouteDeps): void {
       const q = knex('user_follow_requests as r')
         .join('users as u', 'u.id', 'r.requester_id')
         .where('r.target_id', c.user!.id)
-        .select({ ...userCols, requestId: 'r.id', created_at: 'r.created_at', cursor_id: 'r.id' });
+        .select({ ...userCols, requestId: 'r.id', created_at: 'r.created_at', cursor_id: 'r.id' })
+        .select(avatarInfo());
       const rows = await keysetPage(q, 'r.created_at', 'r.id', c.input.query);
       const page = pageOut(rows as any[], c.input.query.limit);
       return { items: page.items.map((r: any) => ({ id: r.requestId, user: toSummary(r), createdAt: iso(r.created_at) })), nextCursor: page.nextCursor };

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { HttpError } from '../../../core/errors.ts';
+import { toImageInfo } from '../../../core/images.ts';
 import type { PluginContext, RouteDef } from '../../../core/plugin-api.ts';
 import { UserStatsProvider, type UserBadgesProviderApi } from '../public.ts';
 import { buildProfile, loadProfileRow } from './profiles.ts';
@@ -139,6 +140,7 @@ export function addUserRoutes({ ctx, knex, api }: RouteDeps): void {
           firstName: r.first_name ?? '',
           lastName: r.last_name ?? '',
           profileImageUrl: r.profile_image_url ?? null,
+          profileImageInfo: toImageInfo(r.profile_image_info),
           role: r.role,
           isFollowing: mine.has(r.id),
           followedAt: iso(r.followed_at),

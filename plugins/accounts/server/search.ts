@@ -22,7 +22,7 @@ export function usersSearchProvider(knex: Knex): SearchProvider {
         const rel = { isFollowing: Boolean(r.isFollowing), followsYou: Boolean(r.followsYou) };
         const s = toSummary(r);
         if (visible(r.visibility ?? 'public', viewer, r.id, rel)) return { ...s };
-        return { id: s.id, slug: s.slug, username: s.username, firstName: s.firstName, lastName: s.lastName, profileImageUrl: s.profileImageUrl };
+        return { id: s.id, slug: s.slug, username: s.username, firstName: s.firstName, lastName: s.lastName, profileImageUrl: s.profileImageUrl, profileImageInfo: s.profileImageInfo ?? null };
       });
     },
   };

@@ -325,6 +325,8 @@ export async function searchUsers(knex: Knex, q: string, limit: number, viewerId
     ])
     .limit(limit)
     .select({ ...SUMMARY_COLUMNS, followersCount: 'users.followers_count', visibility: 'user_preferences.profile_visibility', showFollowers: 'user_preferences.show_followers' })
+    // the avatar's made widths, size and placeholder (issue 23), in this statement
+    .select(knex.raw('? as ??', [imageInfoSql(knex, 'users.profile_image_url'), 'profileImageInfo']))
     // the viewer's relations with each one, in this statement (issue 18: a search's statements do not
     // depend on what it finds); the profile visibility rule (visible()) reads them
     .select(

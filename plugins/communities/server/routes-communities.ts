@@ -1,6 +1,6 @@
 /** Communities: list, search, create, detail, edit, image, delete, join/leave, join requests, bans. */
 import { HttpError } from '../../../core/errors.ts';
-import { withImageInfo, withImageInfos } from '../../../core/images.ts';
+import { imageInfoSql, toImageInfo, withImageInfo, withImageInfos } from '../../../core/images.ts';
 import type { Deps } from './deps.ts';
 import { EmailVerification, type UserSummary } from '../../accounts/public.ts';
 import { idParams, okResponse } from './deps.ts';
@@ -45,6 +45,9 @@ export async function searchCommunities(d: Deps, q: string, limit: number, viewe
   const rows: Array<CommunityRow & Record<string, any>> = await searchQuery(d, q)
     .leftJoin('users', 'users.id', 'communities.creator_id')
     .select('communities.*', creator)
+    // the cover's and the creator's avatar's made widths and placeholders, in this statement (issue 23)
+    .select(d.knex.raw('? as ??', [imageInfoSql(d.knex, 'communities.image_url'), 'image_info']))
+    .select(d.knex.raw('? as ??', [imageInfoSql(d.knex, 'users.profile_image_url'), 'u_profileImageInfo']))
     .select(
       viewerId
         ? d.knex.raw('(select vm_.role from community_members vm_ where vm_.community_id = communities.id and vm_.user_id = ?) as viewer_role', [viewerId])
@@ -53,8 +56,10 @@ export async function searchCommunities(d: Deps, q: string, limit: number, viewe
     .limit(limit);
   // the summary as accounts reads it: its columns' names without the prefix
   const u: Users = new Map();
-  for (const r of rows) if (r.u_id != null) u.set(Number(r.u_id), Object.fromEntries(Object.keys(creator).map((k) => [k.slice(2), r[k]])) as UserSummary);
-  return rows.map((r) => card(r, u, r.viewer_role ? { role: r.viewer_role } : null, viewerId));
+  for (const r of rows) {
+    if (r.u_id != null) u.set(Number(r.u_id), { ...(Object.fromEntries(Object.keys(creator).map((k) => [k.slice(2), r[k]])) as UserSummary), profileImageInfo: toImageInfo(r.u_profileImageInfo) });
+  }
+  return rows.map((r) => ({ ...card(r, u, r.viewer_role ? { role: r.viewer_role } : null, viewerId), imageInfo: toImageInfo(r.image_info) }));
 }
 
 function searchQuery(d: Deps, q: string | undefined) {
@@ -107,7 +112,8 @@ export function communityRoutes(d: Deps) {
       response: { type: 'array', items: { $ref: 'communities/CommunityCard' } },
     },
     async handler(c) {
-      return withImageInfos(knex, ctx.storage, await searchCommunities(d, c.input.query.q, c.input.query.limit, c.user?.id), 'imageUrl', 'imageInfo');
+      // each cover's made widths and placeholder come with the search's statement
+      return searchCommunities(d, c.input.query.q, c.input.query.limit, c.user?.id);
     },
   });
 

@@ -4,7 +4,7 @@
  */
 import type { Knex } from 'knex';
 import { HttpError } from '../../../core/errors.ts';
-import { withImageInfos } from '../../../core/images.ts';
+import { imageInfoSql, toImageInfo, withImageInfos } from '../../../core/images.ts';
 import type { AuthUser, PluginContext } from '../../../core/plugin-api.ts';
 import type { EventKind, EventsApi } from '../public.ts';
 import type { Deps } from './deps.ts';
@@ -200,6 +200,8 @@ export class EventsStore {
       'e.community_id',
       'e.group_id',
       'e.image_url',
+      // the cover's made widths and placeholder (issue 23), in this statement
+      this.knex.raw('? as ??', [imageInfoSql(this.knex, 'e.image_url'), 'image_info']),
     );
     this.whereUpcoming(query);
     this.whereText(query, q);
@@ -225,6 +227,7 @@ export class EventsStore {
       communityId: r.community_id,
       groupId: r.group_id,
       imageUrl: r.image_url,
+      imageInfo: toImageInfo(r.image_info),
     }));
   }
 

@@ -1,5 +1,6 @@
 import fsp from 'node:fs/promises';
 import type { Knex } from 'knex';
+import type { ImageInfo } from '../../../core/images.ts';
 import { definePluginServer, type PluginContext, type ApiContext } from '../../../core/plugin-api.ts';
 import { HttpError } from '../../../core/errors.ts';
 import { AccountsService, UserStatsProvider, type AccountsApi } from '../../accounts/public.ts';
@@ -219,7 +220,7 @@ export default definePluginServer({
         }
         const photoList = b.type === 'photo' ? await photos.checkPhotos(me.id, b.photos) : null;
         let museumId: number | null = null;
-        let museumCard: { id: number; slug: string; name: string; city?: string | null; country?: string | null; featuredImage?: string | null } | null = null;
+        let museumCard: { id: number; slug: string; name: string; city?: string | null; country?: string | null; featuredImage?: string | null; featuredImageInfo?: ImageInfo | null } | null = null;
         let pendingSuggestionId: number | null = null;
         if (b.museumId != null && b.museumId > 0) {
           const m = museums();
@@ -289,7 +290,10 @@ export default definePluginServer({
         const results = await ctx.events.emit('insights.post.created', { postId: post.id, userId: me.id, museumId, type: post.type });
         // the museum card is the one read above (hydrating reads it again only when it changed meanwhile)
         if (museumCard && post.museum_id === museumCard.id) {
-          Object.assign(post, { m_id: museumCard.id, m_slug: museumCard.slug, m_name: museumCard.name, m_city: museumCard.city ?? null, m_country: museumCard.country ?? null, m_featuredImage: museumCard.featuredImage ?? null });
+          Object.assign(post, { m_id: museumCard.id, m_slug: museumCard.slug, m_name: museumCard.name, m_city: museumCard.city ?? null, m_country: museumCard.country ?? null, m_featuredImage: museumCard.featuredImage ?? null,
+            // the featured image's made widths and placeholder, read with the museum (museums' toSummary)
+            m_featuredImageInfo: museumCard.featuredImageInfo ?? null,
+          });
         }
         const [out] = await hydrate.posts([post], me.id);
         return { ...out, badges: earnedBadgesFrom(results) };

@@ -13,7 +13,7 @@ import sharp, { type Metadata, type OutputInfo } from 'sharp';
 import type { Knex } from 'knex';
 import type { PluginContext } from '../../../core/plugin-api.ts';
 import { HttpError } from '../../../core/errors.ts';
-import { blurhashOf, makeVariants, recordImage, srcsets, variantUrl } from '../../../core/images.ts';
+import { blurhashOf, imageInfoSql, makeVariants, recordImage, srcsets, toImageInfo, variantUrl } from '../../../core/images.ts';
 import type { AccountsApi } from '../../accounts/public.ts';
 import type { MuseumsApi } from '../../museums/public.ts';
 import type { Viewer } from './social.ts';
@@ -325,6 +325,8 @@ export function registerPhotos(ctx: PluginContext, deps: PhotoDeps) {
         .whereRaw(canView.sql, canView.bindings as any[])
         .select('ph.*', { post_created_at: 'p.created_at', sensitive: 'p.sensitive' })
         .select(cols)
+        // the author's avatar (credit): its made widths and placeholder, in this statement
+        .select(knex.raw('? as ??', [imageInfoSql(knex, 'users.profile_image_url'), 'u_profileImageInfo']))
         .orderBy('ph.id', 'desc')
         .limit(limit + 1);
       if (before) q.where('ph.id', '<', before);
@@ -425,7 +427,7 @@ export function registerPhotos(ctx: PluginContext, deps: PhotoDeps) {
       .join('users', 'users.id', 'p.user_id')
       .where('f.museum_id', museumId)
       .where('ph.allow_feature', true)
-      .first('ph.*', cols);
+      .first('ph.*', cols, knex.raw('? as ??', [imageInfoSql(knex, 'users.profile_image_url'), 'u_profileImageInfo']));
     if (!r) return null;
     void viewer;
     return { ...photoOut(publicOf(r)), postId: r.post_id, user: userOf(r) };
@@ -474,6 +476,7 @@ function userOf(r: any) {
     firstName: r.u_firstName ?? '',
     lastName: r.u_lastName ?? '',
     profileImageUrl: r.u_profileImageUrl ?? null,
+    profileImageInfo: toImageInfo(r.u_profileImageInfo),
     role: r.u_role,
   };
 }

@@ -117,6 +117,8 @@ async function run(knex: Knex, inner: Inner, scope: ReadScope | undefined): Prom
     .select(prefixed(acc.summaryColumns))
     // the author's avatar: its made widths and placeholder, in the same statement
     .select(knex.raw('? as ??', [imageInfoSql(knex, 'users.profile_image_url'), 'u_profileImageInfo']))
+    // a video's poster: its made widths, size and placeholder (posterInfo), in the same statement
+    .select(knex.raw('? as ??', [imageInfoSql(knex, 'page_row.poster_url'), 'poster_info']))
     .select(knex.raw(`${canView.sql} as author_visible`, canView.bindings as any[]))
     .select(
       scope.viewer
@@ -128,6 +130,8 @@ async function run(knex: Knex, inner: Inner, scope: ReadScope | undefined): Prom
   if (scope.museums) {
     const cols = Object.fromEntries(Object.entries(scope.museums.sql.cardColumns).map(([k, v]) => [`m_${k}`, v]));
     q.select(cols).leftJoin('museums', 'museums.id', 'page_row.museum_id');
+    // the museum card's featured image: its made widths and placeholder, in the same statement
+    q.select(knex.raw('? as ??', [imageInfoSql(knex, scope.museums.sql.cardColumns.featuredImage), 'm_featuredImageInfo']));
   }
   q.orderBy([
     { column: 'page_row.created_at', order: 'desc' },
@@ -311,6 +315,7 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
               .whereIn('p.id', ids)
               .select({ post_id: 'p.id', ...prefixed(accounts().summaryColumns) })
               .select(knex.raw('? as ??', [imageInfoSql(knex, 'users.profile_image_url'), 'u_profileImageInfo']))
+              .select(knex.raw('? as ??', [imageInfoSql(knex, 'p.poster_url'), 'poster_info']))
               .select(viewerId ? knex.raw('exists (select 1 from insights_likes l where l.post_id = p.id and l.user_id = ?) as is_liked', [viewerId]) : knex.raw('false as is_liked')),
         !m || !museumIds.length
           ? Promise.resolve(new Map())
@@ -321,9 +326,11 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
       ]);
       const users = new Map<number, UserSummary>();
       const likedSet = new Set<number>();
+      const posterInfos = new Map<number, unknown>();
       for (const a of authors as any[]) {
         users.set(Number(a.u_id), summaryOf(a));
         if (a.is_liked) likedSet.add(Number(a.post_id));
+        if ('poster_info' in a) posterInfos.set(Number(a.post_id), a.poster_info);
       }
       const out: any[] = [];
       for (const r of rows) {
@@ -343,8 +350,12 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
           imageUrls: images,
           videoUrl: r.video_url,
           posterUrl: r.poster_url,
+          // the poster's real size and made widths (a frame fit inside 1280 × 720: a portrait video's is narrower)
+          posterInfo: r.poster_url ? toImageInfo(posterInfos.get(r.id)) : null,
           user,
-          museum: mu ? { id: mu.id, slug: mu.slug, name: mu.name, city: mu.city ?? null, country: mu.country ?? null, featuredImage: mu.featuredImage ?? null } : null,
+          museum: mu
+            ? { id: mu.id, slug: mu.slug, name: mu.name, city: mu.city ?? null, country: mu.country ?? null, featuredImage: mu.featuredImage ?? null, featuredImageInfo: mu.featuredImageInfo ?? null }
+            : null,
           museumId: r.museum_id,
           pendingMuseumSuggestionId: r.pending_suggestion_id,
           likesCount: Number(r.likes_count),
@@ -418,7 +429,15 @@ export function prefixed(cols: Record<string, string>): Record<string, string> {
 
 /** A museum card from the m_-prefixed columns a scoped page statement read. */
 function museumCard(r: Record<string, any>) {
-  return { id: Number(r.m_id), slug: r.m_slug, name: r.m_name, city: r.m_city ?? null, country: r.m_country ?? null, featuredImage: r.m_featuredImage ?? null };
+  return {
+    id: Number(r.m_id),
+    slug: r.m_slug,
+    name: r.m_name,
+    city: r.m_city ?? null,
+    country: r.m_country ?? null,
+    featuredImage: r.m_featuredImage ?? null,
+    featuredImageInfo: toImageInfo(r.m_featuredImageInfo),
+  };
 }
 
 function summaryOf(r: Record<string, any>): UserSummary {

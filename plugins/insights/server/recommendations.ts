@@ -40,6 +40,8 @@ function museumOut(m: MuseumSummary) {
     city: m.city ?? null,
     country: m.country ?? null,
     featuredImage: m.featuredImage ?? null,
+    // read with the summary (museums' getMuseumSummaries / suggestMuseums, same statement)
+    featuredImageInfo: m.featuredImageInfo ?? null,
     category: m.category ?? null,
     isVerified: Boolean(m.isVerified),
   };

@@ -6,6 +6,7 @@ import { HttpError, tooMany } from '../../../core/errors.ts';
 import { AccountsService, OnboardingSources, UserData } from '../../accounts/public.ts';
 import { MuseumsService, SearchRegistry, type MuseumsApi, type SearchKind, type SearchProvider } from '../public.ts';
 import { MuseumsDomain } from './service.ts';
+import { imageInfoSql } from '../../../core/images.ts';
 import { createWikidataClient, type WikidataClient } from './wikidata.ts';
 import { createGeocoder } from './geocode.ts';
 import { ExternalServiceError } from './http-json.ts';
@@ -118,7 +119,11 @@ export default definePluginServer({
         const unique = [...new Set(ids.filter((i) => Number.isInteger(i) && i > 0))];
         const map = new Map();
         if (!unique.length) return map;
-        const rows = await knex('museums').whereIn('id', unique).select('id', 'slug', 'name', 'city', 'country', 'featured_image', 'category', 'manager_id', 'is_verified', 'timezone');
+        const rows = await knex('museums')
+          .whereIn('id', unique)
+          .select('id', 'slug', 'name', 'city', 'country', 'featured_image', 'category', 'manager_id', 'is_verified', 'timezone')
+          // the featured image's made widths and placeholder (cards elsewhere): no statement more
+          .select(knex.raw('? as featured_image_info', [imageInfoSql(knex, 'museums.featured_image')]));
         for (const r of rows) map.set(r.id, d.toSummary(r));
         return map;
       },

@@ -217,6 +217,7 @@ export class MuseumsDomain {
       city: row.city ?? '',
       country: row.country ?? '',
       featuredImage: row.featured_image ?? null,
+      ...('featured_image_info' in row ? { featuredImageInfo: toImageInfo(row.featured_image_info) } : {}),
       category: row.category ?? null,
       managerId: row.manager_id ?? null,
       isVerified: Boolean(row.is_verified),

@@ -9,6 +9,7 @@ import { HttpError } from '../../../core/errors.ts';
 import type { OnboardingSourcesApi } from '../../accounts/public.ts';
 import type { MuseumsApi, MuseumSuggestionQuery, SuggestedMuseum } from '../public.ts';
 import { CATEGORIES } from '../shared/catalog.ts';
+import { imageInfoSql } from '../../../core/images.ts';
 import { ExternalServiceError } from './http-json.ts';
 
 export const NEARBY_KM = 100;
@@ -39,6 +40,8 @@ export function createSuggest(knex: Knex, toSummary: (row: any) => any): Museums
       .from(inner.as('m'))
       .select('*')
       .select(knex.raw('(m.km is not null and m.km <= ?) as nearby', [radius]))
+      // the featured image's made widths and placeholder (cards), in this statement
+      .select(knex.raw('? as featured_image_info', [imageInfoSql(knex, 'm.featured_image')]))
       .orderByRaw('(case when m.interest then 2 else 0 end + case when m.km is not null and m.km <= ? then 1 else 0 end) desc, m.follower_count + m.check_in_count + m.total_insights desc, m.km asc nulls last, m.id asc', [radius])
       .limit(limit);
     return (rows as any[]).map((r) => ({

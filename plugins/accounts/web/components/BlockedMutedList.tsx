@@ -1,13 +1,13 @@
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { Avatar, EmptyState, Spinner, formatDateTime, toast, useApi, useTranslation, withRetry } from '../../../../web/src/index.ts';
+import { Avatar, EmptyState, Spinner, formatDateTime, toast, useApi, useTranslation, withRetry, type ImageInfo } from '../../../../web/src/index.ts';
 import { unblockUser, unmuteUser, type BlockPage, type MutePage } from '../../../../web/src/api/generated/accounts.ts';
 import { displayName } from '../lib.ts';
 
 export const BLOCKS_KEY = '/api/user/blocks?limit=100';
 export const MUTES_KEY = '/api/user/mutes?limit=100';
 
-type Person = { id: number; slug?: string | null; username: string; firstName?: string | null; lastName?: string | null; profileImageUrl?: string | null };
+type Person = { id: number; slug?: string | null; username: string; firstName?: string | null; lastName?: string | null; profileImageUrl?: string | null; profileImageInfo?: ImageInfo | null };
 
 function Row({ user, detail, undoLabel, onUndo }: { user: Person; detail?: string; undoLabel: string; onUndo: () => Promise<void> }) {
   const [busy, setBusy] = useState(false);
@@ -15,7 +15,7 @@ function Row({ user, detail, undoLabel, onUndo }: { user: Person; detail?: strin
   return (
     <li className="acc-follow-list__item">
       <Link to={`/profile/${user.slug || user.id}`} className="acc-follow-list__who">
-        <Avatar src={user.profileImageUrl ?? null} name={name} size={40} decorative />
+        <Avatar src={user.profileImageUrl ?? null} info={user.profileImageInfo} name={name} size={40} decorative />
         <span>
           <span className="acc-follow-list__name">{name}</span>
           <span className="acc-follow-list__handle">@{user.username}</span>

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
-import { CoverImage, Spinner, toast, useApi, useTranslation } from '../../../../web/src/index.ts';
+import { CoverImage, Spinner, toast, useApi, useTranslation, type ImageInfo } from '../../../../web/src/index.ts';
 
 interface FeaturedMuseum {
   id: number;
@@ -9,6 +9,8 @@ interface FeaturedMuseum {
   city?: string | null;
   country?: string | null;
   featuredImage?: string | null;
+  /** the featured image's made widths, size and placeholder (the museums' answer carries it) */
+  featuredImageInfo?: ImageInfo | null;
   category?: string | null;
   totalInsights?: number;
   isOpen?: boolean;
@@ -16,7 +18,7 @@ interface FeaturedMuseum {
 
 /** The museum's image through its variants, or its designed cover (never initials on a gradient). */
 function MuseumImage({ museum }: { museum: FeaturedMuseum }) {
-  return <CoverImage src={museum.featuredImage} kind="museum" category={museum.category} seed={museum.name} sizes="(min-width: 769px) 33vw, 100vw" />;
+  return <CoverImage src={museum.featuredImage} info={museum.featuredImageInfo} kind="museum" category={museum.category} seed={museum.name} sizes="(min-width: 769px) 33vw, 100vw" />;
 }
 
 /**

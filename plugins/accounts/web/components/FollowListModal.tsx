@@ -59,7 +59,7 @@ export function FollowListModal({ userId, kind, onClose }: { userId: number; kin
           {items.map((u) => (
             <li key={u.id} className="acc-follow-list__item">
               <Link to={`/profile/${u.slug || u.id}`} className="acc-follow-list__who" onClick={onClose}>
-                <Avatar src={u.profileImageUrl} name={displayName(u)} size={40} decorative />
+                <Avatar src={u.profileImageUrl} info={u.profileImageInfo} name={displayName(u)} size={40} decorative />
                 <span>
                   <span className="acc-follow-list__name">{displayName(u)}</span>
                   <span className="acc-follow-list__handle">@{u.username}</span>

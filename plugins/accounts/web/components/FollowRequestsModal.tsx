@@ -48,7 +48,7 @@ export function FollowRequestsModal({ onClose, onChange }: { onClose: () => void
             return (
               <li key={r.id} className="acc-follow-list__item">
                 <Link to={`/profile/${r.user.slug || r.user.id}`} className="acc-follow-list__who" onClick={onClose}>
-                  <Avatar src={r.user.profileImageUrl ?? null} name={name} size={40} decorative />
+                  <Avatar src={r.user.profileImageUrl ?? null} info={r.user.profileImageInfo} name={name} size={40} decorative />
                   <span>
                     <span className="acc-follow-list__name">{name}</span>
                     <span className="acc-follow-list__handle">@{r.user.username}</span>

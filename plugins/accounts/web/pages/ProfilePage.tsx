@@ -267,7 +267,7 @@ export default function ProfilePage() {
     <section className="section acc-profile">
       <div className="container">
         <header className="acc-profile__header box">
-          <Avatar src={profile.profileImageUrl} name={name} size={112} className="acc-profile__avatar" />
+          <Avatar src={profile.profileImageUrl} info={profile.profileImageInfo} name={name} size={112} className="acc-profile__avatar" priority />
           <div className="acc-profile__info">
             <div className="acc-profile__titlebar">
               <h1 className="title is-4 acc-profile__username">{profile.username}</h1>

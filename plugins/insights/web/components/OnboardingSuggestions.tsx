@@ -85,7 +85,7 @@ export default function OnboardingSuggestions() {
             {ms.map((m) => (
               <li key={m.id} className="box p-0 mb-0 insights-onboarding-card">
                 <div className="insights-onboarding-cover">
-                  <CoverImage src={m.featuredImage} kind="museum" category={m.category} seed={m.name} sizes="(min-width: 769px) 33vw, 100vw" />
+                  <CoverImage src={m.featuredImage} info={m.featuredImageInfo} kind="museum" category={m.category} seed={m.name} sizes="(min-width: 769px) 33vw, 100vw" />
                 </div>
                 <div className="p-3 is-flex is-flex-direction-column" style={{ gap: '0.25rem', flex: 1 }}>
                   <Link to={museumPath(m)} className="has-text-weight-semibold has-text-dark">
@@ -113,7 +113,7 @@ export default function OnboardingSuggestions() {
               const name = displayName(p);
               return (
                 <li key={p.id} className="is-flex is-align-items-center mb-3" style={{ gap: '0.6rem' }}>
-                  <Avatar src={p.profileImageUrl} name={name} size={40} decorative />
+                  <Avatar src={p.profileImageUrl} info={p.profileImageInfo} name={name} size={40} decorative />
                   <div style={{ flex: 1, minWidth: 0 }}>
                     <Link to={profilePath(p)} className="has-text-weight-semibold has-text-dark is-block" style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
                       {name}

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { useTranslation, useAuth, Avatar, RoleBadge, RelativeTime, Icon, Slot, toast, toastApiError, confirmDialog, signInToastAction, ResponsiveImage, storedSrcsets, Spinner } from '../../../../web/src/index.ts';
+import { useTranslation, useAuth, Avatar, RoleBadge, RelativeTime, Icon, Slot, toast, toastApiError, confirmDialog, signInToastAction, ResponsiveImage, storedSrcsets, infoSrcsets, Spinner } from '../../../../web/src/index.ts';
 import { togglePostLike, deletePost } from '../../../../web/src/api/generated/insights.ts';
 import { displayName, museumPath, profilePath, type Post } from '../types.ts';
 import { MentionText } from '../../../accounts/web/components/MentionText.tsx';
@@ -33,6 +33,8 @@ export function PostCard({ post, onDeleted, hideMuseum, commentsOpen = false, pr
   const [playing, setPlaying] = useState(false);
   const name = displayName(post.user);
   const image = post.images[0] ?? null;
+  // what the API says of a video's poster (its real size: a frame fit inside 1280 × 720)
+  const poster = image && image === post.posterUrl ? (post.posterInfo ?? null) : null;
   const canDelete = user && (user.id === post.user.id || user.role === 'Admin');
 
   const like = async () => {
@@ -109,7 +111,18 @@ export function PostCard({ post, onDeleted, hideMuseum, commentsOpen = false, pr
           ) : (
             <button type="button" className="insights-play" onClick={() => setPlaying(true)} aria-label={t('post.playVideo')}>
               {image ? (
-                <ResponsiveImage className="curio-picture--contents" src={image} srcset={storedSrcsets(image)} sizes="(min-width: 769px) 600px, 100vw" alt={t('post.imageAlt', { name })} priority={priority} />
+                <ResponsiveImage
+                  className="curio-picture--contents"
+                  src={image}
+                  // the poster's made widths, size and placeholder when the API says them; else derived from the URL
+                  srcset={poster ? infoSrcsets(image, poster) : storedSrcsets(image)}
+                  width={poster?.width}
+                  height={poster?.height}
+                  blurhash={poster?.blurhash}
+                  sizes="(min-width: 769px) 600px, 100vw"
+                  alt={t('post.imageAlt', { name })}
+                  priority={priority}
+                />
               ) : (
                 <span className="insights-media-fallback" />
               )}

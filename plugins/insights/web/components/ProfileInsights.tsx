@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation, useAuth, useInfiniteApi, useCreateDialog, EmptyState, InfiniteList, Icon, Modal, ApiError, ResponsiveImage, storedSrcsets } from '../../../../web/src/index.ts';
+import { useTranslation, useAuth, useInfiniteApi, useCreateDialog, EmptyState, InfiniteList, Icon, Modal, ApiError, ResponsiveImage, storedSrcsets, infoSrcsets } from '../../../../web/src/index.ts';
 import { listUserPostsUrl } from '../../../../web/src/api/generated/insights.ts';
 import { PostCard } from './PostCard.tsx';
 import type { Post } from '../types.ts';
@@ -66,7 +66,15 @@ export default function ProfileInsights({ userId, user: owner, isOwn }: ProfileI
                 className={`insights-tile-picture${p.sensitive ? ' is-blurred' : ''}`}
               />
             ) : p.images[0] ? (
-              <ResponsiveImage className="curio-picture--contents" src={p.images[0]} srcset={storedSrcsets(p.images[0])} sizes="(min-width: 769px) 240px, 33vw" alt="" />
+              <ResponsiveImage
+                className="curio-picture--contents"
+                src={p.images[0]}
+                // a video's poster: exactly its made widths (posterInfo) when the API says them
+                srcset={p.posterInfo && p.images[0] === p.posterUrl ? infoSrcsets(p.images[0], p.posterInfo) : storedSrcsets(p.images[0])}
+                blurhash={p.images[0] === p.posterUrl ? p.posterInfo?.blurhash : undefined}
+                sizes="(min-width: 769px) 240px, 33vw"
+                alt=""
+              />
             ) : (
               <span className="insights-tile-text">{p.content.slice(0, 140)}</span>
             )}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { useTranslation, useApi, useAuth, Avatar, RoleBadge, Icon, Spinner, apiRequest, toast, CoverImage, ResponsiveImage, storedSrcsets } from '../../../../web/src/index.ts';
+import { useTranslation, useApi, useAuth, Avatar, RoleBadge, Icon, Spinner, apiRequest, toast, CoverImage, ResponsiveImage, storedSrcsets, infoSrcsets } from '../../../../web/src/index.ts';
 import { recommendUsersUrl, recommendMuseumsUrl, trendingMuseumsUrl, activeUsersUrl } from '../../../../web/src/api/generated/insights.ts';
 import { displayName, museumPath, profilePath, type RecommendedUser, type RecommendedMuseum, type ActiveUser } from '../types.ts';
 import { FOLLOWED_EVENT, useFollowList } from './follow.ts';
@@ -57,7 +57,7 @@ function PersonRow({ p }: { p: Person }) {
   return (
     <li className="is-flex is-align-items-center mb-3" style={{ gap: '0.6rem' }}>
       <Link to={profilePath(p)} aria-label={name}>
-        <Avatar src={p.profileImageUrl} name={name} size={36} decorative />
+        <Avatar src={p.profileImageUrl} info={p.profileImageInfo} name={name} size={36} decorative />
       </Link>
       <div style={{ flex: 1, minWidth: 0 }}>
         <Link to={profilePath(p)} className="has-text-weight-semibold has-text-dark is-size-7 is-block" style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
@@ -79,7 +79,8 @@ function MuseumRow({ m }: { m: RecommendedMuseum }) {
         <ResponsiveImage
           className="curio-picture--contents"
           src={m.featuredImage}
-          srcset={storedSrcsets(m.featuredImage)}
+          srcset={m.featuredImageInfo ? infoSrcsets(m.featuredImage, m.featuredImageInfo) : storedSrcsets(m.featuredImage)}
+          blurhash={m.featuredImageInfo?.blurhash}
           sizes="40px"
           alt=""
           width={40}
@@ -172,7 +173,7 @@ export function FullRecommendations() {
                 return (
                   <div key={p.id} className="box has-text-centered p-4 mb-0">
                     <Link to={profilePath(p)} aria-label={name} className="is-inline-block">
-                      <Avatar src={p.profileImageUrl} name={name} size={64} decorative />
+                      <Avatar src={p.profileImageUrl} info={p.profileImageInfo} name={name} size={64} decorative />
                     </Link>
                     <p className="has-text-weight-semibold mt-2">
                       <Link to={profilePath(p)} className="has-text-dark">
@@ -224,7 +225,7 @@ export function FullRecommendations() {
               <div key={m.id} className="column is-half-tablet is-one-quarter-desktop">
                 <div className="card" style={{ height: '100%' }}>
                   <div className="insights-spotlight-cover" style={{ height: 120 }}>
-                    <CoverImage src={m.featuredImage} kind="museum" category={m.category} seed={m.name} sizes="(min-width: 1024px) 25vw, (min-width: 769px) 50vw, 100vw" />
+                    <CoverImage src={m.featuredImage} info={m.featuredImageInfo} kind="museum" category={m.category} seed={m.name} sizes="(min-width: 1024px) 25vw, (min-width: 769px) 50vw, 100vw" />
                   </div>
                   <div className="card-content p-3">
                     <Link to={museumPath(m)} className="has-text-weight-semibold has-text-dark">

@@ -57,7 +57,7 @@ function StoriesRow() {
         return (
           <Link key={p.id} to={profilePath(p)} className="insights-story" aria-label={t('stories.profileOf', { name })}>
             <span className="insights-story-ring">
-              <Avatar src={p.profileImageUrl} name={name} size={56} decorative />
+              <Avatar src={p.profileImageUrl} info={p.profileImageInfo} name={name} size={56} decorative />
             </span>
             <span className="insights-story-label">{p.firstName || p.username}</span>
           </Link>
@@ -77,7 +77,7 @@ function MuseumSpotlight() {
   return (
     <aside className="card mb-4" aria-label={t('spotlight.label')}>
       <div className="insights-spotlight-cover">
-        <CoverImage src={m.featuredImage} kind="museum" category={m.category} seed={m.name} sizes="(min-width: 769px) 600px, 100vw" />
+        <CoverImage src={m.featuredImage} info={m.featuredImageInfo} kind="museum" category={m.category} seed={m.name} sizes="(min-width: 769px) 600px, 100vw" />
       </div>
       <div className="card-content py-3 px-4">
         <p className="is-size-7 has-text-grey is-uppercase has-text-weight-semibold">{t('spotlight.title')}</p>

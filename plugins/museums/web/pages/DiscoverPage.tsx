@@ -3,6 +3,7 @@ import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import {
   apiRequest,
   Avatar,
+  CoverImage,
   formatDate,
   EmptyState,
   Icon,
@@ -191,7 +192,7 @@ function SearchResults({ q, category }: { q: string; category: string }) {
       {users.map((u) => (
         <li key={String(u.id)}>
           <Link to={profilePath(u)} className="mz-person">
-            <Avatar src={u.profileImageUrl} name={personName(u)} size={40} decorative />
+            <Avatar src={u.profileImageUrl} info={u.profileImageInfo} name={personName(u)} size={40} decorative />
             <span>
               <strong>{personName(u)}</strong> <span className="has-text-grey">@{u.username}</span>
             </span>
@@ -206,6 +207,8 @@ function SearchResults({ q, category }: { q: string; category: string }) {
       {comms.map((c) => (
         <li key={String(c.id)}>
           <Link to={`/communities/${c.id}`} className="mz-list__link">
+            {/* the cover through its made widths with its placeholder (imageInfo), else the designed cover */}
+            <CoverImage src={c.imageUrl} info={c.imageInfo} kind="community" seed={String(c.name ?? c.id)} sizes="56px" className="mz-list__thumb" />
             <strong>{c.name ?? c.title}</strong>
             {typeof c.memberCount === 'number' && <span className="has-text-grey"> · {t('discover.members', { count: c.memberCount })}</span>}
             {c.description && <span className="mz-list__sub">{String(c.description).slice(0, 140)}</span>}
@@ -219,6 +222,7 @@ function SearchResults({ q, category }: { q: string; category: string }) {
       {evs.map((e) => (
         <li key={String(e.id)}>
           <Link to={eventPath({ id: e.id, kind: e.kind })} className="mz-list__link" data-event-kind={e.kind}>
+            <CoverImage src={e.imageUrl} info={e.imageInfo} kind={e.kind === 'meetup' ? 'meetup' : 'event'} seed={String(e.title ?? e.id)} sizes="56px" className="mz-list__thumb" />
             <strong>{e.title ?? e.name}</strong>
             {e.dateTime && <span className="has-text-grey"> · {formatDate(e.dateTime, i18n.language)}</span>}
             {e.location && <span className="mz-list__sub">{e.location}</span>}
@@ -342,7 +346,7 @@ function PeopleToFollow() {
             return (
               <li key={String(u.id)} className="mz-person-row">
                 <Link to={profilePath(u)} className="mz-person">
-                  <Avatar src={u.profileImageUrl} name={personName(u)} size={36} decorative />
+                  <Avatar src={u.profileImageUrl} info={u.profileImageInfo} name={personName(u)} size={36} decorative />
                   <span>
                     <strong>{personName(u)}</strong>
                     <span className="has-text-grey is-block is-size-7">@{u.username}</span>

@@ -3,7 +3,7 @@
 
 import { apiRequest } from '../../lib/api.ts';
 import { qs } from '../qs.ts';
-import type { IdParams, Ok, UserSummary } from './shared.ts';
+import type { IdParams, ImageInfo, Ok, UserSummary } from './shared.ts';
 
 export interface BlockedUser {
 user: UserSummary
@@ -151,6 +151,10 @@ username: string
 firstName: string
 lastName: string
 profileImageUrl: (string | null)
+/**
+ * the picture's size, made variant widths and placeholder (null for none or before its variants are made)
+ */
+profileImageInfo?: (ImageInfo | null)
 role: string
 /**
  * the viewer follows this member
@@ -315,6 +319,10 @@ username: string
 firstName: string
 lastName: string
 profileImageUrl: (string | null)
+/**
+ * the picture's size, made variant widths and placeholder (null for none or before its variants are made)
+ */
+profileImageInfo?: (ImageInfo | null)
 role: string
 /**
  * the owner's, an Admin's view, or when the owner chose showEmail (and only to people allowed to see the profile)

@@ -3,7 +3,7 @@
 
 import { apiRequest } from '../../lib/api.ts';
 import { qs } from '../qs.ts';
-import type { Id, IdParams, Mention, Ok, UserSummary } from './shared.ts';
+import type { Id, IdParams, ImageInfo, Mention, Ok, UserSummary } from './shared.ts';
 
 /**
  * A member active recently (insights, comments and likes in the last 30 days).
@@ -15,6 +15,10 @@ username: string
 firstName: (string | null)
 lastName: (string | null)
 profileImageUrl: (string | null)
+/**
+ * the picture's size, made variant widths and placeholder (null for none or before its variants are made)
+ */
+profileImageInfo?: (ImageInfo | null)
 role: string
 recentInsightsCount: number
 activityScore: number
@@ -41,6 +45,10 @@ images: string[]
 imageUrl: (string | null)
 imageUrls: string[]
 videoUrl: (string | null)
+/**
+ * the poster's size, made variant widths and placeholder (null without a poster or before its variants are made)
+ */
+posterInfo?: (ImageInfo | null)
 posterUrl: (string | null)
 videoDuration?: (number | null)
 user: UserSummary
@@ -139,6 +147,10 @@ name: string
 city?: (string | null)
 country?: (string | null)
 featuredImage?: (string | null)
+/**
+ * the featured image's size, made variant widths and placeholder (null when unknown: an external image, or before its variants are made)
+ */
+featuredImageInfo?: (ImageInfo | null)
 }
 /**
  * A page of insights, newest first; nextCursor is null on the last page.
@@ -209,6 +221,10 @@ images: string[]
 imageUrl: (string | null)
 imageUrls: string[]
 videoUrl: (string | null)
+/**
+ * the poster's size, made variant widths and placeholder (null without a poster or before its variants are made)
+ */
+posterInfo?: (ImageInfo | null)
 posterUrl: (string | null)
 videoDuration?: (number | null)
 user: UserSummary
@@ -307,6 +323,10 @@ name: string
 city: (string | null)
 country: (string | null)
 featuredImage: (string | null)
+/**
+ * the featured image's size, made variant widths and placeholder (null when unknown: an external image, or before its variants are made)
+ */
+featuredImageInfo?: (ImageInfo | null)
 category: (string | null)
 isVerified?: boolean
 /**
@@ -336,6 +356,10 @@ username: string
 firstName: (string | null)
 lastName: (string | null)
 profileImageUrl: (string | null)
+/**
+ * the picture's size, made variant widths and placeholder (null for none or before its variants are made)
+ */
+profileImageInfo?: (ImageInfo | null)
 role: string
 mutualFollowersCount: number
 commonMuseumsCount: number

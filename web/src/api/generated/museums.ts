@@ -602,6 +602,10 @@ export interface SearchResult {
 museums: Museum[]
 users: {
 id: (number | string)
+/**
+ * the avatar's size, made variant widths and placeholder (null for none or before its variants are made)
+ */
+profileImageInfo?: (ImageInfo | null)
 [k: string]: unknown
 }[]
 posts: {
@@ -610,10 +614,18 @@ id: (number | string)
 }[]
 communities: {
 id: (number | string)
+/**
+ * the cover's size, made variant widths and placeholder (null for none, an external image or before its variants are made)
+ */
+imageInfo?: (ImageInfo | null)
 [k: string]: unknown
 }[]
 events: {
 id: (number | string)
+/**
+ * the cover's size, made variant widths and placeholder (null for none, an external image or before its variants are made)
+ */
+imageInfo?: (ImageInfo | null)
 [k: string]: unknown
 }[]
 }
