@@ -50,7 +50,7 @@ function ConversationRow({ c, selected }: { c: Conversation; selected: boolean }
   return (
     <div className={`msg-row${selected ? ' is-selected' : ''}${c.unreadCount ? ' is-unread' : ''}`}>
       <Link to={`/messages/${c.id}`} aria-current={selected ? 'page' : undefined} className="msg-row__link">
-        <Avatar src={first?.profileImageUrl} name={title} size={40} decorative />
+        <Avatar src={first?.profileImageUrl} info={first?.profileImageInfo} name={title} size={40} decorative />
         <span className="msg-row__body">
           <span className="msg-row__title">
             {title}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { Avatar, EmptyState, Spinner, apiRequest, mutate, useApi, useTranslation } from '../../../../web/src/index.ts';
+import { Avatar, EmptyState, Spinner, apiRequest, mutate, useApi, useTranslation, type ImageInfo } from '../../../../web/src/index.ts';
 import { personName } from '../shared.ts';
 import { Composer } from './Composer.tsx';
 import { PeoplePicker, type Person } from './PeoplePicker.tsx';
@@ -19,7 +19,7 @@ export function NewConversation({ to }: { to: number | null }) {
   const { t } = useTranslation('messages');
   const navigate = useNavigate();
   const { data: status, error } = useApi<ContactStatus>(to ? `/api/conversations/with/${to}` : null);
-  const { data: person } = useApi<{ id: number; username: string; firstName?: string; lastName?: string; profileImageUrl?: string | null }>(to ? `/api/user/${to}` : null);
+  const { data: person } = useApi<{ id: number; username: string; firstName?: string; lastName?: string; profileImageUrl?: string | null; profileImageInfo?: ImageInfo | null }>(to ? `/api/user/${to}` : null);
 
   useEffect(() => {
     if (status?.conversationId) navigate(`/messages/${status.conversationId}`, { replace: true });
@@ -49,7 +49,7 @@ export function NewConversation({ to }: { to: number | null }) {
         <Link to="/messages" className="button is-white msg-back" aria-label={t('thread.back')} title={t('thread.back')}>
           <span aria-hidden="true">←</span>
         </Link>
-        {person && <Avatar src={person.profileImageUrl} name={name} size={36} decorative />}
+        {person && <Avatar src={person.profileImageUrl} info={person.profileImageInfo} name={name} size={36} decorative />}
         <h2 className="msg-thread__title">{name ? t('new.to', { name }) : t('new.title')}</h2>
       </header>
       <div className="msg-messages">

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Avatar, apiRequest, useAuth, useTranslation } from '../../../../web/src/index.ts';
+import { Avatar, apiRequest, useAuth, useTranslation, type ImageInfo } from '../../../../web/src/index.ts';
 import { personName } from '../shared.ts';
 
 export interface Person {
@@ -8,6 +8,8 @@ export interface Person {
   firstName?: string | null;
   lastName?: string | null;
   profileImageUrl?: string | null;
+  /** the avatar's made widths and placeholder (GET /api/search answers it) */
+  profileImageInfo?: ImageInfo | null;
 }
 
 /** Choose members by name (the app's search, users part); at most `max`; `exclude` are already in. */
@@ -63,7 +65,7 @@ export function PeoplePicker({ value, onChange, max, exclude = [] }: { value: Pe
           {results.map((p) => (
             <li key={p.id}>
               <button type="button" className={`msg-picker__person${chosen.has(p.id) ? ' is-chosen' : ''}`} aria-pressed={chosen.has(p.id)} disabled={!chosen.has(p.id) && value.length >= max} onClick={() => toggle(p)}>
-                <Avatar src={p.profileImageUrl} name={personName(p)} size={28} decorative />
+                <Avatar src={p.profileImageUrl} info={p.profileImageInfo} name={personName(p)} size={28} decorative />
                 <span>{personName(p)}</span>
                 <span className="has-text-grey is-size-7">@{p.username}</span>
               </button>

@@ -97,7 +97,7 @@ export function Thread({ id }: { id: number }) {
         <Link to="/messages" className="button is-white msg-back" aria-label={t('thread.back')} title={t('thread.back')}>
           <span aria-hidden="true">←</span>
         </Link>
-        <Avatar src={conv.participants[0]?.profileImageUrl} name={title} size={36} decorative />
+        <Avatar src={conv.participants[0]?.profileImageUrl} info={conv.participants[0]?.profileImageInfo} name={title} size={36} decorative />
         <h2 className="msg-thread__title">
           {conv.kind === 'direct' && conv.participants[0] ? <Link to={`/profile/${encodeURIComponent(conv.participants[0].slug || conv.participants[0].username)}`}>{title}</Link> : title}
           {conv.muted && <span className="tag is-light is-small ml-2">{t('thread.mutedTag')}</span>}
