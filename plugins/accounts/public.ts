@@ -14,7 +14,7 @@ export interface UserSummary {
   lastName: string;
   profileImageUrl: string | null;
   role: string;
-  /** the avatar's size, made variant widths and placeholder (getUserSummaries; null before its variants, absent elsewhere) */
+  /** the avatar's size, made variant widths and placeholder (getUserSummaries, findUser, listUsers; null before its variants, absent elsewhere) */
   profileImageInfo?: ImageInfo | null;
 }
 

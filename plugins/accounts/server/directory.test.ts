@@ -39,6 +39,7 @@ describe('accounts: user directory', function () {
         firstName: 'Cosima',
         lastName: last,
         profileImageUrl: null,
+        profileImageInfo: null,
         role: 'Traveler',
         email: c.me.email,
       });

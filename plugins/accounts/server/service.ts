@@ -286,7 +286,9 @@ export async function listUsers(knex: Knex, q: { q?: string; roles?: string[]; p
       ])
       .limit(pageSize)
       .offset((page - 1) * pageSize)
-      .select({ ...SUMMARY_COLUMNS, email: 'users.email' }),
+      .select({ ...SUMMARY_COLUMNS, email: 'users.email' })
+      // the avatar's made widths, size and placeholder (issue 23: the admin's user lists), in this statement
+      .select(knex.raw('? as ??', [imageInfoSql(knex, 'users.profile_image_url'), 'profileImageInfo'])),
   ]);
   return { items: rows.map((r: any) => ({ ...toSummary(r), email: r.email })), total: Number(n), page, pageSize };
 }
@@ -436,7 +438,9 @@ export function createAccountsApi(knex: Knex, deps: AccountsApiDeps): AccountsAp
       return row ? toSummary(row) : null;
     },
     async findUser(key) {
-      const q = knex('users').select({ ...SUMMARY_COLUMNS, email: 'users.email' });
+      // with the avatar's made widths and placeholder, in the same statement (issue 23)
+      const avatarInfo = () => knex.raw('? as ??', [imageInfoSql(knex, 'users.profile_image_url'), 'profileImageInfo']);
+      const q = knex('users').select({ ...SUMMARY_COLUMNS, email: 'users.email' }).select(avatarInfo());
       const s = String(key).trim();
       if (!s) return null;
       // An id first, then a slug, then a username (citext: case-insensitive).
@@ -448,7 +452,7 @@ export function createAccountsApi(knex: Knex, deps: AccountsApiDeps): AccountsAp
       if (!row) {
         // a slug or username the member had before renaming (slug-history.ts)
         const old = await userIdOfOldSlug(knex, s);
-        if (old) row = await knex('users').where({ id: old }).first({ ...SUMMARY_COLUMNS, email: 'users.email' });
+        if (old) row = await knex('users').where({ id: old }).first({ ...SUMMARY_COLUMNS, email: 'users.email' }, avatarInfo());
       }
       return row ? { ...toSummary(row), email: row.email } : null;
     },

@@ -188,7 +188,7 @@ export function registerMuseumRoutes(d: Deps) {
       const q = c.input.query.q?.trim() ?? '';
       if (q.length < 2) return [];
       const res = await d.accounts().listUsers({ q, roles: ['Museum Manager', 'Admin'], page: 1, pageSize: c.input.query.limit });
-      return res.items.map((u) => ({ id: u.id, username: u.username, firstName: u.firstName ?? '', lastName: u.lastName ?? '', email: u.email ?? '', role: u.role, profileImageUrl: u.profileImageUrl ?? null }));
+      return res.items.map((u) => ({ id: u.id, username: u.username, firstName: u.firstName ?? '', lastName: u.lastName ?? '', email: u.email ?? '', role: u.role, profileImageUrl: u.profileImageUrl ?? null, profileImageInfo: u.profileImageInfo ?? null }));
     },
   });
 

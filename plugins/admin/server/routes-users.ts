@@ -33,6 +33,8 @@ export function registerUserRoutes(d: Deps) {
         email: u.email ?? '',
         role: u.role,
         profileImageUrl: u.profileImageUrl ?? null,
+        // read with the user in accounts' statement (listUsers, findUser)
+        profileImageInfo: u.profileImageInfo ?? null,
         moderation: m ? { id: Number(m.id), type: m.type, reason: m.reason, status: 'active', expiresAt: isoOrNull(m.expires_at), createdAt: iso(m.created_at) } : null,
       };
     });
@@ -225,7 +227,8 @@ export function registerUserRoutes(d: Deps) {
       // every process reads the member's restriction again at their next request
       await d.accounts().sessionsChanged([row.user_id]);
       await ctx.events.emit('admin.moderation.lifted', { userId: row.user_id, moderationId: Number(row.id), type: row.type, adminId: me.id });
-      const user = await d.accounts().getUserSummary(row.user_id);
+      // a summary with the avatar's made widths (getUserSummaries reads them in its one statement)
+      const user = (await d.accounts().getUserSummaries([row.user_id])).get(row.user_id) ?? null;
       return toModeration(row, user, Date.now());
     },
   });
@@ -318,7 +321,7 @@ export function toModeration(r: any, user: UserSummary | null | undefined, now: 
     revokedAt: isoOrNull(r.revoked_at),
     revokedBy: r.revoked_by ?? null,
     user: user
-      ? { id: user.id, slug: user.slug, username: user.username, firstName: user.firstName, lastName: user.lastName, profileImageUrl: user.profileImageUrl, role: user.role }
+      ? { id: user.id, slug: user.slug, username: user.username, firstName: user.firstName, lastName: user.lastName, profileImageUrl: user.profileImageUrl, ...(user.profileImageInfo !== undefined ? { profileImageInfo: user.profileImageInfo } : {}), role: user.role }
       : null,
   };
 }

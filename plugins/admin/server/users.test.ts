@@ -35,7 +35,7 @@ describe('admin: users, moderation and roles', function () {
       const p2 = await admin.get(`/api/admin/users?q=${tag}&page=2`);
       expect(p2.body.items).to.have.length(2);
       const row = p1.body.items[0];
-      expect(row).to.have.all.keys('id', 'slug', 'username', 'firstName', 'lastName', 'email', 'role', 'profileImageUrl', 'moderation');
+      expect(row).to.have.all.keys('id', 'slug', 'username', 'firstName', 'lastName', 'email', 'role', 'profileImageUrl', 'profileImageInfo', 'moderation');
       expect(row.email).to.match(/@example\.test$/);
       expect(row.moderation).to.equal(null);
 

@@ -70,7 +70,7 @@ function ManagerPicker({ idPrefix, current, onChange }: { idPrefix: string; curr
                     setQ('');
                   }}
                 >
-                  <Avatar src={u.profileImageUrl} name={fullName(u) || u.username} size={24} decorative />
+                  <Avatar src={u.profileImageUrl} info={u.profileImageInfo} name={fullName(u) || u.username} size={24} decorative />
                   <span>{label(u)}</span>
                   <span className="tag is-light">{u.role}</span>
                 </button>

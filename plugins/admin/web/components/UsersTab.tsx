@@ -65,7 +65,7 @@ export default function UsersTab() {
               const self = me?.id === u.id;
               return (
                 <li key={u.id} className="admin-row">
-                  <Avatar src={u.profileImageUrl} name={name} size={44} decorative />
+                  <Avatar src={u.profileImageUrl} info={u.profileImageInfo} name={name} size={44} decorative />
                   <div className="admin-row__main">
                     <p className="admin-row__title">
                       <strong>{name}</strong> <span className="has-text-grey">@{u.username}</span>

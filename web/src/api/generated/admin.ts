@@ -5,7 +5,7 @@ import { apiRequest } from '../../lib/api.ts';
 import { qs } from '../qs.ts';
 import type { Badge, BadgeInput, UserBadge } from './badges.ts';
 import type { Amenities, EditSuggestion, Museum, MuseumPage, MuseumSuggestion, OpeningHours } from './museums.ts';
-import type { IdParams, Ok, UserSummary } from './shared.ts';
+import type { IdParams, ImageInfo, Ok, UserSummary } from './shared.ts';
 
 /**
  * One entry of the audit log (spec part 2 §3 'Admin action').
@@ -59,6 +59,10 @@ lastName: string
 email: string
 role: string
 profileImageUrl: (string | null)
+/**
+ * the picture's size, made variant widths and placeholder (null for none or before its variants are made)
+ */
+profileImageInfo: (ImageInfo | null)
 moderation: (ModerationSummary | null)
 }
 export interface AdminUserPage {
@@ -167,6 +171,10 @@ lastName: string
 email: string
 role: string
 profileImageUrl: (string | null)
+/**
+ * the picture's size, made variant widths and placeholder (null for none or before its variants are made)
+ */
+profileImageInfo: (ImageInfo | null)
 }
 export interface Metric {
 metric: string
