@@ -1,4 +1,5 @@
 import type { ComponentType, LazyExoticComponent } from 'react';
+import type { ImageInfo } from './components/ResponsiveImage.tsx';
 
 /**
  * The contract between the web shell and a plugin's web/index.ts.
@@ -18,6 +19,8 @@ export interface WebUser {
   emailVerified?: boolean;
   role: string;
   profileImageUrl?: string | null;
+  /** the avatar's size, made widths and placeholder (GET /api/auth/user answers it) */
+  profileImageInfo?: ImageInfo | null;
 }
 
 export interface WebPage {

@@ -2,6 +2,7 @@ import { HttpError } from '../../../core/errors.ts';
 import { verifyPassword, dummyHash } from './passwords.ts';
 import { createUser, DuplicateUserError, PasswordRejectedError } from './users.ts';
 import { toOwnUser, iso } from './service.ts';
+import { imageInfoSql } from '../../../core/images.ts';
 import { startSession, sessionId, sessionHandle } from './sessions.ts';
 import { LoginThrottle } from './throttle.ts';
 import { trustDevice, trustedUserIds, type RouteDeps } from './deps.ts';
@@ -17,7 +18,10 @@ export function addAuthRoutes({ ctx, knex, api, throttle, signups, userData }: R
     auth: 'required',
     schema: { response: { $ref: 'accounts/User' } },
     async handler(c) {
-      const row = await knex('users').where({ id: c.user!.id }).first();
+      // with the avatar's made widths and placeholder (issue 23: the top bar's avatar), in this statement
+      const row = await knex('users')
+        .where({ id: c.user!.id })
+        .first('users.*', knex.raw('? as ??', [imageInfoSql(knex, 'users.profile_image_url'), 'profileImageInfo']));
       if (!row) throw new HttpError(401, 'Authentication required');
       return toOwnUser(row);
     },

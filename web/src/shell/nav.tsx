@@ -114,7 +114,7 @@ function UserMenu({ user }: { user: WebUser }) {
           aria-label={t('nav.userMenu')}
           onClick={() => setOpen((o) => !o)}
         >
-          <Avatar src={user.profileImageUrl} name={name} size={34} decorative />
+          <Avatar src={user.profileImageUrl} info={user.profileImageInfo} name={name} size={34} decorative />
           <Icon name="chevron-down" size={16} className="is-hidden-touch" />
         </button>
       </div>

@@ -112,7 +112,7 @@ function PhotoUpload({ profile }: { profile: Profile }) {
 
   return (
     <div className="acc-photo">
-      <Avatar src={preview ?? profile.profileImageUrl} name={displayName(profile)} size={80} />
+      <Avatar src={preview ?? profile.profileImageUrl} info={preview ? null : profile.profileImageInfo} name={displayName(profile)} size={80} />
       <div className="acc-photo__controls">
         <p className="label mb-1">{t('settings.photo')}</p>
         <input ref={input} id="acc-photo-input" className="is-sr-only" type="file" accept=".jpg,.jpeg,.png,.gif,image/jpeg,image/png,image/gif" onChange={(e) => void onFile(e.target.files?.[0])} aria-describedby="acc-photo-note" />

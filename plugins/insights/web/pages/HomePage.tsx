@@ -40,7 +40,7 @@ function StoriesRow() {
     <nav className="insights-stories box mb-4" aria-label={t('stories.label')}>
       <button type="button" className="insights-story" onClick={() => open()}>
         <span className="insights-story-add" style={{ position: 'relative' }}>
-          {user?.profileImageUrl ? <Avatar src={user.profileImageUrl} name={me} size={60} decorative /> : <Icon name="plus" size={28} />}
+          {user?.profileImageUrl ? <Avatar src={user.profileImageUrl} info={user.profileImageInfo} name={me} size={60} decorative /> : <Icon name="plus" size={28} />}
         </span>
         <span className="insights-story-label">{t('stories.yourStory')}</span>
       </button>

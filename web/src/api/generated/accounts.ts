@@ -444,6 +444,10 @@ firstName: string
 lastName: string
 bio?: string
 profileImageUrl?: (string | null)
+/**
+ * the picture's size, made variant widths and placeholder (null for none or before its variants are made); GET /api/auth/user answers it, absent elsewhere
+ */
+profileImageInfo?: (ImageInfo | null)
 role: string
 createdAt?: string
 }
