@@ -317,4 +317,118 @@ describe('core: list and card answers carry their images’ made widths', functi
     const text = await owner.post('/api/posts', { type: 'text', content: 'No poster here', tags: [] });
     expect(text.body.posterInfo ?? null).to.equal(null);
   });
+  it('messages, the admin and the signed-in member: conversation participants, message senders, admin user lists, manager candidates, moderations, the top bar', async () => {
+    const tag = uniqueName('Verriere').replace(/\d/g, (d) => 'ghijklmnop'[Number(d)]);
+    const [writer, manager, plain, admin] = await Promise.all([app.user(), app.user({ role: 'Museum Manager' }), app.user(), app.user({ role: 'Admin' })]);
+    expect((await manager.put('/api/user/profile', { firstName: tag, lastName: 'Manager' })).status).to.equal(200);
+    const urls = { writer: await withAvatar(writer, 25), manager: await withAvatar(manager, 85) };
+    await variantsOf(Object.values(urls));
+    const info = { writer: await infoOf(urls.writer), manager: await infoOf(urls.manager) };
+    expect(info.writer.widths.length).to.be.greaterThan(0);
+    expect(info.writer.blurhash).to.be.a('string');
+
+    // a group conversation: the creator's answer, then each member's list, thread and messages
+    const created = await writer.post('/api/conversations', { participantIds: [manager.me.id, plain.me.id], message: { text: `${tag} hello` } });
+    expect(created.status, created.text).to.equal(201);
+    const byId = (list: any[], id: number) => list.find((u: any) => u.id === id);
+    expect(byId(created.body.participants, manager.me.id).profileImageInfo).to.deep.equal(info.manager);
+    expect(byId(created.body.participants, plain.me.id).profileImageInfo, 'no picture: null').to.equal(null);
+    expect(created.body.lastMessage.sender.profileImageInfo).to.deep.equal(info.writer);
+    const convId = created.body.id;
+    expect((await plain.post(`/api/conversations/${convId}/messages`, { text: 'hi all' })).status).to.equal(201);
+
+    const list = await manager.get('/api/conversations?folder=requests');
+    expect(list.status, list.text).to.equal(200);
+    const item = list.body.items.find((c: any) => c.id === convId);
+    expect(byId(item.participants, writer.me.id).profileImageInfo).to.deep.equal(info.writer);
+    expect(byId(item.participants, plain.me.id).profileImageInfo).to.equal(null);
+    expect(item.lastMessage.sender.id).to.equal(plain.me.id);
+    expect(item.lastMessage.sender.profileImageInfo).to.equal(null);
+    const one = await manager.get(`/api/conversations/${convId}`);
+    expect(byId(one.body.participants, writer.me.id).profileImageInfo).to.deep.equal(info.writer);
+    const msgs = await manager.get(`/api/conversations/${convId}/messages`);
+    expect(msgs.status, msgs.text).to.equal(200);
+    expect(msgs.body.items.map((m: any) => [m.sender.id, m.sender.profileImageInfo])).to.deep.equal([
+      [plain.me.id, null],
+      [writer.me.id, info.writer],
+    ]);
+    // the people picker (GET /api/search) and a direct conversation's header (GET /api/user/:id)
+    const found = await writer.get(`/api/search?q=${encodeURIComponent(tag)}&limit=8`);
+    expect(byId(found.body.users, manager.me.id).profileImageInfo).to.deep.equal(info.manager);
+    expect((await plain.get(`/api/user/${writer.me.id}`)).body.profileImageInfo).to.deep.equal(info.writer);
+
+    // the admin: users list and search, manager candidates, a role change, moderations
+    const search = await admin.get(`/api/admin/users/search?q=${encodeURIComponent(writer.me.username)}&pageSize=10`);
+    expect(search.status, search.text).to.equal(200);
+    expect(byId(search.body.items, writer.me.id).profileImageInfo).to.deep.equal(info.writer);
+    expect(byId((await admin.get(`/api/admin/users/search?q=${encodeURIComponent(plain.me.username)}`)).body.items, plain.me.id).profileImageInfo).to.equal(null);
+    const all = await admin.get('/api/admin/users?pageSize=100');
+    expect(all.status, all.text).to.equal(200);
+    expect(byId(all.body.items, manager.me.id)?.profileImageInfo, 'the newest members are on the first page').to.deep.equal(info.manager);
+    const candidates = await admin.get(`/api/admin/museum-managers?q=${encodeURIComponent(tag)}`);
+    expect(candidates.status, candidates.text).to.equal(200);
+    expect(byId(candidates.body, manager.me.id).profileImageInfo).to.deep.equal(info.manager);
+    const role = await admin.post('/api/admin/change-user-role', { userId: writer.me.id, role: 'Ambassador' });
+    expect(role.status, role.text).to.equal(200);
+    expect(role.body.profileImageInfo).to.deep.equal(info.writer);
+    const warned = await admin.post('/api/admin/moderate-user', { userId: writer.me.id, type: 'warning', reason: 'Shouting in the gallery' });
+    expect(warned.status, warned.text).to.equal(201);
+    expect(warned.body.user.profileImageInfo).to.deep.equal(info.writer);
+    const mods = await admin.get(`/api/admin/moderations?userId=${writer.me.id}`);
+    expect(mods.status, mods.text).to.equal(200);
+    expect(mods.body.items[0].user.profileImageInfo).to.deep.equal(info.writer);
+    const lifted = await admin.post(`/api/admin/moderations/${warned.body.id}/lift`, { reason: 'apologised' });
+    expect(lifted.status, lifted.text).to.equal(200);
+    expect(lifted.body.user.profileImageInfo).to.deep.equal(info.writer);
+
+    // the signed-in member (the top bar's avatar)
+    expect((await manager.get('/api/auth/user')).body.profileImageInfo).to.deep.equal(info.manager);
+    const mine = await plain.get('/api/auth/user');
+    expect(mine.status, mine.text).to.equal(200);
+    expect(mine.body.profileImageInfo, 'no picture: null').to.equal(null);
+  });
+
+  it('conversations, their messages and the admin user lists cost the same statements with avatars as without', async () => {
+    const counter = countStatements(app);
+    const tag = uniqueName('m');
+    const word = uniqueName('Rosace').replace(/\d/g, (d) => 'ghijklmnop'[Number(d)]);
+    const [bare, pictured, admin] = await Promise.all([app.user(), app.user(), app.user({ role: 'Admin' })]);
+    const nobodies = await Promise.all([app.user(), app.user(), app.user()]);
+    const faces = await Promise.all([app.user(), app.user(), app.user()]);
+    const made: string[] = [];
+    for (const [i, f] of faces.entries()) made.push(await withAvatar(f, 30 + 50 * i));
+    await variantsOf(made);
+    // the same shape twice: a group of three who write once each, without pictures and with
+    for (const [viewer, people] of [[bare, nobodies], [pictured, faces]] as const) {
+      const c = await people[0].post('/api/conversations', { participantIds: [viewer.me.id, people[1].me.id, people[2].me.id], message: { text: 'first' } });
+      expect(c.status, c.text).to.equal(201);
+      for (const p of people.slice(1)) expect((await p.post(`/api/conversations/${c.body.id}/messages`, { text: 'me too' })).status).to.equal(201);
+      for (const p of people) expect((await p.put('/api/user/profile', { firstName: word, lastName: viewer === bare ? 'Bare' : 'Face' })).status).to.equal(200);
+    }
+    const measure = async (c: SignedInClient, path: string, id: string) => {
+      const r = await c.req('GET', path, undefined, counter.tag(id));
+      expect(r.status, r.text).to.equal(200);
+      return { body: r.body, total: counter.of(id)!.route.length };
+    };
+    const l0 = await measure(bare, '/api/conversations?folder=requests', `l0-${tag}`);
+    const l3 = await measure(pictured, '/api/conversations?folder=requests', `l3-${tag}`);
+    expect(l0.body.items).to.have.length(1);
+    expect(l3.body.items).to.have.length(1);
+    for (const u of l0.body.items[0].participants) expect(u.profileImageInfo).to.equal(null);
+    for (const u of l3.body.items[0].participants) expect(u.profileImageInfo.widths.length).to.be.greaterThan(0);
+    expect(l3.total).to.equal(l0.total);
+    const m0 = await measure(bare, `/api/conversations/${l0.body.items[0].id}/messages`, `m0-${tag}`);
+    const m3 = await measure(pictured, `/api/conversations/${l3.body.items[0].id}/messages`, `m3-${tag}`);
+    expect(m3.body.items).to.have.length(3);
+    for (const m of m3.body.items) expect(m.sender.profileImageInfo.widths.length).to.be.greaterThan(0);
+    for (const m of m0.body.items) expect(m.sender.profileImageInfo).to.equal(null);
+    expect(m3.total).to.equal(m0.total);
+    const a0 = await measure(admin, `/api/admin/users/search?q=${encodeURIComponent(`${word} Bare`)}`, `a0-${tag}`);
+    const a3 = await measure(admin, `/api/admin/users/search?q=${encodeURIComponent(`${word} Face`)}`, `a3-${tag}`);
+    expect(a0.body.items).to.have.length(3);
+    expect(a3.body.items).to.have.length(3);
+    for (const u of a0.body.items) expect(u.profileImageInfo).to.equal(null);
+    for (const u of a3.body.items) expect(u.profileImageInfo.widths.length).to.be.greaterThan(0);
+    expect(a3.total).to.equal(a0.total);
+  });
 });
