@@ -224,7 +224,8 @@ function SearchResults({ q, category }: { q: string; category: string }) {
           <Link to={eventPath({ id: e.id, kind: e.kind })} className="mz-list__link" data-event-kind={e.kind}>
             <CoverImage src={e.imageUrl} info={e.imageInfo} kind={e.kind === 'meetup' ? 'meetup' : 'event'} seed={String(e.title ?? e.id)} sizes="56px" className="mz-list__thumb" />
             <strong>{e.title ?? e.name}</strong>
-            {e.dateTime && <span className="has-text-grey"> · {formatDate(e.dateTime, i18n.language)}</span>}
+            {/* the date where the event takes place, as its cards show it (and the same on the server and in the browser) */}
+            {e.dateTime && <span className="has-text-grey"> · {formatDate(e.dateTime, i18n.language, typeof e.timeZone === 'string' ? e.timeZone : undefined)}</span>}
             {e.location && <span className="mz-list__sub">{e.location}</span>}
           </Link>
         </li>
