@@ -13,6 +13,11 @@ export interface RouteDeps {
   signups: SignupThrottle;
   deleteUser(userId: number): Promise<boolean>;
   userData: UserDataService;
+  /**
+   * Run by POST /api/auth/register once the member exists and is signed in, before it answers
+   * (routes-recovery.ts adds the confirmation email's): a failure fails the sign-up's answer.
+   */
+  afterSignUp: Array<(c: Koa.Context, user: { id: number; email: string }) => Promise<void>>;
 }
 
 export const USER_NOT_FOUND = 'User not found';

@@ -93,7 +93,7 @@ export default definePluginServer({
     // a renamed member's old profile links answer 301 to the current one (slug-history.ts)
     registerProfileRedirects(ctx);
 
-    const deps = { ctx, knex, api, throttle, signups, deleteUser, userData };
+    const deps = { ctx, knex, api, throttle, signups, deleteUser, userData, afterSignUp: [] };
     addAuthRoutes(deps);
     addUserRoutes(deps);
     addSettingsRoutes(deps);

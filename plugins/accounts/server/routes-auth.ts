@@ -9,7 +9,7 @@ import { trustDevice, trustedUserIds, type RouteDeps } from './deps.ts';
 
 export const INVALID_LOGIN = 'Invalid email or password';
 
-export function addAuthRoutes({ ctx, knex, api, throttle, signups, userData }: RouteDeps): void {
+export function addAuthRoutes({ ctx, knex, api, throttle, signups, userData, afterSignUp }: RouteDeps): void {
   ctx.routes.add({
     method: 'GET',
     path: '/api/auth/user',
@@ -67,9 +67,7 @@ export function addAuthRoutes({ ctx, knex, api, throttle, signups, userData }: R
       await startSession(c, user.id, Boolean(b.rememberMe));
       trustDevice(c, user.id);
       await ctx.events.emit('accounts.user.registered', { userId: user.id });
-      // for the confirmation link's middleware (routes-recovery.ts): the answer itself is written
-      // as JSON text by its serializer, so it is not read back from the body
-      c.state.signedUp = { id: user.id, email: user.email };
+      for (const then of afterSignUp) await then(c, { id: user.id, email: user.email });
       return toOwnUser(user);
     },
   });

@@ -100,19 +100,13 @@ export function addRecoveryRoutes(deps: RouteDeps, limits: RecoveryLimits = RECO
     });
   });
 
-  // After a sign-up (POST /api/auth/register answered 201): remember the browser's language for
-  // emails and queue the confirmation link. A middleware, so the sign-up route stays as it is.
-  const afterSignUp = async (c: Koa.Context, signedUp: { id: number; email: string }) => {
+  // A sign-up (POST /api/auth/register) remembers the browser's language for emails and queues
+  // the confirmation link, before it answers.
+  deps.afterSignUp.push(async (c, signedUp) => {
     const lang = emailLocale(c.get('accept-language'));
     await knex('users').where({ id: signedUp.id }).update({ locale: lang });
     await queueVerification(signedUp.id, signedUp.email);
-  };
-  ctx.middleware.use((c, next) =>
-    next().then(() => {
-      const signedUp = c.state.signedUp as { id: number; email: string } | undefined;
-      if (signedUp && c.status === 201) return afterSignUp(c, signedUp);
-    }),
-  );
+  });
 
   ctx.routes.add<unknown, unknown, { email: string }>({
     method: 'POST',
