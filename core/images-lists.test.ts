@@ -431,4 +431,95 @@ describe('core: list and card answers carry their images’ made widths', functi
     for (const u of a3.body.items) expect(u.profileImageInfo.widths.length).to.be.greaterThan(0);
     expect(a3.total).to.equal(a0.total);
   });
+
+  /** Images uploaded for a message (POST /api/messages/images), `widths` px wide. */
+  async function messageImages(c: SignedInClient, widths: number[]) {
+    const files = await Promise.all(widths.map(async (w, i) => ({ field: 'files', name: `m${i}.jpg`, type: 'image/jpeg', data: await jpeg(w, 20 + 60 * i) })));
+    const r = await c.upload('/api/messages/images', files);
+    expect(r.status, r.text).to.equal(201);
+    return r.body as Array<{ id: number; url: string; width: number; height: number; imageInfo: unknown }>;
+  }
+
+  it("a message's images carry their made widths, size and placeholder: the thread, the list's last message, one conversation, the send answer", async () => {
+    const [writer, reader] = await Promise.all([app.user(), app.user()]);
+    const images = await messageImages(writer, [500, 900, 1500]);
+    // the upload's answer says it too (null while the variants job has not run)
+    for (const i of images) expect(i).to.have.property('imageInfo');
+    await variantsOf(images.map((i) => i.url));
+    const infos = await Promise.all(images.map((i) => infoOf(i.url)));
+    expect(infos[0]).to.include({ width: 500, height: 300 });
+    expect(infos[2].widths).to.deep.equal([320, 640, 1280, 1500]);
+    for (const info of infos) expect(info.blurhash).to.be.a('string').with.length.greaterThan(5);
+    const expectInfos = (got: any[], what: string) => {
+      expect(got.map((i: any) => i.id), what).to.deep.equal(images.map((i) => i.id));
+      expect(got.map((i: any) => i.imageInfo), what).to.deep.equal(infos);
+      // the answer's own size is the one core_images recorded (the box reserved before it loads)
+      expect(got.map((i: any) => [i.width, i.height]), what).to.deep.equal(infos.map((i) => [i.width, i.height]));
+    };
+
+    const created = await writer.post('/api/conversations', { participantIds: [reader.me.id], message: { text: 'From the rose window', imageIds: images.map((i) => i.id) } });
+    expect(created.status, created.text).to.equal(201);
+    expectInfos(created.body.lastMessage.images, 'the created conversation');
+    const convId = created.body.id;
+    const list = await reader.get('/api/conversations?folder=requests');
+    expect(list.status, list.text).to.equal(200);
+    expectInfos(list.body.items.find((c: any) => c.id === convId).lastMessage.images, "the list's last message");
+    expectInfos((await reader.get(`/api/conversations/${convId}`)).body.lastMessage.images, 'one conversation');
+    const thread = await reader.get(`/api/conversations/${convId}/messages`);
+    expect(thread.status, thread.text).to.equal(200);
+    expectInfos(thread.body.items[0].images, 'the thread');
+
+    // one message sent with an image whose variants are made: its answer (201 Message) carries the info
+    const [late] = await messageImages(writer, [700]);
+    await variantsOf([late.url]);
+    const lateInfo = await infoOf(late.url);
+    const sent = await writer.post(`/api/conversations/${convId}/messages`, { imageIds: [late.id] });
+    expect(sent.status, sent.text).to.equal(201);
+    expect(sent.body.images.map((i: any) => i.imageInfo)).to.deep.equal([lateInfo]);
+    const again = await reader.get(`/api/conversations/${convId}/messages`);
+    expect(again.body.items[0].images.map((i: any) => i.imageInfo)).to.deep.equal([lateInfo]);
+    // someone outside the conversation still sees nothing of it
+    expect((await viewer.get(`/api/conversations/${convId}/messages`)).status).to.equal(404);
+  });
+
+  it("conversations and their messages cost the same statements with three images as with none", async () => {
+    const counter = countStatements(app);
+    const tag = uniqueName('mi');
+    const [plainWriter, plainReader, imageWriter, imageReader] = await Promise.all([app.user(), app.user(), app.user(), app.user()]);
+    const images = await messageImages(imageWriter, [400, 600, 800]);
+    await variantsOf(images.map((i) => i.url));
+    // the same shape twice: a direct conversation of two messages, the first with three images or none
+    const plain = await plainWriter.post('/api/conversations', { participantIds: [plainReader.me.id], message: { text: 'first' } });
+    const pictured = await imageWriter.post('/api/conversations', { participantIds: [imageReader.me.id], message: { text: 'first', imageIds: images.map((i) => i.id) } });
+    expect(plain.status, plain.text).to.equal(201);
+    expect(pictured.status, pictured.text).to.equal(201);
+    expect((await plainWriter.post(`/api/conversations/${plain.body.id}/messages`, { text: 'second' })).status).to.equal(201);
+    expect((await imageWriter.post(`/api/conversations/${pictured.body.id}/messages`, { text: 'second' })).status).to.equal(201);
+    const measure = async (c: SignedInClient, path: string, id: string) => {
+      const r = await c.req('GET', path, undefined, counter.tag(id));
+      expect(r.status, r.text).to.equal(200);
+      return { body: r.body, total: counter.of(id)!.route.length };
+    };
+    const t0 = await measure(plainReader, `/api/conversations/${plain.body.id}/messages`, `t0-${tag}`);
+    const t3 = await measure(imageReader, `/api/conversations/${pictured.body.id}/messages`, `t3-${tag}`);
+    expect(t0.body.items).to.have.length(2);
+    expect(t3.body.items).to.have.length(2);
+    expect(t0.body.items[1].images).to.deep.equal([]);
+    expect(t3.body.items[1].images).to.have.length(3);
+    for (const i of t3.body.items[1].images) expect(i.imageInfo.widths.length).to.be.greaterThan(0);
+    expect(t3.total).to.equal(t0.total);
+    // the list and one conversation: the last message carries the images
+    expect((await imageWriter.post(`/api/conversations/${pictured.body.id}/messages`, { imageIds: (await messageImages(imageWriter, [300])).map((i) => i.id) })).status).to.equal(201);
+    expect((await plainWriter.post(`/api/conversations/${plain.body.id}/messages`, { text: 'third' })).status).to.equal(201);
+    const l0 = await measure(plainReader, '/api/conversations?folder=requests', `l0-${tag}`);
+    const l3 = await measure(imageReader, '/api/conversations?folder=requests', `l3-${tag}`);
+    expect(l0.body.items).to.have.length(1);
+    expect(l3.body.items).to.have.length(1);
+    expect(l3.body.items[0].lastMessage.images).to.have.length(1);
+    expect(l3.total).to.equal(l0.total);
+    const c0 = await measure(plainReader, `/api/conversations/${plain.body.id}`, `c0-${tag}`);
+    const c3 = await measure(imageReader, `/api/conversations/${pictured.body.id}`, `c3-${tag}`);
+    expect(c3.total).to.equal(c0.total);
+  });
+
 });

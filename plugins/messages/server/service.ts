@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import { HttpError } from '../../../core/errors.ts';
 import type { LiveApi } from '../../../core/stream.ts';
 import type { Storage } from '../../../core/storage.ts';
+import { imageInfoSql, toImageInfo, type ImageInfo } from '../../../core/images.ts';
 import type { AccountsApi, UserSummary } from '../../accounts/public.ts';
 import type { NotificationsApi } from '../../notifications/public.ts';
 
@@ -41,6 +42,8 @@ export interface MessageImageItem {
   thumbnailUrl: string | null;
   width: number;
   height: number;
+  /** the made variant widths, size and BlurHash placeholder (core_images), null before the variants job has run */
+  imageInfo: ImageInfo | null;
 }
 
 export interface MessageItem {
@@ -115,13 +118,27 @@ export function createMessagesStore(deps: MessagesDeps) {
     return row as { id: number; kind: 'direct' | 'group'; creator_id: number | null; last_message_at: Date; status: 'active' | 'request'; muted: boolean; last_read_message_id: string | number };
   }
 
+  /** A messages_images row (read with its image_info: imageInfoSql) as answered. */
+  const imageItem = (r: any): MessageImageItem => ({
+    id: Number(r.id),
+    url: r.url,
+    thumbnailUrl: r.thumbnail_url ?? null,
+    width: r.width,
+    height: r.height,
+    imageInfo: toImageInfo(r.image_info),
+  });
+
   async function imagesOf(messageIds: number[]): Promise<Map<number, MessageImageItem[]>> {
     const map = new Map<number, MessageImageItem[]>();
     if (!messageIds.length) return map;
-    const rows = await knex('messages_images').whereIn('message_id', messageIds).orderBy('id');
+    // with each image's made widths and placeholder, in this same statement
+    const rows = await knex('messages_images')
+      .whereIn('message_id', messageIds)
+      .orderBy('id')
+      .select('messages_images.*', knex.raw('? as ??', [imageInfoSql(knex, 'messages_images.url'), 'image_info']));
     for (const r of rows) {
       const list = map.get(Number(r.message_id)) ?? [];
-      list.push({ id: Number(r.id), url: r.url, thumbnailUrl: r.thumbnail_url ?? null, width: r.width, height: r.height });
+      list.push(imageItem(r));
       map.set(Number(r.message_id), list);
     }
     return map;
@@ -514,14 +531,15 @@ export function createMessagesStore(deps: MessagesDeps) {
   async function storeImages(viewerId: number, images: Array<{ key: string; url: string; thumbnailUrl?: string; width: number; height: number }>) {
     const rows = await knex('messages_images')
       .insert(images.map((s) => ({ uploader_id: viewerId, storage_key: s.key, url: s.url, thumbnail_url: s.thumbnailUrl ?? null, width: s.width, height: s.height })))
-      .returning('*');
+      // their info too (null until the variants job has run), in this statement
+      .returning(['*', knex.raw('? as ??', [imageInfoSql(knex, 'messages_images.url'), 'image_info'])]);
     // uploads never sent are forgotten after a day
     const stale = await knex('messages_images').where({ uploader_id: viewerId }).whereNull('message_id').where('created_at', '<', knex.raw(`now() - interval '1 day'`)).select('id', 'storage_key', 'thumbnail_url');
     if (stale.length) {
       await knex('messages_images').whereIn('id', stale.map((s: any) => s.id)).del();
       await deleteFiles(stale);
     }
-    return rows.map((r: any) => ({ id: Number(r.id), url: r.url, thumbnailUrl: r.thumbnail_url ?? null, width: r.width, height: r.height }));
+    return rows.map(imageItem);
   }
 
   /** A member's account goes: their messages, uploads and places go with it; conversations left empty go too. */

@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import {
   ResponsiveImage,
   storedSrcsets,
+  infoSrcsets,
   Avatar,
   EmptyState,
   Icon,
@@ -189,19 +190,26 @@ export function Thread({ id }: { id: number }) {
                   {m.text && <p className="msg-bubble__text">{m.text}</p>}
                   {m.images.length > 0 && (
                     <div className="msg-bubble__images">
-                      {m.images.map((img) => (
-                        <a key={img.id} href={img.url} target="_blank" rel="noopener noreferrer" aria-label={t('message.openImage')}>
-                          <ResponsiveImage
-                            className="curio-picture--contents"
-                            src={img.thumbnailUrl ?? img.url}
-                            srcset={storedSrcsets(img.url, img.width)}
-                            sizes="160px"
-                            alt=""
-                            width={img.width > img.height ? 160 : Math.round((160 * img.width) / Math.max(1, img.height))}
-                            height={img.width > img.height ? Math.round((160 * img.height) / Math.max(1, img.width)) : 160}
-                          />
-                        </a>
-                      ))}
+                      {m.images.map((img) => {
+                        // what the API says of the image (its made widths, size and placeholder); before its variants are made, widths derived from the URL
+                        const info = img.imageInfo ?? null;
+                        const w = info?.width ?? img.width;
+                        const h = info?.height ?? img.height;
+                        return (
+                          <a key={img.id} href={img.url} target="_blank" rel="noopener noreferrer" aria-label={t('message.openImage')}>
+                            <ResponsiveImage
+                              className="curio-picture--contents"
+                              src={img.thumbnailUrl ?? img.url}
+                              srcset={info ? infoSrcsets(img.url, info) : storedSrcsets(img.url, img.width)}
+                              sizes="160px"
+                              alt=""
+                              width={w > h ? 160 : Math.round((160 * w) / Math.max(1, h))}
+                              height={w > h ? Math.round((160 * h) / Math.max(1, w)) : 160}
+                              blurhash={info?.blurhash}
+                            />
+                          </a>
+                        );
+                      })}
                     </div>
                   )}
                 </>

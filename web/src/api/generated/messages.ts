@@ -3,7 +3,7 @@
 
 import { apiRequest } from '../../lib/api.ts';
 import { qs } from '../qs.ts';
-import type { Id, IdParams, Ok, UserSummary } from './shared.ts';
+import type { Id, IdParams, ImageInfo, Ok, UserSummary } from './shared.ts';
 
 /**
  * Whether the viewer may message a member, and their existing direct conversation.
@@ -69,6 +69,10 @@ url: string
 thumbnailUrl: (string | null)
 width: number
 height: number
+/**
+ * the image's size, made variant widths and placeholder (null before its variants are made)
+ */
+imageInfo: (ImageInfo | null)
 }
 /**
  * Messages newest first; nextCursor pages to older ones.
