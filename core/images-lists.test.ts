@@ -522,4 +522,49 @@ describe('core: list and card answers carry their images’ made widths', functi
     expect(c3.total).to.equal(c0.total);
   });
 
+  it("the signed-in member's own answers carry profileImageInfo: sign-in, sign-up, profile and photo changes, email change", async () => {
+    const [pictured, bare] = await Promise.all([app.user(), app.user()]);
+    const url = await withAvatar(pictured, 150);
+    await variantsOf([url]);
+    const info = await infoOf(url);
+    expect(info.widths.length).to.be.greaterThan(0);
+
+    // sign-in (the top bar draws from this answer)
+    const login = await app.client().post('/api/auth/login', { email: pictured.me.email, password: pictured.me.password });
+    expect(login.status, login.text).to.equal(200);
+    expect(login.body.profileImageUrl).to.equal(url);
+    expect(login.body.profileImageInfo).to.deep.equal(info);
+    const plainLogin = await app.client().post('/api/auth/login', { email: bare.me.email, password: bare.me.password });
+    expect(plainLogin.status, plainLogin.text).to.equal(200);
+    expect(plainLogin.body.profileImageInfo, 'no picture: null').to.equal(null);
+
+    // sign-up: a new account has no picture
+    const name = uniqueName('newcomer');
+    const reg = await app.client().post('/api/auth/register', { email: `${name}@example.com`, password: 'correct-horse-42', firstName: 'New', lastName: 'Comer', username: name });
+    expect(reg.status, reg.text).to.equal(201);
+    expect(reg.body.profileImageInfo).to.equal(null);
+
+    // the profile: changed, and unchanged
+    const renamed = await pictured.put('/api/user/profile', { firstName: 'Renamed' });
+    expect(renamed.status, renamed.text).to.equal(200);
+    expect(renamed.body.firstName).to.equal('Renamed');
+    expect(renamed.body.profileImageInfo).to.deep.equal(info);
+    expect((await pictured.put('/api/user/profile', { bio: 'Stained glass' })).body.profileImageInfo, 'another field').to.deep.equal(info);
+    expect((await bare.put('/api/user/profile', { lastName: 'Plain' })).body.profileImageInfo).to.equal(null);
+
+    // the email change
+    const moved = await pictured.put('/api/user/email', { email: `${uniqueName('moved')}@example.com`, currentPassword: pictured.me.password });
+    expect(moved.status, moved.text).to.equal(200);
+    expect(moved.body.profileImageInfo).to.deep.equal(info);
+
+    // a new photo: its info as known when answered (null until its variants are made), then the new one's
+    const next = await pictured.upload('/api/user/profile-image', [{ field: 'image', name: 'me2.jpg', type: 'image/jpeg', data: await jpeg(360, 220) }]);
+    expect(next.status, next.text).to.equal(200);
+    expect(next.body.profileImageUrl).to.not.equal(url);
+    expect(next.body).to.have.property('profileImageInfo');
+    await variantsOf([next.body.profileImageUrl]);
+    const nextInfo = await infoOf(next.body.profileImageUrl);
+    if (next.body.profileImageInfo !== null) expect(next.body.profileImageInfo).to.deep.equal(nextInfo);
+    expect((await pictured.put('/api/user/profile', { lastName: 'Again' })).body.profileImageInfo).to.deep.equal(nextInfo);
+  });
 });

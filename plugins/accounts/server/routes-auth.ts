@@ -1,8 +1,7 @@
 import { HttpError } from '../../../core/errors.ts';
 import { verifyPassword, dummyHash } from './passwords.ts';
 import { createUser, DuplicateUserError, PasswordRejectedError } from './users.ts';
-import { toOwnUser, iso } from './service.ts';
-import { imageInfoSql } from '../../../core/images.ts';
+import { toOwnUser, ownUserColumns, iso } from './service.ts';
 import { startSession, sessionId, sessionHandle } from './sessions.ts';
 import { LoginThrottle } from './throttle.ts';
 import { trustDevice, trustedUserIds, type RouteDeps } from './deps.ts';
@@ -21,7 +20,7 @@ export function addAuthRoutes({ ctx, knex, api, throttle, signups, userData, aft
       // with the avatar's made widths and placeholder (issue 23: the top bar's avatar), in this statement
       const row = await knex('users')
         .where({ id: c.user!.id })
-        .first('users.*', knex.raw('? as ??', [imageInfoSql(knex, 'users.profile_image_url'), 'profileImageInfo']));
+        .first(...ownUserColumns(knex));
       if (!row) throw new HttpError(401, 'Authentication required');
       return toOwnUser(row);
     },
@@ -68,7 +67,8 @@ export function addAuthRoutes({ ctx, knex, api, throttle, signups, userData, aft
       trustDevice(c, user.id);
       await ctx.events.emit('accounts.user.registered', { userId: user.id });
       for (const then of afterSignUp) await then(c, { id: user.id, email: user.email });
-      return toOwnUser(user);
+      // a new account has no picture yet: nothing to read
+      return toOwnUser({ ...user, profileImageInfo: null });
     },
   });
 
@@ -84,7 +84,8 @@ export function addAuthRoutes({ ctx, knex, api, throttle, signups, userData, aft
       const email = c.input.body.email.trim();
       const key = LoginThrottle.accountKey(email);
       const ip = c.ip || 'unknown';
-      const row = await knex('users').where('email', email).first();
+      // with the avatar's made widths and placeholder (the top bar right after sign-in), in this statement
+      const row = await knex('users').where('email', email).first(...ownUserColumns(knex));
       const trusted = row ? trustedUserIds(c).includes(row.id) : false;
       // A point is taken on every limit before the password is checked (429 when one is used up),
       // so that however many attempts race, at most the limit's number of passwords are checked.

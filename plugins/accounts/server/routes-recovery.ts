@@ -12,7 +12,7 @@ import { HttpError } from '../../../core/errors.ts';
 import { emailLocale } from '../../../core/mail.ts';
 import { EmailVerification, type EmailVerificationApi } from '../public.ts';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
-import { toOwnUser } from './service.ts';
+import { ownUserColumns, toOwnUser } from './service.ts';
 import { startSession } from './sessions.ts';
 import { LoginThrottle } from './throttle.ts';
 import { trustDevice, type RouteDeps } from './deps.ts';
@@ -165,7 +165,8 @@ export function addRecoveryRoutes(deps: RouteDeps, limits: RecoveryLimits = RECO
             // the link reached this mailbox: the address is confirmed if it still is the account's
             email_verified_at: String(used.email).toLowerCase() === String(user.email).toLowerCase() ? trx.raw('coalesce(email_verified_at, now())') : trx.ref('email_verified_at'),
           })
-          .returning('*');
+          // with the avatar's info (profileImageInfo): the reset signs the member in
+          .returning(ownUserColumns(trx));
         await trx('accounts_email_tokens').where({ user_id: user.id, purpose: 'reset' }).whereNull('used_at').update({ used_at: trx.fn.now() });
         await trx('user_sessions').where({ user_id: user.id }).del();
         return updated;
@@ -252,7 +253,7 @@ export function addRecoveryRoutes(deps: RouteDeps, limits: RecoveryLimits = RECO
     async handler(c) {
       const me = c.user!.id;
       const email = c.input.body.email.trim();
-      const current = await knex('users').where({ id: me }).first();
+      const current = await knex('users').where({ id: me }).first(...ownUserColumns(knex));
       if (!current) throw new HttpError(401, 'Authentication required');
       const key = LoginThrottle.accountKey(current.email);
       const ip = c.ip || 'unknown';
@@ -271,7 +272,7 @@ export function addRecoveryRoutes(deps: RouteDeps, limits: RecoveryLimits = RECO
       const taken = 'An account with this email already exists';
       const row = await knex
         .transaction(async (trx) => {
-          const [updated] = await trx('users').where({ id: me }).update({ email, email_verified_at: null, updated_at: trx.fn.now() }).returning('*');
+          const [updated] = await trx('users').where({ id: me }).update({ email, email_verified_at: null, updated_at: trx.fn.now() }).returning(ownUserColumns(trx));
           await trx('accounts_email_tokens').where({ user_id: me }).whereNull('used_at').update({ used_at: trx.fn.now() });
           await mails.sendEmailChanged(trx, current, current.email, email, `${Date.now()}`);
           await queueVerification(me, email, trx);

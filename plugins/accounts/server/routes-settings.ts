@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { HttpError } from '../../../core/errors.ts';
 import type { UserPreferences } from '../public.ts';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
-import { readPreferences, toOwnUser, writePreferences } from './service.ts';
+import { ownUserColumns, readPreferences, toOwnUser, writePreferences } from './service.ts';
 import { onProfilePublic } from './routes-safety.ts';
 import { sessionId, startSession } from './sessions.ts';
 import { uniqueSlug } from './users.ts';
@@ -45,7 +45,8 @@ export function addSettingsRoutes({ ctx, knex, throttle, userData }: RouteDeps):
       }
       if (b.email !== undefined) changes.email = b.email.trim();
 
-      const current = await knex('users').where({ id: me }).first();
+      // with the avatar's info (profileImageInfo), answered when nothing changes
+      const current = await knex('users').where({ id: me }).first(...ownUserColumns(knex));
       if (!current) throw new HttpError(401, 'Authentication required');
       if (changes.username !== undefined || changes.email !== undefined) {
         const clash = await knex('users')
@@ -75,7 +76,7 @@ export function addSettingsRoutes({ ctx, knex, throttle, userData }: RouteDeps):
             const [updated] = await trx('users')
               .where({ id: me })
               .update({ ...changes, updated_at: trx.fn.now() })
-              .returning('*');
+              .returning(ownUserColumns(trx));
             if (changes.slug !== undefined || changes.username !== undefined) {
               await rememberRename(trx, me, { slug: current.slug, username: current.username }, { slug: updated.slug, username: updated.username });
             }
@@ -208,7 +209,8 @@ export function addSettingsRoutes({ ctx, knex, throttle, userData }: RouteDeps):
         const img = await ctx.uploads.processImage(file, { prefix: 'avatars', width: PROFILE_IMAGE_SIZE, height: PROFILE_IMAGE_SIZE, fit: 'cover', invalidMessage: IMAGE_INVALID });
         const me = c.user!.id;
         const old = await knex('users').where({ id: me }).first('profile_image_url');
-        const [row] = await knex('users').where({ id: me }).update({ profile_image_url: img.url, updated_at: knex.fn.now() }).returning('*');
+        // the new picture's info (null until its variants job has run), in this statement
+        const [row] = await knex('users').where({ id: me }).update({ profile_image_url: img.url, updated_at: knex.fn.now() }).returning(ownUserColumns(knex));
         if (!row) {
           await ctx.storage.delete(img.key).catch(() => {});
           throw new HttpError(401, 'Authentication required');

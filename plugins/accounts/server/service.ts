@@ -31,6 +31,15 @@ export function toSummary(row: any): UserSummary {
 
 export const iso = (d: unknown): string => (d instanceof Date ? d.toISOString() : new Date(String(d)).toISOString());
 
+/**
+ * One's own row as read for an accounts/User answer, with the avatar's made widths and placeholder
+ * (profileImageInfo, imageInfoSql) in the same statement: for `.first(...)` and `.returning(...)`,
+ * so the answers after sign-in and profile changes cost no statement more (issue 23: the top bar).
+ */
+export function ownUserColumns(knex: Knex): Array<string | Knex.Raw> {
+  return ['users.*', knex.raw('? as ??', [imageInfoSql(knex, 'users.profile_image_url'), 'profileImageInfo'])];
+}
+
 export function toOwnUser(row: any) {
   return {
     ...toSummary(row),

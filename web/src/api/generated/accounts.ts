@@ -445,7 +445,7 @@ lastName: string
 bio?: string
 profileImageUrl?: (string | null)
 /**
- * the picture's size, made variant widths and placeholder (null for none or before its variants are made); GET /api/auth/user answers it, absent elsewhere
+ * the picture's size, made variant widths and placeholder (null for none or before its variants are made); the signed-in member's answers carry it (GET /api/auth/user, sign-in, sign-up, password reset, profile, photo and email changes)
  */
 profileImageInfo?: (ImageInfo | null)
 role: string
