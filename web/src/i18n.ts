@@ -12,6 +12,12 @@ export const SUPPORTED_LOCALES = ['en', 'fr'] as const;
 export type Locale = (typeof SUPPORTED_LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
 const STORAGE_KEY = 'curio.locale';
+/**
+ * The visitor's chosen language also travels in this cookie, so that the server renders its public
+ * pages in it (publicweb's localeOf; Accept-Language when there is none) and hydration finds the
+ * same texts as the server's HTML.
+ */
+export const LOCALE_COOKIE = 'curio-locale';
 
 const coreLocaleFiles = import.meta.glob<Record<string, unknown>>('./locales/*.json', { import: 'default' });
 
@@ -46,13 +52,39 @@ function isLocale(v: unknown): v is Locale {
   return typeof v === 'string' && (SUPPORTED_LOCALES as readonly string[]).includes(v);
 }
 
-export function detectLocale(): Locale {
+function cookieLocale(): Locale | null {
+  const m = typeof document !== 'undefined' ? /(?:^|;\s*)curio-locale=(\w+)/.exec(document.cookie) : null;
+  return m && isLocale(m[1]) ? m[1] : null;
+}
+
+/** The language the visitor chose here (localStorage, else the cookie), null when none. */
+function savedLocale(): Locale | null {
   try {
     const saved = localStorage.getItem(STORAGE_KEY);
     if (isLocale(saved)) return saved;
   } catch {
-    // storage can be blocked
+    // storage can be blocked: the cookie still carries it
   }
+  return cookieLocale();
+}
+
+function writeLocaleCookie(lng: Locale): void {
+  if (typeof document === 'undefined') return;
+  document.cookie = `${LOCALE_COOKIE}=${lng}; Path=/; Max-Age=31536000; SameSite=Lax${location.protocol === 'https:' ? '; Secure' : ''}`;
+}
+
+/**
+ * At start: a choice made before the cookie existed (or whose cookie was cleared) goes into the
+ * cookie, so the next page the server renders is in that language.
+ */
+export function syncLocaleCookie(): void {
+  const saved = savedLocale();
+  if (saved && cookieLocale() !== saved) writeLocaleCookie(saved);
+}
+
+export function detectLocale(): Locale {
+  const saved = savedLocale();
+  if (saved) return saved;
   const nav = typeof navigator !== 'undefined' ? navigator.languages ?? [navigator.language] : [];
   for (const l of nav) {
     const base = String(l).toLowerCase().split('-')[0];
@@ -108,13 +140,14 @@ export function loadPluginNamespaces(pluginIds: string[]): Promise<unknown> {
   return ns.length ? i18next.loadNamespaces(ns) : Promise.resolve();
 }
 
-/** Switches the language, remembers it, and sets <html lang>. */
+/** Switches the language, remembers it (localStorage and cookie, a year), and sets <html lang>. */
 export async function setLocale(lng: Locale): Promise<void> {
   try {
     localStorage.setItem(STORAGE_KEY, lng);
   } catch {
-    // ignore
+    // storage blocked: the cookie still carries it
   }
+  writeLocaleCookie(lng);
   await i18next.changeLanguage(lng);
 }
 

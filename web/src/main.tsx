@@ -3,7 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import 'bulma/css/versions/bulma-no-dark-mode.min.css';
 import './styles.css';
 import { initTheme } from './lib/theme.ts';
-import { detectLocale, hasPluginNamespace, i18next, initI18n, isSupportedLocale, loadPluginNamespaces, preloadPluginNamespaces } from './i18n.ts';
+import { detectLocale, hasPluginNamespace, initI18n, isSupportedLocale, loadPluginNamespaces, preloadPluginNamespaces, syncLocaleCookie } from './i18n.ts';
 import { App, preloadConfig } from './App.tsx';
 import { preloadAuth } from './lib/auth.tsx';
 import { primedAnswer } from './lib/data.ts';
@@ -36,14 +36,9 @@ function applyStyles(): Promise<unknown> {
 
 registerServiceWorker();
 initTheme();
+syncLocaleCookie();
 const rootElement = document.getElementById('root')!;
 
-/**
- * A public page the server rendered with React (data-ssr on #root, its config and data in the
- * page, core's serveWebBuild): hydrate that markup, in the server's language, with the shell ready
- * at once, so that nothing flashes and nothing is fetched again. Then switch to the visitor's own
- * language if they chose another one.
- */
 /**
  * The text namespaces the server's render used (entry-server.tsx: a comment at the end of #root,
  * removed here; hydration would skip it anyway). Null when the page does not say (an older build).
@@ -58,23 +53,34 @@ function renderedNamespaces(): string[] | null {
     .filter((ns) => ns && ns !== 'core');
 }
 
+/**
+ * A public page the server rendered with React (data-ssr on #root, its config and data in the
+ * page, core's serveWebBuild): hydrate that markup, in the server's language, with the shell ready
+ * at once, so that nothing flashes and nothing is fetched again.
+ *
+ * When the visitor chose another language than the server drew (a choice it could not know: no
+ * `curio-locale` cookie yet, storage only), the page is drawn anew in the visitor's language from
+ * the same primed data, the server's HTML showing until then. Hydrating in one language and then
+ * switching made React meet other texts than the HTML's in the parts it hydrates later (lazy
+ * pages): a mismatch error, and that HTML thrown away all the same.
+ */
 async function hydrate(config: AppConfig): Promise<void> {
   const serverLocale = document.documentElement.lang;
-  const locale = isSupportedLocale(serverLocale) ? serverLocale : detectLocale();
+  const chosen = detectLocale();
+  const locale = isSupportedLocale(serverLocale) ? serverLocale : chosen;
   const enabled = Array.isArray(config.plugins) ? config.plugins : [];
   const rendered = renderedNamespaces();
   // only the texts the markup shows; the other plugins' load when a component asks for them
   const wanted = rendered ? enabled.filter((id) => rendered.includes(id) && hasPluginNamespace(id)) : enabled;
-  await initI18n(locale);
+  await initI18n(chosen);
   await Promise.all([loadPluginNamespaces(wanted), applyStyles()]);
-  hydrateRoot(
-    rootElement,
+  const app = (
     <StrictMode>
       <App ready={config} />
-    </StrictMode>,
+    </StrictMode>
   );
-  const chosen = detectLocale();
-  if (chosen !== locale) void i18next.changeLanguage(chosen);
+  if (locale === chosen) hydrateRoot(rootElement, app);
+  else createRoot(rootElement).render(app);
 }
 
 const ssrConfig = rootElement.hasAttribute('data-ssr') ? primedAnswer<AppConfig>('/api/config')?.data : undefined;

@@ -179,6 +179,26 @@ describe('publicweb: server-rendered public pages, feeds and sitemap', function 
     expect(meta(await r.text()).robots).to.equal('noindex, nofollow');
   });
 
+  it("renders a page in the language the visitor chose in the app (curio-locale cookie) over their browser's, and says so to caches", async () => {
+    const lang = (html: string) => html.match(/<html[^>]*\blang="([^"]+)"/)?.[1];
+    const visitor = app.client();
+    const english = await visitor.raw('GET', `/museum/${museum.slug}`, { headers: { 'accept-language': 'en-US,en;q=0.9' } });
+    expect(lang(await english.text())).to.equal('en');
+    const french = await visitor.raw('GET', `/museum/${museum.slug}`, { headers: { 'accept-language': 'en-US,en;q=0.9', cookie: 'curio-locale=fr' } });
+    const html = await french.text();
+    expect(lang(html)).to.equal('fr');
+    expect(meta(html).primed['/api/config']).to.be.an('object');
+    // the answer depends on both: a shared cache must not hand one visitor's language to another
+    const vary = (french.headers.get('vary') ?? '').toLowerCase();
+    expect(vary).to.contain('cookie');
+    expect(vary).to.contain('accept-language');
+    // a French browser that chose English in the app gets English; an unknown value is ignored
+    const chosenEnglish = await visitor.raw('GET', `/museum/${museum.slug}`, { headers: { 'accept-language': 'fr-FR,fr;q=0.9', cookie: 'curio-locale=en' } });
+    expect(lang(await chosenEnglish.text())).to.equal('en');
+    const unknown = await visitor.raw('GET', `/museum/${museum.slug}`, { headers: { 'accept-language': 'fr', cookie: 'curio-locale=xx' } });
+    expect(lang(await unknown.text())).to.equal('fr');
+  });
+
   it('renders an event with its Event JSON-LD (dates, location, organizer, offers)', async () => {
     const r = await app.client().raw('GET', `/events/${event.id}`);
     expect(r.status).to.equal(200);

@@ -1,4 +1,7 @@
-/** The server's texts in the visitor's language (Accept-Language: fr → fr, else en). */
+/**
+ * The server's texts in the visitor's language: the one they chose in the app (the `curio-locale`
+ * cookie, web/src/i18n.ts), else their browser's (Accept-Language: fr → fr), else en.
+ */
 import type Koa from 'koa';
 import en from '../locales/en.json' with { type: 'json' };
 import fr from '../locales/fr.json' with { type: 'json' };
@@ -7,6 +10,11 @@ export type Locale = 'en' | 'fr';
 const TEXTS: Record<Locale, any> = { en, fr };
 
 export function localeOf(ctx: Koa.Context): Locale {
+  // what the answer is drawn from, for caches between (public pages and feeds are public)
+  ctx.vary('Cookie');
+  ctx.vary('Accept-Language');
+  const chosen = ctx.cookies.get('curio-locale');
+  if (chosen === 'en' || chosen === 'fr') return chosen;
   const lang = ctx.acceptsLanguages('en', 'fr');
   return lang === 'fr' ? 'fr' : 'en';
 }

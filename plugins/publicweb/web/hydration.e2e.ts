@@ -146,6 +146,48 @@ describe('publicweb: server-rendered pages hydrate in the browser', function () 
     }
   });
 
+  it('shows a visitor the language they chose in the app without a mismatch, and the server renders it from the next page on', async () => {
+    // French chosen in an English browser, before the curio-locale cookie existed (storage only):
+    // the server draws English; the page must come up in French without React meeting French
+    // texts in English HTML (error #418 on Discover and Events under load), and from then on the
+    // server draws French itself.
+    const page = await freshPage();
+    await page.setExtraHTTPHeaders({ 'accept-language': 'en-US,en;q=0.9' });
+    await page.evaluateOnNewDocument(() => {
+      if (!document.cookie.includes('curio-locale=')) localStorage.setItem('curio.locale', 'fr');
+    });
+    const problems: string[] = [];
+    page.on('console', (msg) => {
+      const text = msg.text();
+      if (msg.type() === 'error' || /hydrat|did not match|mismatch/i.test(text)) problems.push(`${msg.type()}: ${text}`);
+    });
+    page.on('pageerror', (err) => problems.push(`pageerror: ${err}`));
+    for (const [path, heading] of [
+      ['/discover', 'Découvrir'],
+      ['/events', 'Événements'],
+    ] as const) {
+      await page.deleteCookie({ name: 'curio-locale', url: app.url });
+      const first = await page.goto(`${app.url}${path}`, { waitUntil: 'networkidle0' });
+      expect(await first!.text(), 'the server could not know').to.match(/<html[^>]*lang="en"/);
+      await page.waitForFunction((h) => document.documentElement.lang === 'fr' && document.querySelector('h1')?.textContent?.includes(h), { timeout: 20000 }, heading);
+      // remembered for the server: the next page is French from its HTML on, and hydrates
+      expect((await page.cookies(app.url)).find((c) => c.name === 'curio-locale')?.value).to.equal('fr');
+      const again = await page.goto(`${app.url}${path}`, { waitUntil: 'networkidle0' });
+      const served = await again!.text();
+      expect(served).to.match(/<html[^>]*lang="fr"/);
+      expect(served).to.contain(heading);
+      await page.waitForFunction(() => Object.keys(document.getElementById('root')!).some((k) => k.startsWith('__reactContainer')), { timeout: 20000 });
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(problems, problems.join('\n')).to.deep.equal([]);
+    // choosing English in the footer goes to the server too
+    await page.waitForSelector('[data-testid="locale-switcher"]', { timeout: 10000 });
+    await page.select('[data-testid="locale-switcher"]', 'en');
+    await page.waitForFunction(() => document.documentElement.lang === 'en', { timeout: 10000 });
+    expect((await page.cookies(app.url)).find((c) => c.name === 'curio-locale')?.value).to.equal('en');
+    await page.browserContext().close();
+  });
+
   it('shows the museum without JavaScript: name, description, address, hours with open now, events', async () => {
     const page = await freshPage(false);
     const res = await page.goto(`${app.url}/museum/${museum.slug}`, { waitUntil: 'load' });

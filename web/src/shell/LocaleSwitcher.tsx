@@ -4,7 +4,7 @@ import { SUPPORTED_LOCALES, currentLocale, setLocale, type Locale } from '../i18
 import { useAppConfig } from '../lib/app-config.tsx';
 import { Icon } from '../components/Icon.tsx';
 
-/** en / fr, remembered in localStorage; sets <html lang>. */
+/** en / fr, remembered in localStorage and the curio-locale cookie (the server's renders); sets <html lang>. */
 export function LocaleSwitcher({ compact = false, className }: { compact?: boolean; className?: string }) {
   const { t, i18n } = useTranslation('core');
   const id = useId();
