@@ -231,4 +231,43 @@ describe('layout: no horizontal scroll at 320–1440 px (en, fr)', function () {
       }
     }
   }
+
+  it("keeps a museum's long name and its category inside the hero at 320–1440 px, broken between words", async function () {
+    // The hero had a fixed height with its text pinned to the bottom: at 320 px a long name took
+    // four lines, broke inside a word ("Metropolit / an") and pushed the category out of the top.
+    const page = await open('signed out', 'en', 'light', `/museum/${data.museumSlug}`);
+    await page.evaluate(() => {
+      document.querySelector('.mz-hero__title')!.firstChild!.textContent = 'The Metropolitan Museum of Art and Contemporary Design';
+    });
+    const problems: string[] = [];
+    for (const width of WIDTHS) {
+      await page.setViewport({ width, height: 800 });
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const r = await page.evaluate(() => {
+        const hero = document.querySelector('.mz-hero')!.getBoundingClientRect();
+        const [category, name] = ['.mz-hero__category', '.mz-hero__title'].map((sel) => document.querySelector(sel)!.getBoundingClientRect());
+        // a word broken across lines shows as a line whose first or last text is not a whole word
+        const title = document.querySelector('.mz-hero__title')!.firstChild as Text;
+        const range = document.createRange();
+        const words = title.textContent!.split(' ');
+        let at = 0;
+        let split = '';
+        for (const w of words) {
+          range.setStart(title, at);
+          range.setEnd(title, at + w.length);
+          if (range.getClientRects().length > 1) split = w;
+          at += w.length + 1;
+        }
+        return {
+          category: category.top >= hero.top - 0.5 && category.bottom <= hero.bottom + 0.5,
+          title: name.top >= hero.top - 0.5 && name.bottom <= hero.bottom + 0.5,
+          split,
+        };
+      });
+      if (!r.category) problems.push(`${width} px: the category is cut off`);
+      if (!r.title) problems.push(`${width} px: the name is cut off`);
+      if (r.split) problems.push(`${width} px: "${r.split}" broken across lines`);
+    }
+    expect(problems).to.deep.equal([]);
+  });
 });
