@@ -109,6 +109,32 @@ async function overflow(page: Page) {
   });
 }
 
+/**
+ * Grid items wider than their grid: a card in a column of `minmax(300px, 1fr)` on a 288 px wide
+ * page stuck 12 px out on the right, its cover cut, while the page did not scroll (the card clips
+ * itself). Grids that scroll or clip sideways on purpose (rows of chips, carousels) are left out.
+ */
+async function gridOverflow(page: Page) {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const grid of document.querySelectorAll<HTMLElement>('#main-content *')) {
+      const cs = getComputedStyle(grid);
+      if (cs.display !== 'grid' || cs.overflowX !== 'visible') continue;
+      const g = grid.getBoundingClientRect();
+      if (g.width === 0) continue;
+      for (const item of grid.children) {
+        const r = item.getBoundingClientRect();
+        if (r.width > 0 && (r.right > g.right + 0.5 || r.left < g.left - 0.5)) {
+          out.push(`${item.tagName.toLowerCase()}.${String(item.className).trim().split(/\s+/).slice(0, 2).join('.')} ${Math.round(r.left)}–${Math.round(r.right)} in grid .${String(grid.className).trim().split(/\s+/)[0]} ${Math.round(g.left)}–${Math.round(g.right)}`);
+          break;
+        }
+      }
+      if (out.length >= 5) break;
+    }
+    return out;
+  });
+}
+
 describe('layout: no horizontal scroll at 320–1440 px (en, fr)', function () {
   this.timeout(120_000);
   let app: TestApp;
@@ -225,6 +251,7 @@ describe('layout: no horizontal scroll at 320–1440 px (en, fr)', function () {
             await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
             const o = await overflow(page);
             if (o.sw > o.vw) problems.push(`${width} px: scrollWidth ${o.sw} > ${o.vw}; sticking out: ${o.culprits.join(', ') || '?'}`);
+            for (const g of await gridOverflow(page)) problems.push(`${width} px: wider than its grid: ${g}`);
           }
           expect(problems, `${path} scrolls sideways`).to.deep.equal([]);
         });
