@@ -259,6 +259,37 @@ describe('layout: no horizontal scroll at 320–1440 px (en, fr)', function () {
     }
   }
 
+  it('never cuts a label of the bottom bar: a little smaller, or icons alone, with the names kept for screen readers', async function () {
+    for (const locale of LOCALES) {
+      const page = await open('member', locale, 'light', '/');
+      const seen = new Set<string>();
+      const problems: string[] = [];
+      for (const width of [320, 360, 390, 430, 768]) {
+        await page.setViewport({ width, height: 800 });
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        const r = await page.evaluate(() => {
+          const bar = document.querySelector('.curio-bottom-bar')!;
+          const labels = [...bar.querySelectorAll<HTMLElement>('.curio-bottom-link__label')];
+          const iconsOnly = bar.classList.contains('is-icons-only');
+          return {
+            mode: iconsOnly ? 'icons' : bar.classList.contains('is-compact-labels') ? 'compact' : 'full',
+            cut: iconsOnly ? [] : labels.filter((l) => l.scrollWidth > l.clientWidth + 0.5).map((l) => l.textContent),
+            hiddenButShown: iconsOnly ? labels.filter((l) => l.getBoundingClientRect().width > 1).map((l) => l.textContent) : [],
+            names: [...bar.querySelectorAll<HTMLElement>('a.curio-bottom-link')].map((a) => a.textContent?.trim()),
+          };
+        });
+        seen.add(r.mode);
+        if (r.cut.length) problems.push(`${locale} ${width} px (${r.mode}): cut ${r.cut.join(', ')}`);
+        if (r.hiddenButShown.length) problems.push(`${locale} ${width} px: icons alone but labels shown: ${r.hiddenButShown.join(', ')}`);
+        if (r.names.some((n) => !n)) problems.push(`${locale} ${width} px: a link without a name`);
+      }
+      expect(problems).to.deep.equal([]);
+      // the bar does change with the width: full labels on a tablet, never all cut on a small phone
+      expect([...seen], locale).to.include('full');
+      expect([...seen].length, `${locale}: ${[...seen]}`).to.be.greaterThan(1);
+    }
+  });
+
   it("keeps a museum's long name and its category inside the hero at 320–1440 px, broken between words", async function () {
     // The hero had a fixed height with its text pinned to the bottom: at 320 px a long name took
     // four lines, broke inside a word ("Metropolit / an") and pushed the category out of the top.

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { WebUser } from '../plugin-web.ts';
@@ -186,11 +186,47 @@ export function TopBar() {
   );
 }
 
+/**
+ * How the bottom bar's labels fit their slots. Six destinations and the add button leave about
+ * 43 px a slot on a 320 px phone, and "Disc…", "Gro…", "Eve…" read as broken: a label slightly too
+ * long is set a little smaller ('compact'); when that is not enough the bar shows its icons alone
+ * ('icons'; the labels stay the links' names for screen readers). Measured at the labels' full
+ * size, not guessed from the width: it depends on the language and the items.
+ */
+type LabelFit = 'full' | 'compact' | 'icons';
+/** the full label size over the compact one (styles.css: 0.68rem / 0.62rem) */
+const COMPACT_GAIN = 0.68 / 0.62;
+
+function useLabelFit(bar: RefObject<HTMLElement | null>, deps: unknown[]): LabelFit {
+  const [fit, setFit] = useState<LabelFit>('full');
+  // before the browser paints: no frame with cut labels
+  useLayoutEffect(() => {
+    const el = bar.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const measure = () => {
+      const labels = [...el.querySelectorAll<HTMLElement>('.curio-bottom-link__label')];
+      const classes = el.className;
+      el.classList.remove('is-compact-labels', 'is-icons-only');
+      // scrollWidth is the label's whole text even where it is clipped
+      const over = Math.max(0, ...labels.map((l) => l.scrollWidth / Math.max(1, (l.parentElement?.clientWidth ?? 0) - 4)));
+      el.className = classes;
+      setFit(over <= 1 ? 'full' : over <= COMPACT_GAIN ? 'compact' : 'icons');
+    };
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, deps);
+  return fit;
+}
+
 export function BottomBar() {
-  const { t } = useTranslation('core');
+  const { t, i18n } = useTranslation('core');
   const items = useNavItems();
   const dialog = useCreateDialog();
   const { user } = useAuth();
+  const bar = useRef<HTMLElement>(null);
+  const labelFit = useLabelFit(bar, [items.map((i) => i.label).join('|'), i18n.language]);
   const canCreate = dialog.available && !!user;
   // Keep the add button in the middle of the bar.
   const mid = canCreate ? Math.ceil(items.length / 2) : items.length;
@@ -204,7 +240,7 @@ export function BottomBar() {
   );
   if (!items.length && !canCreate) return null;
   return (
-    <nav className="curio-bottom-bar is-hidden-desktop" aria-label={t('nav.mobile')}>
+    <nav ref={bar} className={`curio-bottom-bar is-hidden-desktop${labelFit === 'compact' ? ' is-compact-labels' : labelFit === 'icons' ? ' is-icons-only' : ''}`} aria-label={t('nav.mobile')}>
       <ul>
         {items.slice(0, mid).map(render)}
         {canCreate && (
