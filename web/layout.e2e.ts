@@ -135,6 +135,32 @@ async function gridOverflow(page: Page) {
   });
 }
 
+/**
+ * Words of the page's headings broken across two lines (Bulma's titles may break inside a word
+ * rather than overflow): "d'administratio / n" on a 320 px phone. Parts joined by a hyphen may
+ * wrap at the hyphen. A heading must fit words of up to 18 letters ("d'administration" has 16) on
+ * a line of its own; longer ones (a name someone typed) may break.
+ */
+async function brokenHeadingWords(page: Page) {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    const range = document.createRange();
+    for (const h of document.querySelectorAll<HTMLElement>('#main-content h1')) {
+      const walker = document.createTreeWalker(h, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const text = n.textContent ?? '';
+        for (const m of text.matchAll(/[^\s\-‐–]+/g)) {
+          range.setStart(n, m.index!);
+          range.setEnd(n, m.index! + m[0].length);
+          const rects = range.getClientRects();
+          if (rects.length > 1 && m[0].length <= 18) out.push(`"${m[0]}" in "${text.trim().slice(0, 40)}"`);
+        }
+      }
+    }
+    return out;
+  });
+}
+
 describe('layout: no horizontal scroll at 320–1440 px (en, fr)', function () {
   this.timeout(120_000);
   let app: TestApp;
@@ -252,6 +278,7 @@ describe('layout: no horizontal scroll at 320–1440 px (en, fr)', function () {
             const o = await overflow(page);
             if (o.sw > o.vw) problems.push(`${width} px: scrollWidth ${o.sw} > ${o.vw}; sticking out: ${o.culprits.join(', ') || '?'}`);
             for (const g of await gridOverflow(page)) problems.push(`${width} px: wider than its grid: ${g}`);
+            for (const w of await brokenHeadingWords(page)) problems.push(`${width} px: heading word broken across lines: ${w}`);
           }
           expect(problems, `${path} scrolls sideways`).to.deep.equal([]);
         });
