@@ -1,7 +1,7 @@
 /** What Curio keeps, why and for how long (issue 24; the same list as PRIVACY.md). */
 import { Page, useTranslation } from '../../../../web/src/index.ts';
 
-export const PRIVACY_ROWS = ['account', 'content', 'social', 'sessions', 'throttles', 'tokens', 'notifications', 'push', 'archives', 'jobs', 'live', 'mail', 'audit', 'logs'] as const;
+export const PRIVACY_ROWS = ['account', 'content', 'social', 'sessions', 'throttles', 'tokens', 'notifications', 'push', 'browser', 'archives', 'jobs', 'live', 'mail', 'audit', 'logs'] as const;
 
 export default function PrivacyPage() {
   const { t } = useTranslation('accounts');
