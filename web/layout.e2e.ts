@@ -317,12 +317,21 @@ describe('layout: no horizontal scroll at 320–1440 px (en, fr)', function () {
     }
   });
 
-  it("keeps a museum's long name and its category inside the hero at 320–1440 px, broken between words", async function () {
+  it("keeps a museum's long name and its category inside the hero at 320–1440 px, broken between words, the verified mark after the last word", async function () {
     // The hero had a fixed height with its text pinned to the bottom: at 320 px a long name took
-    // four lines, broke inside a word ("Metropolit / an") and pushed the category out of the top.
+    // four lines, broke inside a word ("Metropolit / an") and pushed the category out of the top;
+    // and the verified mark stood at the far edge of a wrapped name instead of after it.
     const page = await open('signed out', 'en', 'light', `/museum/${data.museumSlug}`);
     await page.evaluate(() => {
-      document.querySelector('.mz-hero__title')!.firstChild!.textContent = 'The Metropolitan Museum of Art and Contemporary Design';
+      const h1 = document.querySelector('.mz-hero__title')!;
+      h1.firstChild!.textContent = 'The Metropolitan Museum of Art and Contemporary Design';
+      // the mark as MuseumPage draws it for a verified museum (the sample museum may not be one)
+      if (!h1.querySelector('.mz-verified')) {
+        const mark = document.createElement('span');
+        mark.className = 'mz-verified';
+        mark.textContent = '✓';
+        h1.appendChild(mark);
+      }
     });
     const problems: string[] = [];
     for (const width of WIDTHS) {
@@ -343,12 +352,20 @@ describe('layout: no horizontal scroll at 320–1440 px (en, fr)', function () {
           if (range.getClientRects().length > 1) split = w;
           at += w.length + 1;
         }
+        range.selectNodeContents(title);
+        const lines = range.getClientRects();
+        const lastLine = lines[lines.length - 1];
+        const mark = document.querySelector('.mz-hero__title .mz-verified')!.getBoundingClientRect();
         return {
           category: category.top >= hero.top - 0.5 && category.bottom <= hero.bottom + 0.5,
           title: name.top >= hero.top - 0.5 && name.bottom <= hero.bottom + 0.5,
           split,
+          // on the last line, no more than a rem after its last word (or wrapped to a line of its own)
+          markGap: Math.round(mark.left - lastLine.right),
+          markOnLastLine: Math.abs(mark.top + mark.height / 2 - (lastLine.top + lastLine.height / 2)) < lastLine.height / 2,
         };
       });
+      if (r.markOnLastLine && (r.markGap < 0 || r.markGap > 16)) problems.push(`${width} px: the verified mark is ${r.markGap} px from the name's end`);
       if (!r.category) problems.push(`${width} px: the category is cut off`);
       if (!r.title) problems.push(`${width} px: the name is cut off`);
       if (r.split) problems.push(`${width} px: "${r.split}" broken across lines`);
