@@ -286,6 +286,29 @@ describe('layout: no horizontal scroll at 320–1440 px (en, fr)', function () {
     }
   }
 
+  it("shows a dialog's selected tab in its strip when the dialog opens on a later tab (320 px)", async function () {
+    // The profile's settings button opens Settings on its Privacy tab; at 320 px the strip had not
+    // its size yet when the tabs mounted, and the selected tab stayed out of sight on the right.
+    for (const locale of LOCALES) {
+      const page = await open('member', locale, 'light', '/profile');
+      await page.setViewport({ width: 320, height: 800 });
+      await page.waitForSelector('button[aria-label="Settings"], button[aria-label="Paramètres"]', { timeout: 10000 });
+      await page.click('button[aria-label="Settings"], button[aria-label="Paramètres"]');
+      await page.waitForSelector('[role="dialog"] [role="tab"][aria-selected="true"]', { timeout: 10000 });
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const r = await page.evaluate(() => {
+        const tab = document.querySelector('[role="dialog"] [role="tab"][aria-selected="true"]')!;
+        const strip = tab.closest('.curio-tabs')!.getBoundingClientRect();
+        const c = tab.getBoundingClientRect();
+        return { name: tab.textContent, first: tab === document.querySelector('[role="dialog"] [role="tab"]'), inView: c.left >= strip.left - 0.5 && c.right <= strip.right + 0.5 };
+      });
+      expect(r.first, `${locale}: the dialog opens on a later tab (${r.name})`).to.equal(false);
+      expect(r.inView, `${locale}: the selected tab "${r.name}" is in view`).to.equal(true);
+      await page.keyboard.press('Escape');
+      await page.waitForFunction(() => !document.querySelector('[role="dialog"]'), { timeout: 10000 });
+    }
+  });
+
   it('never cuts a label of the bottom bar: a little smaller, or icons alone, with the names kept for screen readers', async function () {
     for (const locale of LOCALES) {
       const page = await open('member', locale, 'light', '/');

@@ -57,8 +57,22 @@ export function Tabs({ tabs, active, onChange, label, idPrefix, className, varia
   const strip = useScrollAffordance<HTMLDivElement>();
   const { reveal } = strip;
   useEffect(() => {
-    reveal(refs.current[tabs.findIndex((tab) => tab.id === active)]);
-    // only when the selection changes: a strip the user scrolled by hand stays where it is
+    const selected = refs.current[tabs.findIndex((tab) => tab.id === active)];
+    reveal(selected);
+    // A strip not laid out yet when it mounts (a dialog opening on its third tab, its texts still
+    // loading) had nothing to scroll: the selected tab stayed out of sight. Reveal it once the
+    // strip has its size, then leave it (a strip the user scrolled by hand stays where it is).
+    const row = strip.ref.current;
+    if (!row || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(() => {
+      if (row.clientWidth === 0 || row.scrollWidth <= row.clientWidth) return;
+      reveal(selected);
+      ro.disconnect();
+    });
+    ro.observe(row);
+    if (row.firstElementChild) ro.observe(row.firstElementChild);
+    return () => ro.disconnect();
+    // only when the selection changes
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [active, tabs.length]);
 
