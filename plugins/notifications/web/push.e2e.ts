@@ -47,6 +47,17 @@ describe('web push in the browser', function () {
     await page.goto(`${app.url}/`, { waitUntil: 'networkidle0' });
     const cdp = await page.createCDPSession();
     await cdp.send('ServiceWorker.enable');
+    const versions = new Map<string, string>();
+    const waiters: Array<() => void> = [];
+    cdp.on('ServiceWorker.workerVersionUpdated', (e: any) => {
+      for (const v of e.versions) if (v.status === 'activated') versions.set(v.registrationId, v.status);
+      for (const w of waiters.splice(0)) w();
+    });
+    const activated = async (id: string) => {
+      const until = Date.now() + 15000;
+      while (!versions.has(id) && Date.now() < until) await new Promise<void>((r) => (waiters.push(r), setTimeout(r, 250)));
+      expect(versions.has(id), 'the service worker activated').to.equal(true);
+    };
     const registered = new Promise<string>((resolve) =>
       cdp.on('ServiceWorker.workerRegistrationUpdated', (e: any) => {
         const r = e.registrations.find((x: any) => x.scopeURL === `${app.url}/`);
@@ -58,18 +69,29 @@ describe('web push in the browser', function () {
       await navigator.serviceWorker.ready;
     });
     const registrationId = await registered;
+    // the push goes to the registration's active worker: wait until its version is activated.
+    // In one full run (2026-11-28, under load) the only push delivered never showed within 15 s;
+    // the cause is not known (a delivery racing the worker's start is the likely one)
+    await activated(registrationId);
     const context = page.browserContext();
     await context.overridePermissions(app.url, ['notifications']);
-    await cdp.send('ServiceWorker.deliverPushMessage', { origin: app.url, registrationId, data: JSON.stringify({ title: 'Starting in an hour: Orsay', body: 'Reminder', url: '/notifications' }) });
-    const shown = await page.waitForFunction(
-      async () => {
+    const notifications = () =>
+      page.evaluate(async () => {
         const reg = await navigator.serviceWorker.ready;
         const list = await reg.getNotifications();
-        return list.length ? list.map((n) => ({ title: n.title, body: n.body, url: n.data?.url })) : null;
-      },
-      { timeout: 15000, polling: 200 },
-    );
-    const list = (await shown.jsonValue()) as any[];
+        return list.map((n) => ({ title: n.title, body: n.body, url: (n.data as any)?.url }));
+      });
+    let list: any[] = [];
+    // delivered again if none shows within 5 s (at most 3 times): what is tested is the worker's
+    // push handler (title, body and the page to open), not DevTools' delivery
+    for (let attempt = 0; attempt < 3 && !list.length; attempt++) {
+      await cdp.send('ServiceWorker.deliverPushMessage', { origin: app.url, registrationId, data: JSON.stringify({ title: 'Starting in an hour: Orsay', body: 'Reminder', url: '/notifications' }) });
+      const until = Date.now() + 5000;
+      while (!list.length && Date.now() < until) {
+        list = await notifications();
+        if (!list.length) await new Promise((r) => setTimeout(r, 200));
+      }
+    }
     expect(list).to.deep.include({ title: 'Starting in an hour: Orsay', body: 'Reminder', url: '/notifications' });
   });
 });
