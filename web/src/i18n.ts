@@ -7,6 +7,7 @@
  */
 import i18next, { type BackendModule, type ReadCallback } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { readPreferenceCookie, writePreferenceCookie } from './lib/preference-cookie.ts';
 
 export const SUPPORTED_LOCALES = ['en', 'fr'] as const;
 export type Locale = (typeof SUPPORTED_LOCALES)[number];
@@ -53,8 +54,8 @@ function isLocale(v: unknown): v is Locale {
 }
 
 function cookieLocale(): Locale | null {
-  const m = typeof document !== 'undefined' ? /(?:^|;\s*)curio-locale=(\w+)/.exec(document.cookie) : null;
-  return m && isLocale(m[1]) ? m[1] : null;
+  const v = readPreferenceCookie(LOCALE_COOKIE);
+  return isLocale(v) ? v : null;
 }
 
 /** The language the visitor chose here (localStorage, else the cookie), null when none. */
@@ -68,18 +69,13 @@ function savedLocale(): Locale | null {
   return cookieLocale();
 }
 
-function writeLocaleCookie(lng: Locale): void {
-  if (typeof document === 'undefined') return;
-  document.cookie = `${LOCALE_COOKIE}=${lng}; Path=/; Max-Age=31536000; SameSite=Lax${location.protocol === 'https:' ? '; Secure' : ''}`;
-}
-
 /**
  * At start: a choice made before the cookie existed (or whose cookie was cleared) goes into the
  * cookie, so the next page the server renders is in that language.
  */
 export function syncLocaleCookie(): void {
   const saved = savedLocale();
-  if (saved && cookieLocale() !== saved) writeLocaleCookie(saved);
+  if (saved && cookieLocale() !== saved) writePreferenceCookie(LOCALE_COOKIE, saved);
 }
 
 export function detectLocale(): Locale {
@@ -147,7 +143,7 @@ export async function setLocale(lng: Locale): Promise<void> {
   } catch {
     // storage blocked: the cookie still carries it
   }
-  writeLocaleCookie(lng);
+  writePreferenceCookie(LOCALE_COOKIE, lng);
   await i18next.changeLanguage(lng);
 }
 

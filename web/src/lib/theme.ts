@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { readPreferenceCookie, writePreferenceCookie } from './preference-cookie.ts';
 
 /**
  * Light, dark or the system's choice (prefers-color-scheme), issue 21. The choice lives in
@@ -25,8 +26,8 @@ export function readThemeChoice(): ThemeChoice {
   } catch {
     /* storage blocked */
   }
-  const m = /(?:^|;\s*)curio-theme=(system|light|dark)\b/.exec(document.cookie);
-  return m ? (m[1] as ThemeChoice) : 'system';
+  const cookie = readPreferenceCookie(THEME_COOKIE);
+  return isThemeChoice(cookie) ? cookie : 'system';
 }
 
 /** The theme in force: the choice, or the system's for 'system'. */
@@ -46,7 +47,7 @@ export function setThemeChoice(choice: ThemeChoice): void {
   } catch {
     /* storage blocked: the cookie still carries it */
   }
-  document.cookie = `${THEME_COOKIE}=${choice}; Path=/; Max-Age=31536000; SameSite=Lax${location.protocol === 'https:' ? '; Secure' : ''}`;
+  writePreferenceCookie(THEME_COOKIE, choice);
   window.dispatchEvent(new CustomEvent(CHANGED, { detail: choice }));
 }
 
