@@ -11,7 +11,7 @@ export interface CurioConfig {
   host: string;
   databaseUrl: string | null;
   /** PostgreSQL pool: connections per process and statement_timeout (defaults in core/db.ts) */
-  database?: { poolMax?: number; statementTimeoutMs?: number };
+  database?: { poolMax?: number; statementTimeoutMs?: number; /** named prepared statements for statements run repeatedly (core/plan-cache.ts); default on */ planCache?: boolean };
   dataDir: string;
   sessionKeys: string[];
   googleMapsApiKey: string;
@@ -99,6 +99,7 @@ function fromEnv(env: NodeJS.ProcessEnv): Json {
   if (env.DATABASE_URL !== undefined) set('databaseUrl', env.DATABASE_URL === '' ? null : env.DATABASE_URL);
   if (env.DATA_DIR) set('dataDir', env.DATA_DIR);
   if (env.DB_POOL_MAX) set('database.poolMax', num('DB_POOL_MAX', env.DB_POOL_MAX));
+  if (env.DB_PLAN_CACHE) set('database.planCache', bool(env.DB_PLAN_CACHE));
   if (env.DB_STATEMENT_TIMEOUT_MS) set('database.statementTimeoutMs', num('DB_STATEMENT_TIMEOUT_MS', env.DB_STATEMENT_TIMEOUT_MS));
   if (env.SESSION_KEYS) set('sessionKeys', list(env.SESSION_KEYS));
   if (env.GOOGLE_MAPS_API_KEY !== undefined) set('googleMapsApiKey', env.GOOGLE_MAPS_API_KEY);

@@ -4,6 +4,7 @@ import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import type { CurioConfig } from './config.ts';
 import { DatabaseLockedError, lockEmbeddedDatabase } from './db-lock.ts';
+import { PlanCachedPgClient } from './plan-cache.ts';
 
 export { DatabaseLockedError };
 
@@ -12,6 +13,12 @@ pg.types.setTypeParser(20, (v: string) => {
   const n = Number(v);
   return Number.isSafeInteger(n) ? n : v;
 });
+
+/** Whether this knex talks to a PostgreSQL server (not the embedded PGlite): advisory locks across processes. */
+export function isPostgresServer(knex: Knex): boolean {
+  const client = (knex.client as { config?: { client?: unknown } }).config?.client;
+  return client === 'pg' || client === PlanCachedPgClient;
+}
 
 export interface Database {
   knex: Knex;
@@ -59,7 +66,7 @@ export async function openDatabase(
     // Pool size and statement timeout from config (database.poolMax / DB_POOL_MAX, database.statementTimeoutMs).
     const timeout = config.database?.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
     const knex = knexFactory({
-      client: 'pg',
+      client: config.database?.planCache === false ? 'pg' : (PlanCachedPgClient as unknown as typeof Knex.Client),
       connection: { connectionString: config.databaseUrl, ...(timeout > 0 ? { statement_timeout: timeout } : {}) },
       pool: { min: 0, max: opts.poolMax ?? config.database?.poolMax ?? DEFAULT_POOL_MAX },
     });

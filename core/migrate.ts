@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
 import { ROOT } from './config.ts';
 import type { LoadedPlugin } from './plugins.ts';
+import { isPostgresServer } from './db.ts';
 
 class FolderMigrationSource implements Knex.MigrationSource<string> {
   constructor(private dir: string) {}
@@ -42,7 +43,7 @@ const MIGRATIONS_LOCK = 0x43555249; // 'CURI'
  * the loser instead of waiting).
  */
 export async function migrateAll(knex: Knex, plugins: LoadedPlugin[], log?: (msg: string) => void): Promise<string[]> {
-  const isPg = knex.client.config?.client === 'pg';
+  const isPg = isPostgresServer(knex);
   if (!isPg) return migrateUnits(knex, plugins, log);
   const conn = await knex.client.acquireConnection();
   try {

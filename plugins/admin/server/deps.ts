@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Knex } from 'knex';
 import type { PluginContext, ApiContext } from '../../../core/plugin-api.ts';
 import { HttpError } from '../../../core/errors.ts';
+import { isPostgresServer } from '../../../core/db.ts';
 import { AccountsService, type AccountsApi } from '../../accounts/public.ts';
 import { MuseumsService, type MuseumsApi } from '../../museums/public.ts';
 import { BadgesService, type BadgesApi } from '../../badges/public.ts';
@@ -79,7 +80,7 @@ export class Deps {
    * PostgreSQL also across processes with a transaction-scoped advisory lock held while `fn` runs.
    */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const isPg = (this.knex.client as any)?.config?.client === 'pg';
+    const isPg = isPostgresServer(this.knex);
     return this.mutex.run(() =>
       isPg
         ? this.knex.transaction(async (trx) => {
