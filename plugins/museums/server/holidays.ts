@@ -155,6 +155,21 @@ function countryAt(lat: unknown, lng: unknown): string | null {
  * Bayern), that region. null when no country date-holidays knows comes out.
  */
 export function guessHolidayRegion(country: string | null | undefined, state?: string | null, latitude?: number | string | null, longitude?: number | string | null): { country: string; region?: string } | null {
+  // a pure function of the address, about 50 µs (name folding, the country and region tables), asked
+  // for every museum of every list: remembered per address (issue 18)
+  const key = `${country ?? ''}\u001f${state ?? ''}\u001f${latitude ?? ''}\u001f${longitude ?? ''}`;
+  if (guesses.has(key)) {
+    const g = guesses.get(key)!;
+    return g && { ...g };
+  }
+  const g = guessUncached(country, state, latitude, longitude);
+  if (guesses.size >= 5_000) guesses.clear();
+  guesses.set(key, g);
+  return g && { ...g };
+}
+const guesses = new Map<string, { country: string; region?: string } | null>();
+
+function guessUncached(country: string | null | undefined, state?: string | null, latitude?: number | string | null, longitude?: number | string | null): { country: string; region?: string } | null {
   let code = country ? countryCodeOf(country) : null;
   if (!code || !isKnownHolidayRegion(code)) code = countryAt(latitude, longitude);
   if (!code || !isKnownHolidayRegion(code)) return null;

@@ -463,6 +463,19 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
 
 /** The local calendar date, weekday and minutes since midnight of an instant in a time zone. */
 export function localDateTime(instant: Date, timeZone: string): LocalDate & { weekday: DayKey; minutes: number } {
+  // Intl's formatToParts is the dear part (a list of museums asks it for each museum, often for the
+  // same zone and minute): answers are remembered per zone and minute (zones' offsets are whole minutes)
+  const key = `${timeZone}|${Math.floor(instant.getTime() / 60_000)}`;
+  const known = localTimes.get(key);
+  if (known) return { ...known };
+  const out = readLocalDateTime(instant, timeZone);
+  if (localTimes.size >= 2_000) localTimes.clear();
+  localTimes.set(key, out);
+  return { ...out };
+}
+const localTimes = new Map<string, LocalDate & { weekday: DayKey; minutes: number }>();
+
+function readLocalDateTime(instant: Date, timeZone: string): LocalDate & { weekday: DayKey; minutes: number } {
   const parts: Record<string, string> = {};
   for (const p of formatterFor(timeZone).formatToParts(instant)) parts[p.type] = p.value;
   const date = { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day) };
