@@ -412,7 +412,8 @@ describe('Discover in the browser: combined filters in the URL, near me, list wi
       const buttons = await page.$$('[data-testid="view-toggle"] button');
       await buttons[1].click();
       await page.waitForFunction(() => new URL(location.href).searchParams.get('view') === 'map');
-      expect(await page.$eval('[data-testid="filtered"]', (s) => s.getAttribute('data-view'))).to.equal('map');
+      // the router's navigation is a transition: the list stays on screen until the lazily loaded map has rendered
+      await page.waitForFunction(() => document.querySelector('[data-testid="filtered"]')?.getAttribute('data-view') === 'map', { timeout: 20000 });
     } finally {
       await page.browserContext().close();
       await keyed.close();
