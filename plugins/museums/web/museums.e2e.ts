@@ -92,6 +92,11 @@ describe('museums in the browser', function () {
     // description over 200 characters is cut with Read more
     const before = await page.$eval('[data-testid="description"]', (p) => p.textContent!);
     expect(before).to.include('Read more');
+    // the page is server-rendered: a click before React has hydrated the button does nothing
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('[data-testid="description"] button, [data-testid="description"] a')].some((b) => b.textContent?.includes('Read more') && Object.keys(b).some((k) => k.startsWith('__reactProps'))),
+      { timeout: 20000 },
+    );
     await clickText(page, 'Read more');
     await waitForText(page, 'Show less');
     expect(await page.$$eval('[data-testid="amenities"] li', (lis) => lis.map((l) => l.textContent!.trim()))).to.deep.equal(['Restrooms', 'Gift Shop', 'Café & Dining']);
