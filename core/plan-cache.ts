@@ -102,6 +102,3 @@ export class PlanCachedPgClient extends (ClientPg as new (config: Knex.Config) =
     }
   }
 }
-
-/** how many statement texts have a name in this process (bench and tests) */
-export const planCacheNames = () => names.size;
