@@ -25,6 +25,7 @@ import { ServiceRegistry } from './services.ts';
 import { PermissionRegistry } from './permissions.ts';
 import { createStorage, UPLOADS_PREFIX, type Storage } from './storage.ts';
 import { Drain } from './drain.ts';
+import { discardUnreadBody } from './discard-body.ts';
 import { Uploads } from './uploads.ts';
 import { Jobs, every } from './jobs.ts';
 
@@ -618,6 +619,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
   //     (outside the error handler, so they see the status it chose);
   //  5. the error handler: every error leaves as JSON with `message`, never a bare 500;
   //  6. refusal of cross-origin state-changing requests (the client sends no CSRF token; Origin is the check).
+  //  7. at the end, the rest of a body nobody read (an early answer) is read and dropped (discard-body.ts).
   koa.use(async function curioRequest(ctx, next) {
     const res = ctx.res;
     const given = ctx.req.headers['x-request-id'];
@@ -651,6 +653,9 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
         metrics.record(ctx, started);
       }
     } finally {
+      // a body answered before it was read to its end (a parser's error, an early refusal) is read and
+      // dropped, so that the connection serves the client's next request
+      if (!ctx.req.complete) discardUnreadBody(ctx.req, res);
       const level = ctx.status >= 500 ? 'error' : 'info';
       if ((ctx.status >= 500 || ctx.path.startsWith('/api/')) && log.isLevelEnabled(level)) {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;

@@ -8,6 +8,7 @@ import sharp, { type Metadata, type OutputInfo } from 'sharp';
 import type Koa from 'koa';
 import { HttpError } from './errors.ts';
 import type { Storage } from './storage.ts';
+import { discardUnreadBody } from './discard-body.ts';
 
 export interface UploadedFile {
   field: string;
@@ -52,8 +53,6 @@ sharp.cache({ files: 0 });
 
 /** Allowance for the multipart envelope (boundaries, part headers, small fields) over the files themselves. */
 const MULTIPART_OVERHEAD = 1024 * 1024;
-/** After an early answer (413), how long the rest of a body may still arrive (discarded) before the connection is cut. */
-const LINGER_MS = 10_000;
 /** Stored files no row references are deleted once they are this old (an upload stores its file just before its row). */
 export const UNREFERENCED_GRACE_MS = 60 * 60 * 1000;
 /** Temporary folders of other processes are only trusted this long without a change. */
@@ -246,7 +245,7 @@ export class Uploads {
     // Refused before a byte of the body is read when its declared length is already over the limit.
     const declared = Number(ctx.get('content-length') || NaN);
     if (Number.isFinite(declared) && declared > maxFiles * limits.maxFileSize + MULTIPART_OVERHEAD) {
-      this.discardRest(ctx);
+      discardUnreadBody(ctx.req, ctx.res);
       return Promise.reject(tooLarge());
     }
     if (req.destroyed && !req.complete) return Promise.reject(new HttpError(400, 'Upload aborted'));
@@ -283,7 +282,7 @@ export class Uploads {
           p.resume();
         }
         for (const out of outs) out.destroy();
-        if (!req.complete && !req.destroyed) this.discardRest(ctx);
+        if (!req.complete && !req.destroyed) discardUnreadBody(ctx.req, ctx.res);
         await Promise.all(outs.map(closed));
         await Promise.all(files.map((f) => fsp.rm(f.path, { force: true })));
         reject(e);
@@ -338,23 +337,6 @@ export class Uploads {
         } else resolve({ fields, files });
       });
       req.pipe(bb);
-    });
-  }
-
-  /**
-   * The request's remaining body is read and dropped, so that the early answer reaches the client
-   * (closing at once would reset the connection under the answer); a client still sending
-   * LINGER_MS after the answer is cut off.
-   */
-  private discardRest(ctx: Koa.Context): void {
-    const req = ctx.req;
-    req.resume();
-    ctx.res.once('finish', () => {
-      if (req.complete || req.destroyed) return;
-      const t = setTimeout(() => req.socket?.destroy(), LINGER_MS);
-      t.unref();
-      req.once('end', () => clearTimeout(t));
-      req.once('close', () => clearTimeout(t));
     });
   }
 

@@ -290,7 +290,8 @@ describe('quality: schema fuzzing', function () {
           }
         } catch (e) {
           status = -1;
-          text = String((e as Error).message);
+          const cause = (e as Error & { cause?: Error & { code?: string } }).cause;
+          text = `${(e as Error).message}${cause ? ` (${cause.code ?? ''} ${cause.message})` : ''}`;
           ctype = null;
         }
         const cls = status < 0 ? 'network' : `${Math.floor(status / 100)}xx`;

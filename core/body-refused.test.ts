@@ -1,0 +1,102 @@
+/**
+ * A body the server refuses before it has read it all (too large for the JSON parser, an upload
+ * refused early) must not stall the connection it came on. The client may still be sending it after
+ * the answer; a keep-alive client then sends its next request on the same connection. Left paused,
+ * that connection hung until the server's keep-alive timeout (65 s) reset it, failing the next
+ * request (seen as ECONNRESET in the schema fuzzing).
+ */
+import { expect } from 'chai';
+import http from 'node:http';
+import { sharedApp, type TestApp } from './testing/index.ts';
+
+function send(agent: http.Agent, base: URL, method: string, path: string, body?: Buffer, encoding?: string): Promise<{ status: number; text: string; socket: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: base.hostname, port: base.port, method, path, agent, headers: body ? { 'content-type': 'application/json', 'content-length': body.length, origin: base.origin, ...(encoding ? { 'content-encoding': encoding } : {}) } : {} }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, text: Buffer.concat(chunks).toString(), socket: req.socket }));
+      res.on('error', reject);
+    });
+    req.setTimeout(15_000, () => req.destroy(new Error(`${method} ${path}: no answer in 15 s`)));
+    req.on('error', reject);
+    if (body) req.write(body);
+    req.end();
+  });
+}
+
+describe('a refused request body', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  before(async () => {
+    app = await sharedApp();
+  });
+
+  it('too large for the JSON parser: 413 with a message, and the connection serves the next request', async () => {
+    const base = new URL(app.url);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      // 8 MB: far more than the socket buffers hold, so the client is still sending when the 413 comes
+      const big = Buffer.from(JSON.stringify({ type: 'text', content: 'x'.repeat(8_000_000) }));
+      const first = await send(agent, base, 'POST', '/api/posts', big);
+      expect(first.status).to.equal(413);
+      expect(JSON.parse(first.text).message).to.be.a('string');
+      const started = Date.now();
+      const next = await send(agent, base, 'GET', '/api/config');
+      expect(next.status).to.equal(200);
+      expect(Date.now() - started).to.be.below(10_000);
+    } finally {
+      agent.destroy();
+    }
+  });
+  it('plain JSON labelled deflate: 400 with a message, and the connection serves the next request', async () => {
+    const base = new URL(app.url);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      // the parser fails on the first bytes, long before the client has sent the rest
+      const big = Buffer.from(JSON.stringify({ type: 'text', content: 'x'.repeat(8_000_000) }));
+      const first = await send(agent, base, 'POST', '/api/posts', big, 'deflate');
+      expect(first.status).to.equal(400);
+      expect(JSON.parse(first.text).message).to.be.a('string');
+      const started = Date.now();
+      const next = await send(agent, base, 'GET', '/api/config');
+      expect(next.status).to.equal(200);
+      expect(Date.now() - started).to.be.below(10_000);
+    } finally {
+      agent.destroy();
+    }
+  });
+  it('plain JSON labelled gzip: 400 with a message, and the connection serves the next request', async () => {
+    const base = new URL(app.url);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      // the parser fails on the first bytes, long before the client has sent the rest
+      const big = Buffer.from(JSON.stringify({ type: 'text', content: 'x'.repeat(8_000_000) }));
+      const first = await send(agent, base, 'POST', '/api/posts', big, 'gzip');
+      expect(first.status).to.equal(400);
+      expect(JSON.parse(first.text).message).to.be.a('string');
+      const started = Date.now();
+      const next = await send(agent, base, 'GET', '/api/config');
+      expect(next.status).to.equal(200);
+      expect(Date.now() - started).to.be.below(10_000);
+    } finally {
+      agent.destroy();
+    }
+  });
+  it('plain JSON labelled br: 400 with a message, and the connection serves the next request', async () => {
+    const base = new URL(app.url);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      // the parser fails on the first bytes, long before the client has sent the rest
+      const big = Buffer.from(JSON.stringify({ type: 'text', content: 'x'.repeat(8_000_000) }));
+      const first = await send(agent, base, 'POST', '/api/posts', big, 'br');
+      expect(first.status).to.equal(400);
+      expect(JSON.parse(first.text).message).to.be.a('string');
+      const started = Date.now();
+      const next = await send(agent, base, 'GET', '/api/config');
+      expect(next.status).to.equal(200);
+      expect(Date.now() - started).to.be.below(10_000);
+    } finally {
+      agent.destroy();
+    }
+  });
+});
