@@ -85,6 +85,17 @@ describe('account recovery in the browser (real SMTP)', function () {
     await page.goto(`${app.url}/`, { waitUntil: 'networkidle0' });
     await page.waitForSelector('#acc-verify-banner');
     await waitForText(page, 'you cannot create communities or meetups');
+    // below the fixed top bar at every width, not under it (its first line was hidden there)
+    for (const width of [320, 390, 1280]) {
+      await page.setViewport({ width, height: 800 });
+      const box = await page.evaluate(() => {
+        const bar = document.querySelector('.curio-topbar')!.getBoundingClientRect();
+        const banner = document.getElementById('acc-verify-banner')!.getBoundingClientRect();
+        return { barBottom: bar.bottom, top: banner.top };
+      });
+      expect(box.top, `banner at ${width} px`).to.be.at.least(box.barBottom);
+    }
+    await page.setViewport({ width: 390, height: 844 });
     const resend = await page.waitForSelector('#acc-verify-banner button');
     await resend!.click();
     const second = await smtp.waitFor(u.me.email, (m) => m !== first);

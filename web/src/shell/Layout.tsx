@@ -40,9 +40,10 @@ export function Layout() {
       </a>
       {nav && <TopBar />}
       <AuthBanner />
-      {/* notices about the signed-in member's account (e.g. accounts: confirm your email) */}
-      {!isLoading && user && <Slot name="shell.banner" user={user} />}
       <main id="main-content" className="curio-main" tabIndex={-1}>
+        {/* notices about the signed-in member's account (e.g. accounts: confirm your email): in main, so
+            that they start below the fixed top bar (main's padding), not under it */}
+        {!isLoading && user && <Slot name="shell.banner" user={user} />}
         {isLoading ? <Spinner center size="large" label={t('loading')} className="curio-auth-spinner" /> : <AppRoutes pages={pages} user={user} />}
       </main>
       {!isLoading && <Footer />}
