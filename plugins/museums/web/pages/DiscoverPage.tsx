@@ -346,7 +346,7 @@ function PeopleToFollow() {
             const done = Boolean(state);
             return (
               <li key={String(u.id)} className="mz-person-row">
-                <Link to={profilePath(u)} className="mz-person">
+                <Link to={profilePath(u)} className="mz-person" title={`${personName(u)} (@${u.username})`}>
                   <Avatar src={u.profileImageUrl} info={u.profileImageInfo} name={personName(u)} size={36} decorative />
                   <span>
                     <strong>{personName(u)}</strong>
