@@ -7,6 +7,7 @@ import { purgeBulma } from './build/purge-bulma-plugin.ts';
 import { precompress } from './build/precompress-plugin.ts';
 import { asyncCss } from './build/async-css-plugin.ts';
 import { darkScheme } from './build/dark-scheme.ts';
+import { navTexts } from './build/nav-texts-plugin.ts';
 
 const WEB = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(WEB, '..');
@@ -31,7 +32,7 @@ export default defineConfig(({ isSsrBuild }) => (isSsrBuild ? ssrConfig : client
 const ssrConfig = {
   root: WEB,
   publicDir: false as const,
-  plugins: [react(), curioValidators(ROOT)],
+  plugins: [navTexts(), react(), curioValidators(ROOT)],
   build: {
     outDir: path.join(WEB, 'dist-server'),
     emptyOutDir: true,
@@ -58,7 +59,7 @@ const barrelWithoutSideEffects = {
 const clientConfig = {
   root: WEB,
   publicDir: path.join(WEB, 'public'),
-  plugins: [purgeBulma(ROOT), react(), barrelWithoutSideEffects, curioValidators(ROOT), asyncCss(), precompress()],
+  plugins: [navTexts(), purgeBulma(ROOT), react(), barrelWithoutSideEffects, curioValidators(ROOT), asyncCss(), precompress()],
   css: { postcss: { plugins: [darkScheme()] } },
   server: {
     port: 5173,

@@ -1,6 +1,7 @@
 /**
- * i18next setup. Namespaces: `core` (the shell, web/src/locales) and one per plugin
- * (plugins/<id>/locales/<lng>.json, namespace = plugin id). Every namespace loads per language on
+ * i18next setup. Namespaces: `core` (the shell, web/src/locales), `nav` (every plugin's `nav`
+ * texts, bundled with the shell) and one per plugin (plugins/<id>/locales/<lng>.json, namespace =
+ * plugin id). Every namespace loads per language on
  * demand (one small chunk per namespace and language): only the active language's texts are
  * fetched (and English, the fallback), and on a page the server rendered only the namespaces its
  * render used (main.tsx; the others load when a component asks for them: useTranslation suspends).
@@ -33,10 +34,29 @@ for (const [file, loader] of Object.entries(pluginLocaleFiles)) {
   pluginLocales.get(m[1])!.set(m[2], loader);
 }
 
+/**
+ * Namespace `nav`: every plugin's `nav` texts (`nav:<plugin>.<key>`), bundled with the shell (a
+ * build plugin, web/build/nav-texts-plugin.ts, cuts them out of the locale files). The bars are on
+ * every page; with their labels in the plugins' namespaces, drawing them loaded every plugin's
+ * texts before the first screen.
+ */
+const navFiles = import.meta.glob<Record<string, unknown>>('../../plugins/*/locales/*.json', { query: '?nav', import: 'default', eager: true });
+const navTexts = new Map<string, Record<string, unknown>>();
+for (const [file, texts] of Object.entries(navFiles)) {
+  const m = file.match(/plugins\/([^/]+)\/locales\/([^/?]+)\.json/);
+  if (!m || !texts || !Object.keys(texts).length) continue;
+  if (!navTexts.has(m[2])) navTexts.set(m[2], {});
+  navTexts.get(m[2])![m[1]] = texts;
+}
+
 const backend: BackendModule = {
   type: 'backend',
   init() {},
   read(language: string, namespace: string, callback: ReadCallback) {
+    if (namespace === 'nav') {
+      callback(null, (navTexts.get(language) ?? {}) as any);
+      return;
+    }
     const loader = namespace === 'core' ? coreLocaleFiles[`./locales/${language}.json`] : pluginLocales.get(namespace)?.get(language);
     if (!loader) {
       callback(null, {});
@@ -107,7 +127,7 @@ export function initI18n(lng: Locale = detectLocale()): Promise<unknown> {
       lng,
       fallbackLng: DEFAULT_LOCALE,
       supportedLngs: [...SUPPORTED_LOCALES],
-      ns: ['core'],
+      ns: ['core', 'nav'],
       defaultNS: 'core',
       fallbackNS: 'core',
       interpolation: { escapeValue: false },
@@ -115,14 +135,6 @@ export function initI18n(lng: Locale = detectLocale()): Promise<unknown> {
       react: { useSuspense: true },
     } as any);
   return initPromise;
-}
-
-/**
- * Starts loading every bundled plugin's texts at start, while GET /api/config is on its way
- * (loadPluginNamespaces then waits for the enabled ones; i18next loads each file once).
- */
-export function preloadPluginNamespaces(): void {
-  void i18next.loadNamespaces([...pluginLocales.keys()]).catch(() => undefined);
 }
 
 /** Whether a plugin ships texts (a namespace of its own). */

@@ -3,7 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import 'bulma/css/versions/bulma-no-dark-mode.min.css';
 import './styles.css';
 import { initTheme } from './lib/theme.ts';
-import { detectLocale, hasPluginNamespace, initI18n, isSupportedLocale, loadPluginNamespaces, preloadPluginNamespaces, syncLocaleCookie } from './i18n.ts';
+import { detectLocale, hasPluginNamespace, initI18n, isSupportedLocale, loadPluginNamespaces, syncLocaleCookie } from './i18n.ts';
 import { App, preloadConfig } from './App.tsx';
 import { preloadAuth } from './lib/auth.tsx';
 import { primedAnswer } from './lib/data.ts';
@@ -94,7 +94,6 @@ if (ssrConfig) {
   preloadAuth();
   const styles = applyStyles();
   void initI18n().then(async () => {
-    preloadPluginNamespaces();
     await styles;
     createRoot(rootElement).render(
       <StrictMode>

@@ -37,7 +37,7 @@ export interface WebPage {
 
 export interface NavItem {
   key: string;
-  /** i18n key, "<namespace>:<key>" */
+  /** i18n key: "nav:<plugin>.<key>" for the plugin's locale files' `nav.<key>` (bundled with the shell, i18n.ts), or "<namespace>:<key>" */
   label: string;
   to: string | ((user: WebUser | null) => string);
   /** a Bulma/emoji icon character or a small component */

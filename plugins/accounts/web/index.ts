@@ -53,7 +53,7 @@ export default defineWebPlugin({
   nav: [
     {
       key: 'profile',
-      label: 'accounts:nav.profile',
+      label: 'nav:accounts.profile',
       // visitors have no profile: the top bar's Sign in button is their way in (issue 21 #8)
       audience: 'signedIn',
       to: '/profile',

@@ -5,5 +5,5 @@ import { defineWebPlugin } from '../../../web/src/index.ts';
 export default defineWebPlugin({
   id: 'admin',
   pages: [{ path: '/admin', audience: 'signedIn', roles: ['Admin'], component: lazy(() => import('./pages/AdminDashboard.tsx')) }],
-  nav: [{ key: 'admin', label: 'admin:nav.admin', to: '/admin', icon: 'shield', order: 90, audience: 'signedIn', roles: ['Admin'] }],
+  nav: [{ key: 'admin', label: 'nav:admin.admin', to: '/admin', icon: 'shield', order: 90, audience: 'signedIn', roles: ['Admin'] }],
 });

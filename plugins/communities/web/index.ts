@@ -27,7 +27,7 @@ export default defineWebPlugin({
   nav: [
     {
       key: 'groups',
-      label: 'communities:nav.groups',
+      label: 'nav:communities.groups',
       to: '/groups',
       icon: 'users',
       order: 30,

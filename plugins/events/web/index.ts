@@ -26,7 +26,7 @@ export default defineWebPlugin({
   nav: [
     {
       key: 'events',
-      label: 'events:nav.events',
+      label: 'nav:events.events',
       to: '/events',
       icon: 'calendar',
       order: 40,

@@ -9,7 +9,7 @@ export default defineWebPlugin({
     // one insight with its comments (link target for notifications); private authors answer 404
     { path: '/insights/:id', component: lazy(() => import('./pages/PostPage.tsx')), publicNav: true },
   ],
-  nav: [{ key: 'home', label: 'insights:nav.home', to: '/', icon: 'home', order: 10, isActive: (p) => p === '/' }],
+  nav: [{ key: 'home', label: 'nav:insights.home', to: '/', icon: 'home', order: 10, isActive: (p) => p === '/' }],
   slots: {
     'shell.createDialog': [{ component: lazy(() => import('./components/CreateInsightDialog.tsx')) }],
     'museum.insights': [{ component: lazy(() => import('./components/MuseumInsights.tsx')) }],

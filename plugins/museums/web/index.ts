@@ -26,7 +26,7 @@ export default defineWebPlugin({
   nav: [
     {
       key: 'discover',
-      label: 'museums:nav.discover',
+      label: 'nav:museums.discover',
       to: '/discover',
       icon: 'compass',
       order: 20,

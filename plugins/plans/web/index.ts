@@ -17,7 +17,7 @@ export default defineWebPlugin({
     { path: '/plans/shared/:token', audience: 'all', component: PlanPage },
     { path: '/plans/:id', audience: 'all', component: PlanPage },
   ],
-  nav: [{ key: 'plans', label: 'plans:nav.plans', to: '/plans', icon: 'map', order: 45, audience: 'signedIn' }],
+  nav: [{ key: 'plans', label: 'nav:plans.plans', to: '/plans', icon: 'map', order: 45, audience: 'signedIn' }],
   slots: {
     'museum.actions': [{ order: 10, component: lazy(() => import('./components/AddToPlan.tsx')) }],
     'event.actions': [{ order: 10, component: lazy(() => import('./components/AddToPlan.tsx')) }],

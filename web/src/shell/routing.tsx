@@ -10,6 +10,7 @@ import { ErrorBoundary } from '../components/ErrorBoundary.tsx';
 import { NotFound } from './NotFound.tsx';
 import { PageError } from './PageError.tsx';
 import { pageIsLive } from '../lib/early-presses.ts';
+import { hasPluginNamespace, loadPluginNamespaces } from '../i18n.ts';
 
 export interface RouteResolution {
   page?: PageEntry;
@@ -48,6 +49,10 @@ function PageHost({ page }: { page: PageEntry }) {
   const { pathname } = useLocation();
   const C = page.component;
   const { appName } = useAppConfig();
+  // the page's texts load beside its chunk rather than after it (its components ask for them as they render)
+  useLayoutEffect(() => {
+    if (hasPluginNamespace(page.plugin)) void loadPluginNamespaces([page.plugin]).catch(() => undefined);
+  }, [page.plugin]);
   // Runs before the page's own effects (useDocumentTitle), so a page without a title shows the app name.
   useLayoutEffect(() => {
     document.title = appName;

@@ -7,7 +7,8 @@ import './EmailVerifyBanner.css';
  * the shell (not a lazy chunk): a banner arriving after the page would push it down (layout shift).
  */
 export default function EmailVerifyBanner({ user }: { user: WebUser }) {
-  const { t } = useTranslation('accounts');
+  // its texts are in the ones the shell bundles (namespace nav): it shows before any page's texts
+  const { t } = useTranslation('nav');
   const [sending, setSending] = useState(false);
   if (user.emailVerified !== false) return null;
   const resend = async () => {
@@ -15,18 +16,18 @@ export default function EmailVerifyBanner({ user }: { user: WebUser }) {
     try {
       const { resendEmailVerification } = await import('../../../../web/src/api/generated/accounts.ts');
       const r = await resendEmailVerification();
-      toast({ title: t('recovery.resent'), description: r.message, variant: 'success' });
+      toast({ title: t('accounts.verify.resent'), description: r.message, variant: 'success' });
     } catch (e) {
-      toast({ title: t('recovery.resendFailed'), description: (e as Error).message, variant: 'destructive' });
+      toast({ title: t('accounts.verify.resendFailed'), description: (e as Error).message, variant: 'destructive' });
     } finally {
       setSending(false);
     }
   };
   return (
     <div className="notification is-warning is-light acc-verify-banner" role="status" id="acc-verify-banner">
-      <p>{t('recovery.banner', { email: user.email ?? '' })}</p>
+      <p>{t('accounts.verify.banner', { email: user.email ?? '' })}</p>
       <button type="button" className={`button is-small is-warning${sending ? ' is-loading' : ''}`} onClick={resend} disabled={sending}>
-        {t('recovery.resend')}
+        {t('accounts.verify.resend')}
       </button>
     </div>
   );

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { useTranslation } from '../../../../web/src/index.ts';
 
 export default function PrivacyFooterLink() {
-  const { t } = useTranslation('accounts');
-  return <Link to="/privacy">{t('privacy.footerLink')}</Link>;
+  // in the texts the shell bundles (namespace nav): the footer is on every page
+  const { t } = useTranslation('nav');
+  return <Link to="/privacy">{t('accounts.privacy')}</Link>;
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { Icon, Spinner, apiRequest, mutate as mutateKey, toastApiError, useApi, useTranslation, type WebUser } from '../../../../web/src/index.ts';
 import { markNotificationRead } from '../../../../web/src/api/generated/notifications.ts';
@@ -54,7 +54,8 @@ function BellDropdown({ id, onClose }: { id: string; onClose: (focusBell: boolea
  * earned elsewhere (a like received, a retroactive award) still gets its toast.
  */
 export default function NotificationBell({ user }: { user?: WebUser | null }) {
-  const { t } = useTranslation('notifications');
+  // the bell's label is in the texts the shell bundles (namespace nav); the panel's load when it opens
+  const { t } = useTranslation('nav');
   const { pathname } = useLocation();
   const { data, mutate } = useApi<{ count: number }>(user ? UNREAD_KEY : null, {
     refreshInterval: 60_000,
@@ -134,7 +135,7 @@ export default function NotificationBell({ user }: { user?: WebUser | null }) {
   }, [data]);
 
   if (!user) return null;
-  const label = count ? t('bell.labelUnread', { count }) : t('bell.label');
+  const label = count ? t('notifications.bell.labelUnread', { count }) : t('notifications.bell.label');
   const active = pathname.toLowerCase().startsWith('/notifications');
   return (
     <div className="curio-bell-wrap" ref={wrap}>
@@ -155,7 +156,17 @@ export default function NotificationBell({ user }: { user?: WebUser | null }) {
           </span>
         )}
       </button>
-      {open && <BellDropdown id={panelId} onClose={close} />}
+      {open && (
+        <Suspense
+          fallback={
+            <div className="curio-bell__panel box" id={panelId}>
+              <Spinner />
+            </div>
+          }
+        >
+          <BellDropdown id={panelId} onClose={close} />
+        </Suspense>
+      )}
     </div>
   );
 }
