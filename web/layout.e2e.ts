@@ -338,6 +338,42 @@ describe('layout: no horizontal scroll at 320–1440 px (en, fr)', function () {
     }
   });
 
+  it("keeps the whole top bar on screen at 1024–1440 px: tighter links, then their icons alone, the account menu always in view", async function () {
+    for (const locale of LOCALES) {
+      const page = await open('admin', locale, 'light', '/admin');
+      // the bell and the envelope come with the plugins' chunks: measure with them in the bar
+      await page.waitForSelector('.curio-topbar .curio-bell', { timeout: 15000 });
+      const seen = new Set<string>();
+      const problems: string[] = [];
+      for (const width of [1024, 1100, 1216, 1280, 1366, 1440]) {
+        await page.setViewport({ width, height: 800 });
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        const r = await page.evaluate(() => {
+          const nav = document.querySelector<HTMLElement>('.curio-topbar__inner')!;
+          const menu = document.querySelector('.curio-user-button')!.getBoundingClientRect();
+          const iconsOnly = nav.classList.contains('is-icons-only');
+          const labels = [...nav.querySelectorAll<HTMLElement>('.curio-navlink__label')];
+          return {
+            mode: iconsOnly ? 'icons' : nav.classList.contains('is-compact') ? 'compact' : 'full',
+            overflow: nav.scrollWidth - nav.clientWidth,
+            menuRight: menu.right,
+            vw: document.documentElement.clientWidth,
+            names: [...nav.querySelectorAll<HTMLElement>('a.curio-navlink')].map((a) => a.textContent?.trim()),
+            hiddenButShown: iconsOnly ? labels.filter((l) => l.getBoundingClientRect().width > 1).map((l) => l.textContent) : [],
+          };
+        });
+        seen.add(r.mode);
+        if (r.overflow > 1) problems.push(`${locale} ${width} px (${r.mode}): the bar is ${r.overflow} px wider than its room`);
+        if (r.menuRight > r.vw) problems.push(`${locale} ${width} px: the account menu ends at ${Math.round(r.menuRight)} px`);
+        if (r.names.length < 7 || r.names.some((n) => !n)) problems.push(`${locale} ${width} px: links ${JSON.stringify(r.names)}`);
+        if (r.hiddenButShown.length) problems.push(`${locale} ${width} px: icons alone but labels shown`);
+      }
+      expect(problems).to.deep.equal([]);
+      expect([...seen], locale).to.include('full');
+      expect([...seen], locale).to.include('icons');
+    }
+  });
+
   it('never cuts a label of the bottom bar: a little smaller, or icons alone, with the names kept for screen readers', async function () {
     for (const locale of LOCALES) {
       const page = await open('member', locale, 'light', '/');

@@ -40,7 +40,7 @@ export function useNavItems(): ResolvedNavItem[] {
     if (audience === 'signedOut' && user) return false;
     return hasRole(user, item.roles);
   });
-  // the labels' namespaces ("museums:nav.discover"): plugins' texts load on demand (i18n.ts)
+  // the labels' namespaces: "nav:museums.discover", every plugin's nav texts, bundled with the shell (i18n.ts)
   const namespaces = ['core', ...new Set(visible.filter((item) => item.label.includes(':')).map((item) => item.label.split(':')[0]).filter((ns) => ns !== 'core'))];
   const { t } = useTranslation(namespaces);
   return visible
@@ -143,15 +143,64 @@ function UserMenu({ user }: { user: WebUser }) {
   );
 }
 
+/**
+ * How the top bar fits its width. Bulma's container is 960 px wide from 1024 to 1215 px, and six
+ * destinations (seven for an admin), Create, the envelope, the bell and the account menu need more
+ * (about 1,150 px in English, more in French): the end of the bar, the account menu with it, was
+ * cut off. Tighter links first ('is-compact'), then the links' icons alone ('is-icons-only'; their
+ * names stay for screen readers and as tooltips). Measured, not guessed: it depends on the
+ * language, the member's items and what the plugins put at the end.
+ */
+const TOPBAR_FITS = ['', 'is-compact', 'is-icons-only'] as const;
+type TopBarFit = (typeof TOPBAR_FITS)[number];
+
+function useTopBarFit(bar: RefObject<HTMLElement | null>, deps: unknown[]): TopBarFit {
+  const [fit, setFit] = useState<TopBarFit>('');
+  useLayoutEffect(() => {
+    const el = bar.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const measure = () => {
+      if (!el.offsetWidth) return;
+      const classes = el.className;
+      let chosen: TopBarFit = 'is-icons-only';
+      for (const f of TOPBAR_FITS) {
+        el.classList.remove(...TOPBAR_FITS.filter(Boolean));
+        if (f) el.classList.add(f);
+        if (el.scrollWidth <= el.clientWidth + 1) {
+          chosen = f;
+          break;
+        }
+      }
+      el.className = classes;
+      setFit(chosen);
+    };
+    measure();
+    // the bar's width, and what the plugins add at its end (the bell and the envelope load after it)
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    for (const child of el.children) ro.observe(child);
+    const end = el.querySelector('.curio-topbar__end');
+    const mo = end ? new MutationObserver(measure) : null;
+    if (end) mo!.observe(end, { childList: true, subtree: true });
+    return () => {
+      ro.disconnect();
+      mo?.disconnect();
+    };
+  }, deps);
+  return fit;
+}
+
 export function TopBar() {
-  const { t } = useTranslation('core');
+  const { t, i18n } = useTranslation('core');
   const items = useNavItems();
   const { user } = useAuth();
   const { appName, plugins } = useAppConfig();
   const { pathname, search } = useLocation();
+  const bar = useRef<HTMLElement>(null);
+  const fit = useTopBarFit(bar, [items.map((i) => i.label).join('|'), i18n.language, user?.id ?? null]);
   return (
     <header className="curio-topbar" role="banner">
-      <nav className="curio-topbar__inner container" aria-label={t('nav.main')}>
+      <nav ref={bar} className={`curio-topbar__inner container${fit ? ` ${fit}` : ''}`} aria-label={t('nav.main')}>
         <Link to="/" className="curio-brand" aria-label={appName}>
           <Logo />
           <span className="curio-brand__name">{appName}</span>
@@ -159,9 +208,9 @@ export function TopBar() {
         <ul className="curio-topbar__items is-hidden-touch">
           {items.map((item) => (
             <li key={item.key}>
-              <Link to={item.to} className={`curio-navlink${item.active ? ' is-active' : ''}`} aria-current={item.active ? 'page' : undefined}>
+              <Link to={item.to} className={`curio-navlink${item.active ? ' is-active' : ''}`} aria-current={item.active ? 'page' : undefined} title={fit === 'is-icons-only' ? item.label : undefined}>
                 <Icon name={item.icon} size={18} />
-                <span>{item.label}</span>
+                <span className="curio-navlink__label">{item.label}</span>
               </Link>
             </li>
           ))}
