@@ -31,72 +31,30 @@ describe('a refused request body', function () {
     app = await sharedApp();
   });
 
-  it('too large for the JSON parser: 413 with a message, and the connection serves the next request', async () => {
-    const base = new URL(app.url);
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    try {
-      // 8 MB: far more than the socket buffers hold, so the client is still sending when the 413 comes
-      const big = Buffer.from(JSON.stringify({ type: 'text', content: 'x'.repeat(8_000_000) }));
-      const first = await send(agent, base, 'POST', '/api/posts', big);
-      expect(first.status).to.equal(413);
-      expect(JSON.parse(first.text).message).to.be.a('string');
-      const started = Date.now();
-      const next = await send(agent, base, 'GET', '/api/config');
-      expect(next.status).to.equal(200);
-      expect(Date.now() - started).to.be.below(10_000);
-    } finally {
-      agent.destroy();
-    }
-  });
-  it('plain JSON labelled deflate: 400 with a message, and the connection serves the next request', async () => {
-    const base = new URL(app.url);
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    try {
-      // the parser fails on the first bytes, long before the client has sent the rest
-      const big = Buffer.from(JSON.stringify({ type: 'text', content: 'x'.repeat(8_000_000) }));
-      const first = await send(agent, base, 'POST', '/api/posts', big, 'deflate');
-      expect(first.status).to.equal(400);
-      expect(JSON.parse(first.text).message).to.be.a('string');
-      const started = Date.now();
-      const next = await send(agent, base, 'GET', '/api/config');
-      expect(next.status).to.equal(200);
-      expect(Date.now() - started).to.be.below(10_000);
-    } finally {
-      agent.destroy();
-    }
-  });
-  it('plain JSON labelled gzip: 400 with a message, and the connection serves the next request', async () => {
-    const base = new URL(app.url);
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    try {
-      // the parser fails on the first bytes, long before the client has sent the rest
-      const big = Buffer.from(JSON.stringify({ type: 'text', content: 'x'.repeat(8_000_000) }));
-      const first = await send(agent, base, 'POST', '/api/posts', big, 'gzip');
-      expect(first.status).to.equal(400);
-      expect(JSON.parse(first.text).message).to.be.a('string');
-      const started = Date.now();
-      const next = await send(agent, base, 'GET', '/api/config');
-      expect(next.status).to.equal(200);
-      expect(Date.now() - started).to.be.below(10_000);
-    } finally {
-      agent.destroy();
-    }
-  });
-  it('plain JSON labelled br: 400 with a message, and the connection serves the next request', async () => {
-    const base = new URL(app.url);
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    try {
-      // the parser fails on the first bytes, long before the client has sent the rest
-      const big = Buffer.from(JSON.stringify({ type: 'text', content: 'x'.repeat(8_000_000) }));
-      const first = await send(agent, base, 'POST', '/api/posts', big, 'br');
-      expect(first.status).to.equal(400);
-      expect(JSON.parse(first.text).message).to.be.a('string');
-      const started = Date.now();
-      const next = await send(agent, base, 'GET', '/api/config');
-      expect(next.status).to.equal(200);
-      expect(Date.now() - started).to.be.below(10_000);
-    } finally {
-      agent.destroy();
-    }
-  });
+  // 8 MB: far more than the socket buffers hold, so the client is still sending when the answer
+  // comes (the parser fails on the first bytes of a body that is not the data its encoding says)
+  const cases: Array<{ what: string; encoding?: string; status: number }> = [
+    { what: 'too large for the JSON parser', status: 413 },
+    { what: 'plain JSON labelled deflate', encoding: 'deflate', status: 400 },
+    { what: 'plain JSON labelled gzip', encoding: 'gzip', status: 400 },
+    { what: 'plain JSON labelled br', encoding: 'br', status: 400 },
+  ];
+  for (const c of cases) {
+    it(`${c.what}: ${c.status} with a message, and the connection serves the next request`, async () => {
+      const base = new URL(app.url);
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const big = Buffer.from(JSON.stringify({ type: 'text', content: 'x'.repeat(8_000_000) }));
+        const first = await send(agent, base, 'POST', '/api/posts', big, c.encoding);
+        expect(first.status).to.equal(c.status);
+        expect(JSON.parse(first.text).message).to.be.a('string');
+        const started = Date.now();
+        const next = await send(agent, base, 'GET', '/api/config');
+        expect(next.status).to.equal(200);
+        expect(Date.now() - started).to.be.below(10_000);
+      } finally {
+        agent.destroy();
+      }
+    });
+  }
 });
