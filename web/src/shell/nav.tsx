@@ -152,22 +152,30 @@ function UserMenu({ user }: { user: WebUser }) {
  * language, the member's items and what the plugins put at the end.
  */
 const TOPBAR_FITS = ['', 'is-compact', 'is-icons-only'] as const;
-type TopBarFit = (typeof TOPBAR_FITS)[number];
+/** the bar's content is no wider than the bar */
+const topBarFits = (el: HTMLElement) => el.scrollWidth <= el.clientWidth + 1;
 
-function useTopBarFit(bar: RefObject<HTMLElement | null>, deps: unknown[]): TopBarFit {
-  const [fit, setFit] = useState<TopBarFit>('');
+/**
+ * The first of `stages` (class names tried on the element; '' for none) at which `fits(el)` holds,
+ * the last one when none does. Measured before the browser paints (no frame with cut labels), and
+ * again when the element or one of its children changes size, or, with `watch`, when the children of
+ * that part of it change (what plugins put there arrives later).
+ */
+function useFirstFit<S extends string>(ref: RefObject<HTMLElement | null>, stages: readonly S[], fits: (el: HTMLElement) => boolean, deps: unknown[], watch?: string): S {
+  const [fit, setFit] = useState<S>(stages[0]);
   useLayoutEffect(() => {
-    const el = bar.current;
+    const el = ref.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
+    const named = stages.filter(Boolean);
     const measure = () => {
-      if (!el.offsetWidth) return;
+      if (!el.offsetWidth) return; // hidden at this width: nothing to fit
       const classes = el.className;
-      let chosen: TopBarFit = 'is-icons-only';
-      for (const f of TOPBAR_FITS) {
-        el.classList.remove(...TOPBAR_FITS.filter(Boolean));
-        if (f) el.classList.add(f);
-        if (el.scrollWidth <= el.clientWidth + 1) {
-          chosen = f;
+      let chosen = stages[stages.length - 1];
+      for (const stage of stages) {
+        el.classList.remove(...named);
+        if (stage) el.classList.add(stage);
+        if (fits(el)) {
+          chosen = stage;
           break;
         }
       }
@@ -175,13 +183,12 @@ function useTopBarFit(bar: RefObject<HTMLElement | null>, deps: unknown[]): TopB
       setFit(chosen);
     };
     measure();
-    // the bar's width, and what the plugins add at its end (the bell and the envelope load after it)
     const ro = new ResizeObserver(measure);
     ro.observe(el);
     for (const child of el.children) ro.observe(child);
-    const end = el.querySelector('.curio-topbar__end');
-    const mo = end ? new MutationObserver(measure) : null;
-    if (end) mo!.observe(end, { childList: true, subtree: true });
+    const watched = watch ? el.querySelector(watch) : null;
+    const mo = watched ? new MutationObserver(measure) : null;
+    if (watched) mo!.observe(watched, { childList: true, subtree: true });
     return () => {
       ro.disconnect();
       mo?.disconnect();
@@ -197,7 +204,8 @@ export function TopBar() {
   const { appName, plugins } = useAppConfig();
   const { pathname, search } = useLocation();
   const bar = useRef<HTMLElement>(null);
-  const fit = useTopBarFit(bar, [items.map((i) => i.label).join('|'), i18n.language, user?.id ?? null]);
+  // measured again when the bell and the envelope arrive at the bar's end
+  const fit = useFirstFit(bar, TOPBAR_FITS, topBarFits, [items.map((i) => i.label).join('|'), i18n.language, user?.id ?? null], '.curio-topbar__end');
   return (
     <header className="curio-topbar" role="banner">
       <nav ref={bar} className={`curio-topbar__inner container${fit ? ` ${fit}` : ''}`} aria-label={t('nav.main')}>
@@ -239,35 +247,12 @@ export function TopBar() {
  * How the bottom bar's labels fit their slots. Six destinations and the add button leave about
  * 43 px a slot on a 320 px phone, and "Disc…", "Gro…", "Eve…" read as broken: a label slightly too
  * long is set a little smaller ('compact'); when that is not enough the bar shows its icons alone
- * ('icons'; the labels stay the links' names for screen readers). Measured at the labels' full
- * size, not guessed from the width: it depends on the language and the items.
+ * ('icons'; the labels stay the links' names for screen readers). Measured at each size in turn,
+ * not guessed from the width: it depends on the language and the items.
  */
-type LabelFit = 'full' | 'compact' | 'icons';
-/** the full label size over the compact one (styles.css: 0.68rem / 0.62rem) */
-const COMPACT_GAIN = 0.68 / 0.62;
-
-function useLabelFit(bar: RefObject<HTMLElement | null>, deps: unknown[]): LabelFit {
-  const [fit, setFit] = useState<LabelFit>('full');
-  // before the browser paints: no frame with cut labels
-  useLayoutEffect(() => {
-    const el = bar.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const measure = () => {
-      const labels = [...el.querySelectorAll<HTMLElement>('.curio-bottom-link__label')];
-      const classes = el.className;
-      el.classList.remove('is-compact-labels', 'is-icons-only');
-      // scrollWidth is the label's whole text even where it is clipped
-      const over = Math.max(0, ...labels.map((l) => l.scrollWidth / Math.max(1, (l.parentElement?.clientWidth ?? 0) - 4)));
-      el.className = classes;
-      setFit(over <= 1 ? 'full' : over <= COMPACT_GAIN ? 'compact' : 'icons');
-    };
-    measure();
-    const ro = new ResizeObserver(measure);
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, deps);
-  return fit;
-}
+const BOTTOMBAR_FITS = ['', 'is-compact-labels', 'is-icons-only'] as const;
+/** every label fits its slot (scrollWidth is the label's whole text even where it is clipped) */
+const bottomBarFits = (el: HTMLElement) => [...el.querySelectorAll<HTMLElement>('.curio-bottom-link__label')].every((l) => l.scrollWidth <= Math.max(1, (l.parentElement?.clientWidth ?? 0) - 4));
 
 export function BottomBar() {
   const { t, i18n } = useTranslation('core');
@@ -275,7 +260,7 @@ export function BottomBar() {
   const dialog = useCreateDialog();
   const { user } = useAuth();
   const bar = useRef<HTMLElement>(null);
-  const labelFit = useLabelFit(bar, [items.map((i) => i.label).join('|'), i18n.language]);
+  const labelFit = useFirstFit(bar, BOTTOMBAR_FITS, bottomBarFits, [items.map((i) => i.label).join('|'), i18n.language]);
   const canCreate = dialog.available && !!user;
   // Keep the add button in the middle of the bar.
   const mid = canCreate ? Math.ceil(items.length / 2) : items.length;
@@ -289,7 +274,7 @@ export function BottomBar() {
   );
   if (!items.length && !canCreate) return null;
   return (
-    <nav ref={bar} className={`curio-bottom-bar is-hidden-desktop${labelFit === 'compact' ? ' is-compact-labels' : labelFit === 'icons' ? ' is-icons-only' : ''}`} aria-label={t('nav.mobile')}>
+    <nav ref={bar} className={`curio-bottom-bar is-hidden-desktop${labelFit ? ` ${labelFit}` : ''}`} aria-label={t('nav.mobile')}>
       <ul>
         {items.slice(0, mid).map(render)}
         {canCreate && (
