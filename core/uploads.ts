@@ -8,7 +8,6 @@ import sharp, { type Metadata, type OutputInfo } from 'sharp';
 import type Koa from 'koa';
 import { HttpError } from './errors.ts';
 import type { Storage } from './storage.ts';
-import { discardUnreadBody } from './discard-body.ts';
 
 export interface UploadedFile {
   field: string;
@@ -245,7 +244,7 @@ export class Uploads {
     // Refused before a byte of the body is read when its declared length is already over the limit.
     const declared = Number(ctx.get('content-length') || NaN);
     if (Number.isFinite(declared) && declared > maxFiles * limits.maxFileSize + MULTIPART_OVERHEAD) {
-      discardUnreadBody(ctx.req, ctx.res);
+      // the rest of the body is read and dropped after the answer (core/app.ts, discard-body.ts)
       return Promise.reject(tooLarge());
     }
     if (req.destroyed && !req.complete) return Promise.reject(new HttpError(400, 'Upload aborted'));
@@ -282,7 +281,7 @@ export class Uploads {
           p.resume();
         }
         for (const out of outs) out.destroy();
-        if (!req.complete && !req.destroyed) discardUnreadBody(ctx.req, ctx.res);
+        // the rest of the body is read and dropped once the refusal is answered (core/app.ts, discard-body.ts)
         await Promise.all(outs.map(closed));
         await Promise.all(files.map((f) => fsp.rm(f.path, { force: true })));
         reject(e);
