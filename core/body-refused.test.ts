@@ -9,12 +9,12 @@ import { expect } from 'chai';
 import http from 'node:http';
 import { sharedApp, type TestApp } from './testing/index.ts';
 
-function send(agent: http.Agent, base: URL, method: string, path: string, body?: Buffer, encoding?: string): Promise<{ status: number; text: string; socket: unknown }> {
+function send(agent: http.Agent, base: URL, method: string, path: string, body?: Buffer, encoding?: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: base.hostname, port: base.port, method, path, agent, headers: body ? { 'content-type': 'application/json', 'content-length': body.length, origin: base.origin, ...(encoding ? { 'content-encoding': encoding } : {}) } : {} }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, text: Buffer.concat(chunks).toString(), socket: req.socket }));
+      res.on('end', () => resolve({ status: res.statusCode!, text: Buffer.concat(chunks).toString() }));
       res.on('error', reject);
     });
     req.setTimeout(15_000, () => req.destroy(new Error(`${method} ${path}: no answer in 15 s`)));
