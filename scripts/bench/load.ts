@@ -693,14 +693,16 @@ async function statementCounts(url: string, knex: Knex, cookieOf: (id: number) =
     `route: ${feed.map((r) => r.route).join('/')}, whole request: ${feed.map((r) => r.n).join('/')} over ${feed.length} pages of 1–50 items`,
   );
   // No N+1: ten times the items may add a conditional batch lookup or two (e.g. museums when some
-  // insight is tagged with one), not a statement per item or per author.
+  // insight is tagged with one), not a statement per item or per author. Compared on the route's
+  // statements: a member's first request also reads their session into the cache (middleware),
+  // whatever the page size.
   const spread = (g: string) => {
-    const n = rows.filter((r) => r.group === g && r.limit).map((r) => r.n);
+    const n = rows.filter((r) => r.group === g && r.limit).map((r) => r.route);
     return Math.max(...n) - Math.min(...n);
   };
   for (const g of ['feed', 'museum insights', 'profile insights']) {
     const gr = rows.filter((r) => r.group === g && r.limit);
-    check(spread(g) <= 2, `${g}: no N+1 (at most 2 more statements for 1 to 50 items)`, gr.map((r) => `limit ${r.limit} → ${r.n}`).join(', '));
+    check(spread(g) <= 2, `${g}: no N+1 (at most 2 more statements for 1 to 50 items)`, `route: ${gr.map((r) => `limit ${r.limit} → ${r.route}`).join(', ')}`);
   }
   const mw = rows.find((r) => r.label.startsWith('session only'));
   if (mw) console.log(`\n  every signed-in request spends ${mw.n - mw.route} statements in middleware before its route (see the "mw" lines below)`);
