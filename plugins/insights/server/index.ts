@@ -757,7 +757,7 @@ export default definePluginServer({
         scope(viewer),
       );
       // a preview of the best matches: one page statement whatever the query (issue 18: search ≤ 6
-      // statements), four times the limit read so that hidden authors rarely leave it short
+      // statements); posts the viewer may not see are left out in that statement
       const page = await readPage(source, { limit, cursor: null, visible: readableRows, oneStatement: true });
       return hydrate.posts(page.rows, viewer?.id ?? null);
     });
