@@ -304,7 +304,10 @@ interface Child {
 
 /** Spawns this file (or another entry) as a child and waits for its READY line / health answer. */
 async function startChild(kind: 'app' | 'micro' | 'start', env: Record<string, string> = {}): Promise<Child> {
-  const args = kind === 'start' ? ['--import', 'tsx', path.join(ROOT, 'core', 'bin', 'start.ts')] : ['--import', 'tsx', SELF];
+  // BENCH_APP_NODE_ARGS: Node flags for the app process only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
+  // (a profile of the app under the mixed workload; NODE_OPTIONS refuses --cpu-prof) or V8 heap flags
+  const extra = kind === 'app' ? (process.env.BENCH_APP_NODE_ARGS ?? '').split(/\s+/).filter(Boolean) : [];
+  const args = [...extra, ...(kind === 'start' ? ['--import', 'tsx', path.join(ROOT, 'core', 'bin', 'start.ts')] : ['--import', 'tsx', SELF])];
   const baseEnv: Record<string, string | undefined> = { ...process.env, METRICS_TOKEN: undefined, CURIO_BENCH_CHILD: kind === 'start' ? undefined : kind };
   const proc = spawn(process.execPath, args, { cwd: ROOT, env: { ...baseEnv, ...env } as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
