@@ -2,14 +2,21 @@ import { Link } from 'react-router-dom';
 import { useTranslation, useApi } from '../../../../web/src/index.ts';
 import { getOnboardingUrl, updateOnboarding, type Onboarding } from '../../../../web/src/api/generated/accounts.ts';
 
-/** Home (slot home.top): an onboarding begun and left offers to continue, or to dismiss it (issue 21). */
+/**
+ * Home (slot home.top): an onboarding begun and left offers to continue, or to dismiss it (issue 21).
+ * Most members have none to resume: accounts' texts (7 kB gzip) load only for those who do.
+ */
 export default function OnboardingResume() {
-  const { t } = useTranslation('accounts');
   const { data, mutate } = useApi<Onboarding>(getOnboardingUrl(), { revalidateOnFocus: false });
   if (data?.status !== 'started') return null;
+  return <ResumeNotice onSaved={(saved) => void mutate(saved, { revalidate: false })} />;
+}
+
+function ResumeNotice({ onSaved }: { onSaved: (saved: Onboarding) => void }) {
+  const { t } = useTranslation('accounts');
   const dismiss = async () => {
     const saved = await updateOnboarding({ body: { status: 'skipped' } }).catch(() => null);
-    if (saved) void mutate(saved, { revalidate: false });
+    if (saved) onSaved(saved);
   };
   return (
     <div className="notification is-link is-light acc-onboarding-resume mb-4" data-testid="acc-onboarding-resume">
