@@ -374,6 +374,49 @@ describe('layout: no horizontal scroll at 320–1440 px (en, fr)', function () {
     }
   });
 
+  it("lines up a new member's empty feed with the cards around it, and an unread dot with the first line of a wrapped title", async function () {
+    const fresh = await app.user({ firstName: 'Nouvelle', lastName: 'Venue' });
+    const context = await browser.createBrowserContext();
+    try {
+      const page = await context.newPage();
+      await signInPage(page, app, fresh);
+      await page.setViewport({ width: 1280, height: 900 });
+      await page.goto(`${app.url}/`, { waitUntil: 'load' });
+      await page.waitForSelector('.curio-empty', { timeout: 15000 });
+      const home = await page.evaluate(() => {
+        const empty = document.querySelector('.curio-empty')!.getBoundingClientRect();
+        const column = document.querySelector('.curio-empty')!.parentElement!.getBoundingClientRect();
+        return { empty: Math.round(empty.width), column: Math.round(column.width) };
+      });
+      // the welcome card fills the feed's column (it was a centred 560 px card under a wider stories row)
+      expect(home.empty, JSON.stringify(home)).to.be.greaterThan(600);
+      expect(Math.abs(home.empty - home.column), JSON.stringify(home)).to.be.at.most(2);
+
+      // a notification whose French title wraps at 320 px ("Nouveau commentaire"): the dot beside its first line
+      const post = await fresh.post('/api/posts', { type: 'text', content: 'Première visite au musée', tags: [] });
+      expect(post.status, post.text).to.equal(201);
+      expect((await data.other.post(`/api/posts/${post.body.id}/comments`, { content: 'Bienvenue !' })).status).to.equal(201);
+      await page.evaluateOnNewDocument(() => localStorage.setItem('curio.locale', 'fr'));
+      await page.setViewport({ width: 320, height: 800 });
+      await page.goto(`${app.url}/notifications`, { waitUntil: 'load' });
+      await page.waitForSelector('.curio-notification.is-unread .curio-unread-dot', { timeout: 15000 });
+      const dot = await page.evaluate(() => {
+        const title = document.querySelector('.curio-notification.is-unread .curio-notification__title')!;
+        const d = title.querySelector('.curio-unread-dot')!.getBoundingClientRect();
+        const text = [...title.children].find((c) => !c.classList.contains('curio-unread-dot') && !c.classList.contains('tag')) ?? title;
+        const range = document.createRange();
+        range.selectNodeContents(text);
+        const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+        const first = rects[0];
+        return { dotMid: d.top + d.height / 2, firstTop: first.top, firstBottom: first.bottom, lineCount: new Set(rects.map((r) => Math.round(r.top))).size };
+      });
+      expect(dot.lineCount, `the title should wrap at 320 px in French: ${JSON.stringify(dot)}`).to.be.greaterThan(1);
+      expect(dot.dotMid, JSON.stringify(dot)).to.be.within(dot.firstTop, dot.firstBottom);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('never cuts a label of the bottom bar: a little smaller, or icons alone, with the names kept for screen readers', async function () {
     for (const locale of LOCALES) {
       const page = await open('member', locale, 'light', '/');

@@ -150,6 +150,7 @@ function Feed() {
             <EmptyState
               tone="error"
               icon="alert"
+              className="is-fill"
               title={t('home.loadError')}
               action={
                 <button type="button" className="button is-small" onClick={() => void feed.mutate()}>
@@ -161,6 +162,7 @@ function Feed() {
           empty={
             <EmptyState
               icon="inbox"
+              className="is-fill"
               title={t('home.welcomeTitle', { appName })}
               description={t('home.welcomeText')}
               action={
