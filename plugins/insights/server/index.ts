@@ -417,7 +417,7 @@ export default definePluginServer({
       async handler(c) {
         const viewer = c.user!.id;
         const q = c.input.query;
-        const source = await personalFeedSource(knex, accounts(), museums(), viewer, scope(c.user));
+        const source = personalFeedSource(knex, accounts(), museums(), viewer, scope(c.user));
         const page = await readPage(source, { limit: q.limit, cursor: decodeCursor(q.cursor), visible: readableRows });
         return { items: await hydrate.posts(page.rows, viewer), nextCursor: page.nextCursor };
       },

@@ -12,17 +12,18 @@ import type { MuseumsApi } from '../../museums/public.ts';
 import { personalSource, readPage, readableRows, type ReadScope, type Source } from './posts.ts';
 import type { Viewer } from './social.ts';
 
-/** The viewer's personalized feed: their own insights and those of followed people and museums. */
-export async function personalFeedSource(knex: Knex, accounts: AccountsApi, museums: MuseumsApi | undefined, viewerId: number, scope: ReadScope): Promise<Source> {
-  // whom and what the viewer follows, in one statement (accounts' and museums' SQL fragments)
-  const graph = (
-    await knex.raw('select array(?) as users, array(?) as museums', [
-      accounts.sql.followingIds(viewerId),
-      museums ? museums.sql.followedMuseumIds(viewerId) : knex.raw('select null::int where false'),
-    ])
-  ).rows[0] as { users: number[]; museums: number[] };
-  // the people one follows may always be read (private: followers; friends: either way)
-  return personalSource(knex, [viewerId, ...graph.users.map(Number)], graph.museums.map(Number), { scope });
+/**
+ * The viewer's personalized feed: their own insights and those of followed people and museums
+ * (accounts' and museums' SQL fragments, read inside the page statement). The people one follows
+ * may always be read (private: followers; friends: either way); accounts' rule still applies
+ * (blocks, mutes).
+ */
+export function personalFeedSource(knex: Knex, accounts: AccountsApi, museums: MuseumsApi | undefined, viewerId: number, scope: ReadScope): Source {
+  return personalSource(
+    knex,
+    { users: knex.raw('select ?::int union all ?', [viewerId, accounts.sql.followingIds(viewerId)]), museums: museums ? museums.sql.followedMuseumIds(viewerId) : null },
+    { scope },
+  );
 }
 
 export const NEW_COUNT_MAX = 50;
@@ -64,7 +65,7 @@ export function registerLive(
     async handler(c) {
       c.set('Cache-Control', 'no-store');
       const viewer = c.user!;
-      const source = await personalFeedSource(knex, deps.accounts(), deps.museums(), viewer.id, deps.scope(viewer));
+      const source = personalFeedSource(knex, deps.accounts(), deps.museums(), viewer.id, deps.scope(viewer));
       const page = await readPage(source, { limit: NEW_COUNT_MAX, cursor: null, visible: readableRows });
       const since = Date.parse(c.input.query.since);
       const { sinceId } = c.input.query;

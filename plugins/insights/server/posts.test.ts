@@ -28,7 +28,7 @@ describe('insights: feed reading strategies', function () {
 
     const follow = [...authors.slice(0, 3), base + 3];
     for (const lateralLimit of [1000, 1]) {
-      const source = personalSource(k, follow, museums, { lateralLimit });
+      const source = personalSource(k, { users: k.raw('select unnest(?::int[])', [follow]), museums: k.raw('select unnest(?::int[])', [museums]) }, { lateralLimit });
       const seen: number[] = [];
       let cursor: string | null = null;
       do {

@@ -180,77 +180,69 @@ export function museumPostsSource(knex: Knex, museumId: number, scope?: ReadScop
   return filteredSource(knex, (q) => q.where('p.museum_id', museumId), scope);
 }
 
+/** A select of ids (one int column) as SQL: whom or what a viewer follows (accounts' and museums' fragments). */
+export type IdsSql = Knex.QueryBuilder | Knex.Raw;
+
 /**
- * Posts by any of `userIds` or about any of `museumIds`, newest first.
+ * Posts by any of the people or about any of the museums that `follows` selects, newest first, in
+ * one statement (the follow lists are read inside it, not by a statement before it).
  * Usually one index range scan per followed person and museum (each stops after n rows), merged:
  * the cost depends on how many people and museums the viewer follows and on n, not on the size of
  * the posts table. For members who follow very many (over `lateralLimit`), one backward scan of
- * the time index filtered by the follow sets finds a page sooner.
+ * the time index filtered by the follow sets finds a page sooner; the statement takes one way or
+ * the other as it runs (PostgreSQL's one-time filters: the other is never executed).
  */
-export function personalSource(
-  knex: Knex,
-  userIds: number[],
-  museumIds: number[],
-  opts: { lateralLimit?: number; scope?: ReadScope } = {},
-): Source {
+export function personalSource(knex: Knex, follows: { users: IdsSql; museums?: IdsSql | null }, opts: { lateralLimit?: number; scope?: ReadScope } = {}): Source {
   const lateralLimit = opts.lateralLimit ?? 400;
   return async (before, n) => {
     const t = before?.t ?? '9999-12-31T00:00:00.000Z';
     const id = before?.id ?? 2147483647;
-    if (!userIds.length && !museumIds.length) return [];
-    if (userIds.length + museumIds.length > lateralLimit) {
-      const vis = opts.scope ? readable(opts.scope, 'p.user_id').toSQL() : null;
-      return run(
-        knex,
-        {
-          sql: `select ${POST_COLUMNS.join(', ')} from insights_posts p
-                where (p.user_id = any(?::int[]) or p.museum_id = any(?::int[])) and (p.created_at, p.id) < (?::timestamptz, ?)${vis ? ` and ${vis.sql}` : ''}
-                order by p.created_at desc, p.id desc limit ?`,
-          bindings: [userIds, museumIds, t, id, ...(vis?.bindings ?? []), n],
-        },
-        opts.scope,
-      );
-    }
-    // Each followed person's and museum's newest n posts by key only (backward index-only scans of
-    // (user_id | museum_id, created_at, id)), merged and cut to the n newest the viewer may see (the
-    // rule is evaluated lazily, newest first, until n pass); only then the n rows themselves.
-    // Carrying whole rows through the merge read every candidate's heap page and hashed its content
-    // for the union: 3 times the time on a member following 20 at 100,000 insights (4.3 → 1.4 ms).
-    const parts: string[] = [];
-    const bindings: unknown[] = [];
-    if (userIds.length) {
-      parts.push(
-        `select x.id, x.created_at, a.uid as user_id from unnest(?::int[]) as a(uid) cross join lateral (
-           select p.id, p.created_at from insights_posts p where p.user_id = a.uid and (p.created_at, p.id) < (?::timestamptz, ?)
-           order by p.created_at desc, p.id desc limit ?) x`,
-      );
-      bindings.push(userIds, t, id, n);
-    }
-    if (museumIds.length) {
-      parts.push(
-        `select x.id, x.created_at, x.user_id from unnest(?::int[]) as m(mid) cross join lateral (
-           select p.id, p.created_at, p.user_id from insights_posts p where p.museum_id = m.mid and (p.created_at, p.id) < (?::timestamptz, ?)
-           order by p.created_at desc, p.id desc limit ?) x`,
-      );
-      bindings.push(museumIds, t, id, n);
-    }
-    // offset 0 keeps the rule out of the merge (evaluated on the sorted candidates, not on all of them)
-    const merged = `select k.id, k.created_at, k.user_id from (${parts.join(' union ')}) k order by k.created_at desc, k.id desc offset 0`;
+    const users = follows.users.toSQL();
+    const museums = follows.museums ? follows.museums.toSQL() : { sql: 'select null::int where false', bindings: [] };
+    // accounts' rule before the limit, on the merged candidates (newest first, until n pass) and in
+    // the time scan
     const rule = opts.scope ? readable(opts.scope, 'c.user_id').toSQL() : null;
-    const visSql = rule ? ` where ${rule.sql}` : '';
-    if (rule) bindings.push(...rule.bindings);
-    bindings.push(n);
-    return run(
-      knex,
-      {
-        sql: `select ${POST_COLUMNS.join(', ')} from (
-                select c.id from (${merged}) c${visSql} order by c.created_at desc, c.id desc limit ?
-              ) top join insights_posts p on p.id = top.id
-              order by p.created_at desc, p.id desc`,
-        bindings,
-      },
-      opts.scope,
-    );
+    const scanRule = opts.scope ? readable(opts.scope, 'p.user_id').toSQL() : null;
+    // Each followed person's and museum's newest n posts by key only (backward index-only scans of
+    // (user_id | museum_id, created_at, id)), merged and cut to the n newest the viewer may see;
+    // only then the n rows themselves. Carrying whole rows through the merge read every candidate's
+    // heap page and hashed its content for the union: 3 times the time on a member following 20 at
+    // 100,000 insights (4.3 → 1.4 ms).
+    const sql = `with g as materialized (select array(${users.sql})::int[] as users, array(${museums.sql})::int[] as museums),
+      few as (select cardinality(users) + cardinality(museums) <= ? as yes from g)
+      select ${POST_COLUMNS.join(', ')} from (
+        select c.id from (
+          select k.id, k.created_at, k.user_id from (
+            select x.id, x.created_at, a.uid as user_id from unnest((select users from g)) as a(uid) cross join lateral (
+              select p.id, p.created_at from insights_posts p where p.user_id = a.uid and (p.created_at, p.id) < (?::timestamptz, ?)
+              order by p.created_at desc, p.id desc limit ?) x
+            where (select yes from few)
+            union
+            select x.id, x.created_at, x.user_id from unnest((select museums from g)) as m(mid) cross join lateral (
+              select p.id, p.created_at, p.user_id from insights_posts p where p.museum_id = m.mid and (p.created_at, p.id) < (?::timestamptz, ?)
+              order by p.created_at desc, p.id desc limit ?) x
+            where (select yes from few)
+            union
+            (select p.id, p.created_at, p.user_id from insights_posts p
+              where not (select yes from few)
+                and (p.user_id = any((select users from g)::int[]) or p.museum_id = any((select museums from g)::int[]))
+                and (p.created_at, p.id) < (?::timestamptz, ?)${scanRule ? ` and ${scanRule.sql}` : ''}
+              order by p.created_at desc, p.id desc limit ?)
+          ) k order by k.created_at desc, k.id desc offset 0
+        ) c${rule ? ` where ${rule.sql}` : ''} order by c.created_at desc, c.id desc limit ?
+      ) top join insights_posts p on p.id = top.id
+      order by p.created_at desc, p.id desc`;
+    const bindings = [
+      ...users.bindings,
+      ...museums.bindings,
+      lateralLimit,
+      t, id, n,
+      t, id, n,
+      t, id, ...(scanRule?.bindings ?? []), n,
+      ...(rule?.bindings ?? []),
+      n,
+    ];
+    return run(knex, { sql, bindings }, opts.scope);
   };
 }
 
