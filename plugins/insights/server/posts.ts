@@ -407,26 +407,27 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
     const userCols = Object.entries(prefixed(accounts().summaryColumns))
       .map(([alias, col]) => `${col.split('.').map((x) => `"${x}"`).join('.')} as "${alias}"`)
       .join(', ');
-    const top = (
+    // the latest n top-level comments of each post and the latest n replies to each of them, in one
+    // statement (the replies' CTE reads the top comments' ids)
+    const rows = (
       await knex.raw(
-        `select x.id, x.post_id, x.user_id, x.parent_id, x.content, x.mentions, x.created_at, ${userCols} from (
-           select c.*, row_number() over (partition by c.post_id order by c.created_at desc, c.id desc) rn
-           from insights_comments c where c.post_id = any(?::int[]) and c.parent_id is null and ${seen.sql}) x
-         left join users on users.id = x.user_id where x.rn <= ?`,
-        [postIds, ...(seen.bindings as any[]), n],
+        `with top as (
+           select x.* from (
+             select c.*, row_number() over (partition by c.post_id order by c.created_at desc, c.id desc) rn
+             from insights_comments c where c.post_id = any(?::int[]) and c.parent_id is null and ${seen.sql}) x
+           where x.rn <= ?),
+         replies as (
+           select x.* from (
+             select c.*, row_number() over (partition by c.parent_id order by c.created_at desc, c.id desc) rn
+             from insights_comments c where c.parent_id in (select id from top) and ${seen.sql}) x
+           where x.rn <= ?)
+         select y.id, y.post_id, y.user_id, y.parent_id, y.content, y.mentions, y.created_at, ${userCols}
+         from (select * from top union all select * from replies) y left join users on users.id = y.user_id`,
+        [postIds, ...(seen.bindings as any[]), n, ...(seen.bindings as any[]), n],
       )
     ).rows as any[];
-    const replies = top.length
-      ? ((
-          await knex.raw(
-            `select x.id, x.post_id, x.user_id, x.parent_id, x.content, x.mentions, x.created_at, ${userCols} from (
-               select c.*, row_number() over (partition by c.parent_id order by c.created_at desc, c.id desc) rn
-               from insights_comments c where c.parent_id = any(?::int[]) and ${seen.sql}) x
-             left join users on users.id = x.user_id where x.rn <= ?`,
-            [top.map((t) => t.id), ...(seen.bindings as any[]), n],
-          )
-        ).rows as any[])
-      : [];
+    const top = rows.filter((r) => r.parent_id == null);
+    const replies = rows.filter((r) => r.parent_id != null);
     const users = new Map<number, UserSummary>();
     for (const r of [...top, ...replies]) if (r.u_id != null) users.set(Number(r.u_id), summaryOf(r));
     const byParent = new Map<number, CommentOut[]>();
