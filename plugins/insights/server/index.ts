@@ -272,7 +272,7 @@ export default definePluginServer({
                 .with('ins', knex('insights_posts').insert(fields).returning('*'))
                 .from('ins')
                 .join('users', 'users.id', 'ins.user_id')
-                .first('ins.*', prefixed(accounts().summaryColumns), { author_visible: knex.raw('true'), is_liked: knex.raw('false') })) as PostRow);
+                .first('ins.*', prefixed(accounts().summaryColumns), { is_liked: knex.raw('false') })) as PostRow);
         if (pendingSuggestionId !== null) {
           // Approved between the check and the insert: its 'approved' event found no post to link, so link it here.
           const s = await museums()?.getMuseumSuggestion(pendingSuggestionId);

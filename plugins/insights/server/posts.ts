@@ -73,8 +73,8 @@ export function decodeCursor(s: string | undefined | null): Cursor | null {
 export type Source = (before: Cursor | null, n: number, offset: number) => Promise<PostRow[]>;
 
 /**
- * Who reads a page. With it, the page statement itself also answers each post's author (summary
- * columns), whether the viewer may see that author's posts (accounts' canViewProfile rule as SQL)
+ * Who reads a page. With it, the page statement leaves out the posts the viewer may not see
+ * (accounts' rule for content, readable()) and also answers each post's author (summary columns)
  * and whether the viewer liked the post: privacy and hydration need no further statements.
  */
 export interface ReadScope {
@@ -87,31 +87,34 @@ export interface ReadScope {
 /** What a page statement read with a post when it had a ReadScope. */
 export interface EnrichedRow extends PostRow {
   u_id: number | null;
-  author_visible: boolean;
   is_liked: boolean;
   /** the museum's card columns (m_id, m_slug, …) when the scope had museums */
   m_id?: number | null;
 }
 
 export function isEnriched(row: PostRow): row is EnrichedRow {
-  return 'author_visible' in row;
+  return 'is_liked' in row;
 }
 
-/** The rows of a scoped page the viewer may read (accounts' rule, applied in the page statement). */
+/**
+ * The rows of a scoped page that can be shown: accounts' rule already left out, before the page's
+ * limit, what the viewer may not see (readable()); a post whose author row is gone is left out here.
+ */
 export async function readableRows(rows: PostRow[]): Promise<PostRow[]> {
-  return rows.filter((r) => isEnriched(r) && r.author_visible && r.u_id != null);
+  return rows.filter((r) => isEnriched(r) && r.u_id != null);
 }
 
 type Inner = Knex.QueryBuilder | { sql: string; bindings: unknown[] };
 
-/** Runs a page's inner select (posts, newest first, limited), enriched when a scope is given. */
+/**
+ * Runs a page's inner select (posts, newest first, limited), enriched when a scope is given; a
+ * scoped inner select has already applied accounts' rule (readable()).
+ */
 async function run(knex: Knex, inner: Inner, scope: ReadScope | undefined): Promise<PostRow[]> {
   const isRaw = !('then' in inner);
   if (!scope) return isRaw ? ((await knex.raw(inner.sql, inner.bindings as any[])).rows as PostRow[]) : ((await inner) as PostRow[]);
   const acc = scope.accounts;
   const from = isRaw ? knex.raw(`(${inner.sql}) as page_row`, inner.bindings as any[]) : (inner as Knex.QueryBuilder).as('page_row');
-  // visibility, blocks either way and the viewer's mutes: accounts' rule for lists of content
-  const canView = acc.sql.canViewContent(scope.viewer, 'page_row.user_id').toSQL();
   const q = knex
     .select('page_row.*')
     .select(prefixed(acc.summaryColumns))
@@ -119,7 +122,6 @@ async function run(knex: Knex, inner: Inner, scope: ReadScope | undefined): Prom
     .select(knex.raw('? as ??', [imageInfoSql(knex, 'users.profile_image_url'), 'u_profileImageInfo']))
     // a video's poster: its made widths, size and placeholder (posterInfo), in the same statement
     .select(knex.raw('? as ??', [imageInfoSql(knex, 'page_row.poster_url'), 'poster_info']))
-    .select(knex.raw(`${canView.sql} as author_visible`, canView.bindings as any[]))
     .select(
       scope.viewer
         ? knex.raw('exists (select 1 from insights_likes l where l.post_id = page_row.id and l.user_id = ?) as is_liked', [scope.viewer.id])
@@ -152,7 +154,8 @@ function keyset(q: Knex.QueryBuilder, knex: Knex, before: Cursor | null) {
  * Accounts' rule for lists of content (visibility, blocks either way, the viewer's mutes), applied
  * before a page's limit: a page reads only posts its viewer may see, so it is read in one statement
  * however many hidden posts lie among the newest (a museum's insights by private strangers made
- * nearly every page read twice). The page statement still answers `author_visible` for readPage.
+ * nearly every page read twice). Every scoped source applies it inside its page statement; the
+ * enrichment around the page (run()) does not evaluate it again.
  */
 function readable(scope: ReadScope, userIdColumn: string): Knex.Raw {
   return scope.accounts.sql.canViewContent(scope.viewer, userIdColumn);

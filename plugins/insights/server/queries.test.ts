@@ -6,8 +6,9 @@ import { textPost, follow, setVisibility, createMuseum } from './test-helpers.ts
 /**
  * SQL statements per request (issue 10's N+1 findings). What is counted: every statement the
  * server issues for one request, tied to it through AsyncLocalStorage (core/testing/statements.ts),
- * i.e. the session and current-user middleware statements plus the route's own. The middleware part is measured on GET /api/auth/user and subtracted, so the
- * figure compared is the route's (handler) statements, the part insights controls.
+ * i.e. the session and current-user middleware statements plus the route's own. The middleware
+ * part is measured on GET /api/auth/user and subtracted, so the figure compared is the route's
+ * (handler) statements, the part insights controls.
  */
 describe('insights: SQL statements per page do not grow with its size', function () {
   this.timeout(120000);
@@ -98,8 +99,8 @@ describe('insights: SQL statements per page do not grow with its size', function
 
 /**
  * Issue 10's bound on the feed route's statements beyond the middleware, whatever the page size
- * (before issue 10: 7 at 1 item, 15–27 at 20–50). Today the route takes 2 (the page with its
- * authors, museums and likes, and the viewer's relations); core/quality/statements.test.ts pins the
+ * (before issue 10: 7 at 1 item, 15–27 at 20–50). Today the route takes 1 (the page, with the
+ * viewer's follow lists, its authors, museums and likes); core/quality/statements.test.ts pins the
  * hot routes' exact budgets.
  */
 const ROUTE_TARGET = 7;
