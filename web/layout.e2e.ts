@@ -384,9 +384,8 @@ describe('layout: no horizontal scroll at 320–1440 px (en, fr)', function () {
       await page.goto(`${app.url}/`, { waitUntil: 'load' });
       await page.waitForSelector('.curio-empty', { timeout: 15000 });
       const home = await page.evaluate(() => {
-        const empty = document.querySelector('.curio-empty')!.getBoundingClientRect();
-        const column = document.querySelector('.curio-empty')!.parentElement!.getBoundingClientRect();
-        return { empty: Math.round(empty.width), column: Math.round(column.width) };
+        const empty = document.querySelector('.curio-empty')!;
+        return { empty: Math.round(empty.getBoundingClientRect().width), column: Math.round(empty.parentElement!.getBoundingClientRect().width) };
       });
       // the welcome card fills the feed's column (it was a centred 560 px card under a wider stories row)
       expect(home.empty, JSON.stringify(home)).to.be.greaterThan(600);
