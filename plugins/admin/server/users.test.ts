@@ -170,6 +170,11 @@ describe('admin: users, moderation and roles', function () {
       expect(entry.details).to.include({ before: 'Traveler', after: 'Museum Manager' });
       const bad = await admin.post('/api/admin/change-user-role', { userId: member.me.id, role: 'Overlord' });
       expect(bad.status).to.equal(400);
+      // names of Object.prototype's members are not roles (the fuzzer's seed 619478945 got a 500)
+      for (const role of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+        const proto = await admin.post('/api/admin/change-user-role', { userId: member.me.id, role });
+        expect(proto.status, `${role}: ${proto.text}`).to.equal(400);
+      }
       expect((await admin.post('/api/admin/change-user-role', { userId: 2147480000, role: 'Admin' })).status).to.equal(404);
     });
 
