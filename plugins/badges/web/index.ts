@@ -1,6 +1,10 @@
 import { lazy } from 'react';
 import { defineWebPlugin } from '../../../web/src/index.ts';
 import './badges.css';
+import { catchEarnedBadges } from './celebrate.ts';
+
+// earned badges are caught from the start, before the lazy toasts below have loaded
+catchEarnedBadges();
 
 /**
  * Badges on profiles (strip and BADGES tab, contributed to the accounts profile page's slots) and

@@ -137,6 +137,15 @@ describe('museums in the browser', function () {
     // the visitor's phone is at the museum: a verified check-in, the kind badges count
     await page.browserContext().overridePermissions(app.url, ['geolocation']);
     await page.setGeolocation({ latitude: 47.2459, longitude: -122.4337, accuracy: 15 });
+    // the celebration's code loads lazily after the page: hold it until the check-in's answer is
+    // back, as on a slow phone where the member checks in as soon as the page is drawn
+    const held: Array<() => void> = [];
+    let holding = true;
+    await page.setRequestInterception(true);
+    page.on('request', (req) => {
+      if (holding && /\/assets\/BadgeCelebrations-[^/]+\.js$/.test(new URL(req.url()).pathname)) held.push(() => void req.continue());
+      else void req.continue();
+    });
     await openMuseum();
     await page.evaluate(() => {
       (window as any).__earned = [];
@@ -148,6 +157,9 @@ describe('museums in the browser', function () {
     const checkIn = await (await answer).json();
     expect(checkIn.badges.map((b: any) => b.id)).to.include(badge.id);
     await waitForText(page, 'Checked in!');
+    expect(held.length, 'the celebration was still loading when the answer came').to.be.greaterThan(0);
+    holding = false;
+    for (const go of held.splice(0)) go();
     // the page hands over the answer's badges as they are (the notification bell may announce the
     // same badge again when it sees the new notification: the badges plugin celebrates it once)
     await page.waitForFunction((want) => (window as any).__earned.some((d: unknown) => JSON.stringify(d) === want), { timeout: 15000 }, JSON.stringify(checkIn.badges));

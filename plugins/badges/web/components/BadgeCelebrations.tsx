@@ -1,6 +1,6 @@
 import { Fragment, useEffect } from 'react';
 import { EmojiText, mutate, symbolOfEmoji, toast, useTranslation, type WebUser } from '../../../../web/src/index.ts';
-import { BADGES_EARNED_EVENT, type CelebratedBadge } from '../celebrate.ts';
+import { takeEarnedBadges, type CelebratedBadge } from '../celebrate.ts';
 import { BadgeIcon } from './BadgeIcon.tsx';
 
 /** Stands for the badge's icon in the spec's text until it is drawn (a private-use character). */
@@ -25,13 +25,12 @@ function remember(keys: string[]) {
   }
 }
 
-/** Listens for earned badges (BADGES_EARNED_EVENT) and celebrates each one once. Renders nothing. */
+/** Takes the earned badges (caught by celebrate.ts, also before it loaded) and celebrates each one once. Renders nothing. */
 export default function BadgeCelebrations({ user }: { user?: WebUser | null }) {
   const { t } = useTranslation('badges');
   useEffect(() => {
     if (!user) return;
-    const onEarned = (e: Event) => {
-      const list = ((e as CustomEvent).detail ?? []) as CelebratedBadge[];
+    const onEarned = (list: CelebratedBadge[]) => {
       const seen = seenKeys();
       const fresh = list.filter((b) => b && typeof b.id === 'number' && !seen.has(`${user.id}:${b.id}`));
       if (!fresh.length) return;
@@ -62,8 +61,7 @@ export default function BadgeCelebrations({ user }: { user?: WebUser | null }) {
       });
       void mutate('/api/notifications/unread-count');
     };
-    window.addEventListener(BADGES_EARNED_EVENT, onEarned);
-    return () => window.removeEventListener(BADGES_EARNED_EVENT, onEarned);
+    return takeEarnedBadges(onEarned);
   }, [user, t]);
   return null;
 }
