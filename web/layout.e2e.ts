@@ -390,6 +390,9 @@ describe('layout: no horizontal scroll at 320–1440 px (en, fr)', function () {
       // the welcome card fills the feed's column (it was a centred 560 px card under a wider stories row)
       expect(home.empty, JSON.stringify(home)).to.be.greaterThan(600);
       expect(Math.abs(home.empty - home.column), JSON.stringify(home)).to.be.at.most(2);
+      // under it the full recommendations list people to follow: the sidebar does not list them a second time
+      await page.waitForSelector('.insights-rec-users .box', { timeout: 15000 });
+      expect(await page.$$eval('.column.is-4-desktop aside h2', (hs) => hs.map((h) => h.textContent))).to.deep.equal(['Trending Museums']);
 
       // a notification whose French title wraps at 320 px ("Nouveau commentaire"): the dot beside its first line
       const post = await fresh.post('/api/posts', { type: 'text', content: 'Première visite au musée', tags: [] });

@@ -106,14 +106,18 @@ function MuseumRow({ m }: { m: RecommendedMuseum }) {
   );
 }
 
-/** Compact (home sidebar): People to Follow (3), Trending Museums (2), View All → /discover. */
-export function CompactRecommendations() {
+/**
+ * Compact (home sidebar): People to Follow (3), Trending Museums (2), View All → /discover.
+ * `people={false}` leaves the people out (the page already shows the full recommendations).
+ */
+export function CompactRecommendations({ people: withPeople = true }: { people?: boolean }) {
   const { t } = useTranslation('insights');
   const { people, isLoading, signedIn } = usePeople(3);
   const trending = useApi<RecommendedMuseum[]>(trendingMuseumsUrl({ limit: 2 }));
+  const showPeople = signedIn && withPeople;
   return (
-    <aside aria-label={t('recs.peopleToFollow')}>
-      {signedIn && (
+    <aside aria-label={showPeople ? t('recs.peopleToFollow') : t('recs.trendingMuseums')}>
+      {showPeople && (
         <div className="box">
           <div className="is-flex is-justify-content-space-between is-align-items-center mb-3">
             <h2 className="title is-6 mb-0">{t('recs.peopleToFollow')}</h2>

@@ -99,7 +99,8 @@ function MuseumSpotlight() {
   );
 }
 
-function Feed() {
+/** `onFullRecommendations` hears whether the empty feed's full recommendations are shown. */
+function Feed({ onFullRecommendations }: { onFullRecommendations: (shown: boolean) => void }) {
   const { t } = useTranslation('insights');
   const { user } = useAuth();
   const { appName } = useAppConfig();
@@ -123,6 +124,7 @@ function Feed() {
       .then((r) => setFresh(r.count))
       .catch(() => undefined);
   });
+  useEffect(() => onFullRecommendations(feed.isEmpty), [feed.isEmpty, onFullRecommendations]);
   const showNew = () => {
     setFresh(0);
     window.scrollTo({ top: 0, behavior: 'smooth' });
@@ -194,6 +196,8 @@ export default function HomePage() {
   const { t } = useTranslation('insights');
   useDocumentTitle(t('home.title'));
   const { isLoading } = useAuth();
+  // the empty feed shows the full recommendations: the sidebar does not list the same people again
+  const [fullRecs, setFullRecs] = useState(false);
   if (isLoading) return <Spinner center />;
   return (
     <div className="container px-3 py-4">
@@ -202,11 +206,11 @@ export default function HomePage() {
           {/* e.g. accounts' "Finish setting up" while an onboarding was begun and left */}
           <Slot name="home.top" />
           <StoriesRow />
-          <Feed />
+          <Feed onFullRecommendations={setFullRecs} />
         </div>
         <div className="column is-4-desktop is-hidden-touch">
           <div style={{ position: 'sticky', top: '4.5rem' }}>
-            <CompactRecommendations />
+            <CompactRecommendations people={!fullRecs} />
           </div>
         </div>
       </div>
