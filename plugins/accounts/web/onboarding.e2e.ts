@@ -110,6 +110,30 @@ describe('accounts: onboarding after sign-up, never-empty home (issue 21)', func
     await noSideScroll(page, what);
   }
 
+  it('"Not now" puts the resume notice away for good; offline, it says so and stays', async function () {
+    const me = await app.user();
+    expect((await me.put('/api/user/onboarding', { status: 'started', step: 1 })).status).to.equal(200);
+    const page = await newPage('en', 390);
+    await signInPage(page, app, me);
+    await page.goto(`${app.url}/`, { waitUntil: 'networkidle0' });
+    await page.waitForSelector('[data-testid="acc-onboarding-dismiss"]', { timeout: 20000 });
+    // offline: the click tells the member it did not go through, and the notice waits for another try
+    await page.setOfflineMode(true);
+    await page.click('[data-testid="acc-onboarding-dismiss"]');
+    await waitForText(page, 'Connection Error');
+    await page.waitForSelector('[data-testid="acc-onboarding-dismiss"]:not([disabled])');
+    await page.setOfflineMode(false);
+    expect((await onboardingOf(page)).status).to.equal('started');
+    await page.click('[data-testid="acc-onboarding-dismiss"]');
+    await page.waitForFunction(() => !document.querySelector('[data-testid="acc-onboarding-resume"]'), { timeout: 20000 });
+    expect((await onboardingOf(page)).status).to.equal('skipped');
+    // and it stays away
+    await page.reload({ waitUntil: 'networkidle0' });
+    await waitForText(page, 'Welcome to');
+    expect(await page.$('[data-testid="acc-onboarding-resume"]')).to.equal(null);
+    await page.browserContext().close();
+  });
+
   for (const width of [390, 1366]) {
     for (const locale of ['en', 'fr'] as const) {
       it(`sign up → interests → home → follow all → a home with content (${width} px, ${locale})`, async function () {

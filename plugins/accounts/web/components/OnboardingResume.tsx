@@ -1,5 +1,6 @@
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { useTranslation, useApi } from '../../../../web/src/index.ts';
+import { useTranslation, useApi, toastApiError } from '../../../../web/src/index.ts';
 import { getOnboardingUrl, updateOnboarding, type Onboarding } from '../../../../web/src/api/generated/accounts.ts';
 
 /**
@@ -14,9 +15,16 @@ export default function OnboardingResume() {
 
 function ResumeNotice({ onSaved }: { onSaved: (saved: Onboarding) => void }) {
   const { t } = useTranslation('accounts');
+  const [saving, setSaving] = useState(false);
+  // a failed dismissal says why (offline, signed out…) and leaves the notice to try again
   const dismiss = async () => {
-    const saved = await updateOnboarding({ body: { status: 'skipped' } }).catch(() => null);
-    if (saved) onSaved(saved);
+    setSaving(true);
+    try {
+      onSaved(await updateOnboarding({ body: { status: 'skipped' } }));
+    } catch (e) {
+      toastApiError(e);
+      setSaving(false);
+    }
   };
   return (
     <div className="notification is-link is-light acc-onboarding-resume mb-4" data-testid="acc-onboarding-resume">
@@ -25,7 +33,7 @@ function ResumeNotice({ onSaved }: { onSaved: (saved: Onboarding) => void }) {
         <Link to="/welcome" className="button is-small is-link">
           {t('onboarding.resume')}
         </Link>
-        <button type="button" className="button is-small" onClick={() => void dismiss()}>
+        <button type="button" className={`button is-small${saving ? ' is-loading' : ''}`} disabled={saving} onClick={() => void dismiss()} data-testid="acc-onboarding-dismiss">
           {t('onboarding.dismiss')}
         </button>
       </div>
