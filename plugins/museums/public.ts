@@ -336,10 +336,29 @@ export interface SuggestedMuseum extends MuseumSummary {
  */
 export type SearchKind = 'users' | 'posts' | 'communities' | 'events';
 
+export type SearchItem = { id: number | string } & Record<string, unknown>;
+
+/**
+ * One kind's search as a SELECT not yet run: GET /api/search reads the museums and every kind
+ * that offers one in a single statement (issue 18: a statement costs more than its SQL), each
+ * kind's rows as a JSON array. `answer` shapes them as `search` would; read back as JSON,
+ * timestamps are ISO text, numeric and bigint are numbers.
+ */
+export interface SearchStatement {
+  query: Knex.QueryBuilder;
+  answer(rows: Array<Record<string, any>>): SearchItem[];
+}
+
 export interface SearchProvider {
   kind: SearchKind;
   /** `q` is trimmed and longer than 2 characters; answer at most `limit` items. */
-  search(q: string, opts: { limit: number; viewer?: { id: number; role: string } }): Promise<Array<{ id: number | string } & Record<string, unknown>>>;
+  search(q: string, opts: { limit: number; viewer?: { id: number; role: string } }): Promise<SearchItem[]>;
+  /**
+   * Optional: the same search as a statement not yet run (see SearchStatement), or null when
+   * nothing can be found (an anonymous search for members). When the joint statement fails,
+   * `search` answers instead.
+   */
+  statement?(q: string, opts: { limit: number; viewer?: { id: number; role: string } }): SearchStatement | null;
 }
 
 export interface SearchRegistryApi {

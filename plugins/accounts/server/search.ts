@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { SearchProvider } from '../../museums/public.ts';
-import { searchUsers, toSummary, visible } from './service.ts';
+import { searchUsers, searchUsersQuery, toSummary, visible } from './service.ts';
 
 /**
  * People in GET /api/search (the museums plugin's all-in-one search): partial, case-insensitive
@@ -12,18 +12,27 @@ import { searchUsers, toSummary, visible } from './service.ts';
  * and follow a private member, but by name and photo only (no role).
  */
 export function usersSearchProvider(knex: Knex): SearchProvider {
+  const viewerIdOf = (viewer: { id: number; role: string }) => (viewer.role === 'Admin' ? undefined : viewer.id);
   return {
     kind: 'users',
     async search(q, { limit, viewer }) {
       if (!viewer) return [];
-      const rows = await searchUsers(knex, q, limit, viewer.role === 'Admin' ? undefined : viewer.id);
-      return rows.map((r) => {
-        // the viewer's relations come with the rows (one statement, whatever the results)
-        const rel = { isFollowing: Boolean(r.isFollowing), followsYou: Boolean(r.followsYou) };
-        const s = toSummary(r);
-        if (visible(r.visibility ?? 'public', viewer, r.id, rel)) return { ...s };
-        return { id: s.id, slug: s.slug, username: s.username, firstName: s.firstName, lastName: s.lastName, profileImageUrl: s.profileImageUrl, profileImageInfo: s.profileImageInfo ?? null };
-      });
+      return answer(await searchUsers(knex, q, limit, viewerIdOf(viewer)), viewer);
+    },
+    statement(q, { limit, viewer }) {
+      if (!viewer) return null;
+      const query = searchUsersQuery(knex, q, limit, viewerIdOf(viewer));
+      return query && { query, answer: (rows) => answer(rows, viewer) };
     },
   };
+}
+
+function answer(rows: Array<Record<string, any>>, viewer: { id: number; role: string }) {
+  return rows.map((r) => {
+    // the viewer's relations come with the rows (one statement, whatever the results)
+    const rel = { isFollowing: Boolean(r.isFollowing), followsYou: Boolean(r.followsYou) };
+    const s = toSummary(r);
+    if (visible(r.visibility ?? 'public', viewer, r.id, rel)) return { ...s };
+    return { id: s.id, slug: s.slug, username: s.username, firstName: s.firstName, lastName: s.lastName, profileImageUrl: s.profileImageUrl, profileImageInfo: s.profileImageInfo ?? null };
+  });
 }

@@ -313,15 +313,21 @@ export async function countUsers(knex: Knex, q: { roles?: string[] } = {}): Prom
  * first or last name starting with q, then the rest; within each, most followed.
  */
 export async function searchUsers(knex: Knex, q: string, limit: number, viewerId?: number) {
+  const query = searchUsersQuery(knex, q, limit, viewerId);
+  return query ? ((await query) as Array<Record<string, any>>) : [];
+}
+
+/** searchUsers' statement, not run (null for a blank query): GET /api/search reads it with the other kinds'. */
+export function searchUsersQuery(knex: Knex, q: string, limit: number, viewerId?: number): Knex.QueryBuilder | null {
   const s = q.replace(/[\u0000-\u001f]+/g, ' ').trim();
-  if (!s) return [];
+  if (!s) return null;
   const prefix = `${containsPattern(s).slice(1)}`; // "q%"
   const query = knex('users');
   // members blocked either way with the viewer are not found (accounts' rule, in this statement)
   if (viewerId != null) query.whereRaw(accountsSql(knex).notBlocked(viewerId, 'users.id'));
   // nor members whose deletion is pending (hidden during the grace period)
   query.whereNull('users.deletion_requested_at');
-  const rows = await query
+  return query
     .leftJoin('user_preferences', 'user_preferences.user_id', 'users.id')
     .whereRaw(`${NAME_SEARCH_SQL.replace(/\b(username|first_name|last_name)\b/g, 'users.$1')} ilike ?`, [containsPattern(s)])
     .orderByRaw(
@@ -348,7 +354,6 @@ export async function searchUsers(knex: Knex, q: string, limit: number, viewerId
           ]
         : [knex.raw('false as "isFollowing"'), knex.raw('false as "followsYou"')],
     );
-  return rows as Array<Record<string, any>>;
 }
 
 /** Ids of users after `afterId` (ascending), at most `limit`, optionally only up to `maxId`. */

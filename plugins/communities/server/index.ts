@@ -1,7 +1,7 @@
 import { definePluginServer, type PluginContext } from '../../../core/plugin-api.ts';
 import { CommunitiesService } from '../public.ts';
 import { makeDeps } from './deps.ts';
-import { communityRoutes, searchCommunities } from './routes-communities.ts';
+import { communityRoutes, searchCommunities, searchCommunitiesStatement } from './routes-communities.ts';
 import { SearchRegistry } from '../../museums/public.ts';
 import { loadPost, postRoutes } from './routes-posts.ts';
 import { loadAccess, assertRead, RANK } from './access.ts';
@@ -42,7 +42,11 @@ export default definePluginServer({
   bootstrap(ctx: PluginContext) {
     // Communities in the Discover search (GET /api/search), when the museums plugin is enabled.
     const d = makeDeps(ctx);
-    ctx.services.maybe(SearchRegistry)?.register({ kind: 'communities', search: (q, o) => searchCommunities(d, q, o.limit, o.viewer?.id) });
+    ctx.services.maybe(SearchRegistry)?.register({
+      kind: 'communities',
+      search: (q, o) => searchCommunities(d, q, o.limit, o.viewer?.id),
+      statement: (q, o) => searchCommunitiesStatement(d, q, o.limit, o.viewer?.id),
+    });
 
     // Posts and comments can also be reported to the platform (reports plugin), described as the
     // reporter may read them. Removal stays with the community's moderators (their own queue).

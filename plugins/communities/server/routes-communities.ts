@@ -40,9 +40,15 @@ const listQuery = {
  * are read with the communities, not in two more queries when some match.
  */
 export async function searchCommunities(d: Deps, q: string, limit: number, viewerId?: number) {
-  if (!q.trim()) return [];
+  const st = searchCommunitiesStatement(d, q, limit, viewerId);
+  return st ? st.answer(await st.query) : [];
+}
+
+/** searchCommunities' statement, not run, and its answer from the rows (GET /api/search reads it with the other kinds'). */
+export function searchCommunitiesStatement(d: Deps, q: string, limit: number, viewerId?: number) {
+  if (!q.trim()) return null;
   const creator = Object.fromEntries(Object.entries(d.accounts.summaryColumns).map(([k, v]) => [`u_${k}`, v]));
-  const rows: Array<CommunityRow & Record<string, any>> = await searchQuery(d, q)
+  const query = searchQuery(d, q)
     .leftJoin('users', 'users.id', 'communities.creator_id')
     .select('communities.*', creator)
     // the cover's and the creator's avatar's made widths and placeholders, in this statement (issue 23)
@@ -54,12 +60,15 @@ export async function searchCommunities(d: Deps, q: string, limit: number, viewe
         : d.knex.raw('null as viewer_role'),
     )
     .limit(limit);
-  // the summary as accounts reads it: its columns' names without the prefix
-  const u: Users = new Map();
-  for (const r of rows) {
-    if (r.u_id != null) u.set(Number(r.u_id), { ...(Object.fromEntries(Object.keys(creator).map((k) => [k.slice(2), r[k]])) as UserSummary), profileImageInfo: toImageInfo(r.u_profileImageInfo) });
-  }
-  return rows.map((r) => ({ ...card(r, u, r.viewer_role ? { role: r.viewer_role } : null, viewerId), imageInfo: toImageInfo(r.image_info) }));
+  const answer = (rows: Array<CommunityRow & Record<string, any>>) => {
+    // the summary as accounts reads it: its columns' names without the prefix
+    const u: Users = new Map();
+    for (const r of rows) {
+      if (r.u_id != null) u.set(Number(r.u_id), { ...(Object.fromEntries(Object.keys(creator).map((k) => [k.slice(2), r[k]])) as UserSummary), profileImageInfo: toImageInfo(r.u_profileImageInfo) });
+    }
+    return rows.map((r) => ({ ...card(r, u, r.viewer_role ? { role: r.viewer_role } : null, viewerId), imageInfo: toImageInfo(r.image_info) }));
+  };
+  return { query, answer };
 }
 
 function searchQuery(d: Deps, q: string | undefined) {

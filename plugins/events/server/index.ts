@@ -139,6 +139,10 @@ export default definePluginServer({
         // short summaries in one statement (issue 18); the full answers are GET /api/search/events
         return s.searchSummaries(q, limit, s.viewer(user));
       },
+      statement(q, { limit, viewer }) {
+        const user = viewer ? { id: viewer.id, role: viewer.role, username: '' } : undefined;
+        return s.searchSummariesStatement(q, limit, s.viewer(user));
+      },
     });
   },
 

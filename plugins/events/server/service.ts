@@ -185,6 +185,12 @@ export class EventsStore {
    * their members and organizers only, decided in SQL by CommunitiesApi.sql / GroupsApi.sql.visibleTo.
    */
   async searchSummaries(q: string, limit: number, viewer: Viewer): Promise<any[]> {
+    const st = this.searchSummariesStatement(q, limit, viewer);
+    return st.answer(await st.query);
+  }
+
+  /** searchSummaries' statement, not run, and its answer from the rows (GET /api/search reads it with the other kinds'). */
+  searchSummariesStatement(q: string, limit: number, viewer: Viewer): { query: Knex.QueryBuilder; answer: (rows: any[]) => any[] } {
     const uid = viewer.id;
     const cs = this.deps.communities().sql;
     const gs = this.deps.groups()?.sql;
@@ -212,23 +218,26 @@ export class EventsStore {
       if (gs) w.orWhere((c) => c.whereNull('e.community_id').whereNotNull('e.group_id').whereRaw('?', [gs.visibleTo(uid, 'e.group_id')]));
       w.orWhere((c) => c.whereNull('e.community_id').whereNull('e.group_id'));
     });
-    const rows = await query.orderBy([{ column: 'e.date_time' }, { column: 'e.id' }]).limit(limit);
-    const now = Date.now();
-    return rows.map((r: any) => ({
-      id: r.id,
-      kind: r.kind,
-      title: r.title,
-      location: r.location,
-      dateTime: new Date(r.date_time).toISOString(),
-      endDateTime: r.end_date_time ? new Date(r.end_date_time).toISOString() : null,
-      timeZone: r.time_zone,
-      status: eventStatus(r, now),
-      museumId: r.museum_id,
-      communityId: r.community_id,
-      groupId: r.group_id,
-      imageUrl: r.image_url,
-      imageInfo: toImageInfo(r.image_info),
-    }));
+    query.orderBy([{ column: 'e.date_time' }, { column: 'e.id' }]).limit(limit);
+    const answer = (rows: any[]) => {
+      const now = Date.now();
+      return rows.map((r: any) => ({
+        id: r.id,
+        kind: r.kind,
+        title: r.title,
+        location: r.location,
+        dateTime: new Date(r.date_time).toISOString(),
+        endDateTime: r.end_date_time ? new Date(r.end_date_time).toISOString() : null,
+        timeZone: r.time_zone,
+        status: eventStatus(r, now),
+        museumId: r.museum_id,
+        communityId: r.community_id,
+        groupId: r.group_id,
+        imageUrl: r.image_url,
+        imageInfo: toImageInfo(r.image_info),
+      }));
+    };
+    return { query, answer };
   }
 
   /** upcoming and running events (an event without an end counts as running for 2 hours) */

@@ -4,7 +4,7 @@ import { definePluginServer, type ApiContext, type PluginContext } from '../../.
 import { ROOT } from '../../../core/config.ts';
 import { HttpError, tooMany } from '../../../core/errors.ts';
 import { AccountsService, OnboardingSources, UserData } from '../../accounts/public.ts';
-import { MuseumsService, SearchRegistry, type MuseumsApi, type SearchKind, type SearchProvider } from '../public.ts';
+import { MuseumsService, SearchRegistry, type MuseumsApi, type SearchKind, type SearchProvider, type SearchStatement } from '../public.ts';
 import { MuseumsDomain } from './service.ts';
 import { imageInfoSql } from '../../../core/images.ts';
 import { createWikidataClient, type WikidataClient } from './wikidata.ts';
@@ -106,6 +106,66 @@ export default definePluginServer({
         }
       }
       return out.slice(0, limit);
+    }
+
+    /**
+     * GET /api/search: the museums and every kind whose providers all offer a statement are read in
+     * one statement, each provider's rows as a JSON array (issue 18: it was one statement per
+     * plugin); the other kinds, in parallel, through their `search`. When the joint statement
+     * fails or takes longer than a provider may, each of its kinds answers through `search`.
+     */
+    async function searchAll(q: string, limit: number, who?: { id: number; role: string }) {
+      type Kind = 'museums' | SearchKind;
+      const out: Record<Kind, unknown[]> = { museums: [], users: [], posts: [], communities: [], events: [] };
+      const joint: Array<{ kind: Kind; st: { query: SearchStatement['query']; answer(rows: Array<Record<string, any>>): unknown[] } }> = [];
+      const museums = d.searchStatement(q, 6, who?.id);
+      if (museums) joint.push({ kind: 'museums', st: museums });
+      const apart: SearchKind[] = [];
+      for (const kind of SEARCH_KINDS) {
+        const mine = providers.filter((p) => p.kind === kind);
+        if (!mine.length || mine.some((p) => !p.statement)) {
+          apart.push(kind);
+          continue;
+        }
+        for (const p of mine) {
+          try {
+            const st = p.statement!(q, { limit, viewer: who });
+            if (st) joint.push({ kind, st });
+          } catch (err) {
+            ctx.log.warn({ err, kind }, 'search provider failed');
+          }
+        }
+      }
+      const readJoint = async () => {
+        if (!joint.length) return;
+        try {
+          const row = await Promise.race([
+            knex.first(joint.map(({ st }, i) => knex.raw(`(select coalesce(json_agg(t), '[]'::json) from (?) t) as ??`, [st.query, `k${i}`]))),
+            new Promise<never>((_, rej) => setTimeout(() => rej(new Error('search timed out')), PROVIDER_TIMEOUT_MS).unref()),
+          ]);
+          joint.forEach(({ kind, st }, i) => {
+            out[kind].push(...st.answer(jsonRows(row?.[`k${i}`])).filter((x) => x && typeof x === 'object' && 'id' in x));
+          });
+          for (const kind of Object.keys(out) as Kind[]) out[kind] = out[kind].slice(0, kind === 'museums' ? 6 : limit);
+        } catch (err) {
+          // knex's message starts with the whole statement: the database's own words are enough here
+          const e = err as { code?: string; message?: string };
+          ctx.log.warn({ code: e?.code, reason: String(e?.message ?? err).split(' - ').pop() }, 'joint search failed: each kind searches on its own');
+          const kinds = [...new Set(joint.map((j) => j.kind))];
+          await Promise.all(
+            kinds.map(async (kind) => {
+              out[kind] = kind === 'museums' ? await d.search(q, 6, who?.id) : await runProviders(kind, q, limit, who);
+            }),
+          );
+        }
+      };
+      await Promise.all([
+        readJoint(),
+        ...apart.map(async (kind) => {
+          out[kind] = await runProviders(kind, q, limit, who);
+        }),
+      ]);
+      return out;
     }
 
     ctx.permissions.define('museums.museum.edit', async (user, resource) => {
@@ -507,14 +567,7 @@ export default definePluginServer({
         if (q.length <= 2) return empty;
         const limit = c.input.query.limit;
         const who = c.user ? { id: c.user.id, role: c.user.role } : undefined;
-        const [museums, users, posts, communities, events] = await Promise.all([
-          d.search(q, 6, viewer(c)),
-          runProviders('users', q, limit, who),
-          runProviders('posts', q, limit, who),
-          runProviders('communities', q, limit, who),
-          runProviders('events', q, limit, who),
-        ]);
-        return { museums, users, posts, communities, events };
+        return searchAll(q, limit, who);
       },
     });
 
@@ -800,4 +853,10 @@ export async function seedMuseums(ctx: PluginContext, progress: { start(total: n
     progress.tick();
   }
   return added;
+}
+
+/** A kind's rows from the joint search statement (a JSON array; text when the driver leaves json unparsed). */
+function jsonRows(value: unknown): Array<Record<string, any>> {
+  const v = typeof value === 'string' ? JSON.parse(value) : value;
+  return Array.isArray(v) ? v : [];
 }

@@ -373,11 +373,17 @@ export class MuseumsDomain {
    * similarity ("Metropolitn", "Louvere" still find their museum).
    */
   async search(q: string, limit: number, viewerId?: number): Promise<Museum[]> {
+    const st = this.searchStatement(q, limit, viewerId);
+    return st ? st.answer(await st.query) : [];
+  }
+
+  /** search's statement, not run, and its answer from the rows (GET /api/search reads it with the other kinds'). */
+  searchStatement(q: string, limit: number, viewerId?: number): { query: Knex.QueryBuilder; answer: (rows: any[]) => Museum[] } | null {
     const term = q.trim().slice(0, 200);
-    if (term.length <= 2) return [];
+    if (term.length <= 2) return null;
     const like = `%${likeEscape(term)}%`;
     const prefix = `${likeEscape(term)}%`;
-    const rows = await this.selectMuseums(this.knex, viewerId)
+    const query = this.selectMuseums(this.knex, viewerId)
       .select(
         this.knex.raw(
           `greatest(similarity(museums.name, ?), word_similarity(?, museums.name), similarity(museums.city, ?)) + case when museums.name ilike ? then 1 when museums.name ilike ? then 0.5 when museums.city ilike ? or museums.country ilike ? then 0.3 else 0 end as score`,
@@ -399,8 +405,11 @@ export class MuseumsDomain {
         { column: 'museums.id', order: 'asc' },
       ])
       .limit(limit);
-    const now = new Date();
-    return rows.map((r: any) => this.toMuseum(r, now));
+    const answer = (rows: any[]) => {
+      const now = new Date();
+      return rows.map((r: any) => this.toMuseum(r, now));
+    };
+    return { query, answer };
   }
 
   // ---------------------------------------------------------------- writing
