@@ -95,6 +95,16 @@ describe('account recovery in the browser (real SMTP)', function () {
       });
       expect(box.top, `banner at ${width} px`).to.be.at.least(box.barBottom);
     }
+    // as wide as Home's content container at each desktop breakpoint (it was 72rem wide at all of them)
+    for (const width of [1100, 1280, 1440]) {
+      await page.setViewport({ width, height: 800 });
+      const edges = await page.evaluate(() => {
+        const banner = document.getElementById('acc-verify-banner')!.getBoundingClientRect();
+        const page = document.querySelector('#main-content .container:not(.acc-verify-banner-wrap)')!.getBoundingClientRect();
+        return { banner: [Math.round(banner.left), Math.round(banner.right)], page: [Math.round(page.left), Math.round(page.right)] };
+      });
+      expect(edges.banner, `banner edges at ${width} px`).to.deep.equal(edges.page);
+    }
     await page.setViewport({ width: 390, height: 844 });
     const resend = await page.waitForSelector('#acc-verify-banner button');
     await resend!.click();

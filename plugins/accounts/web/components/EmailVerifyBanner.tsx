@@ -23,12 +23,15 @@ export default function EmailVerifyBanner({ user }: { user: WebUser }) {
       setSending(false);
     }
   };
+  // in a Bulma container: as wide as the pages' content at every breakpoint (full width on phones)
   return (
-    <div className="notification is-warning is-light acc-verify-banner" role="status" id="acc-verify-banner">
-      <p>{t('accounts.verify.banner', { email: user.email ?? '' })}</p>
-      <button type="button" className={`button is-small is-warning${sending ? ' is-loading' : ''}`} onClick={resend} disabled={sending}>
-        {t('accounts.verify.resend')}
-      </button>
+    <div className="container acc-verify-banner-wrap">
+      <div className="notification is-warning is-light acc-verify-banner" role="status" id="acc-verify-banner">
+        <p>{t('accounts.verify.banner', { email: user.email ?? '' })}</p>
+        <button type="button" className={`button is-small is-warning${sending ? ' is-loading' : ''}`} onClick={resend} disabled={sending}>
+          {t('accounts.verify.resend')}
+        </button>
+      </div>
     </div>
   );
 }
