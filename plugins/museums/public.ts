@@ -349,14 +349,15 @@ export interface SearchStatement {
   answer(rows: Array<Record<string, any>>): SearchItem[];
 }
 
+/** A provider gives `search`, `statement`, or both; at least one. */
 export interface SearchProvider {
   kind: SearchKind;
   /** `q` is trimmed and longer than 2 characters; answer at most `limit` items. */
-  search(q: string, opts: { limit: number; viewer?: { id: number; role: string } }): Promise<SearchItem[]>;
+  search?(q: string, opts: { limit: number; viewer?: { id: number; role: string } }): Promise<SearchItem[]>;
   /**
-   * Optional: the same search as a statement not yet run (see SearchStatement), or null when
-   * nothing can be found (an anonymous search for members). When the joint statement fails,
-   * `search` answers instead.
+   * The search as a statement not yet run (see SearchStatement), or null when nothing can be found
+   * (an anonymous search for members). Without `search`, the registry runs it on its own when the
+   * joint statement cannot be used (another provider of its kind has no statement, or it failed).
    */
   statement?(q: string, opts: { limit: number; viewer?: { id: number; role: string } }): SearchStatement | null;
 }

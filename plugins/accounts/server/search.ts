@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { SearchProvider } from '../../museums/public.ts';
-import { searchUsers, searchUsersQuery, toSummary, visible } from './service.ts';
+import { searchUsersQuery, toSummary, visible } from './service.ts';
 
 /**
  * People in GET /api/search (the museums plugin's all-in-one search): partial, case-insensitive
@@ -12,16 +12,11 @@ import { searchUsers, searchUsersQuery, toSummary, visible } from './service.ts'
  * and follow a private member, but by name and photo only (no role).
  */
 export function usersSearchProvider(knex: Knex): SearchProvider {
-  const viewerIdOf = (viewer: { id: number; role: string }) => (viewer.role === 'Admin' ? undefined : viewer.id);
   return {
     kind: 'users',
-    async search(q, { limit, viewer }) {
-      if (!viewer) return [];
-      return answer(await searchUsers(knex, q, limit, viewerIdOf(viewer)), viewer);
-    },
     statement(q, { limit, viewer }) {
       if (!viewer) return null;
-      const query = searchUsersQuery(knex, q, limit, viewerIdOf(viewer));
+      const query = searchUsersQuery(knex, q, limit, viewer.role === 'Admin' ? undefined : viewer.id);
       return query && { query, answer: (rows) => answer(rows, viewer) };
     },
   };

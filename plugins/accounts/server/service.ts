@@ -312,12 +312,7 @@ export async function countUsers(knex: Knex, q: { roles?: string[] } = {}): Prom
  * last name and "first last" (never email). Best matches first: exact username, then a username,
  * first or last name starting with q, then the rest; within each, most followed.
  */
-export async function searchUsers(knex: Knex, q: string, limit: number, viewerId?: number) {
-  const query = searchUsersQuery(knex, q, limit, viewerId);
-  return query ? ((await query) as Array<Record<string, any>>) : [];
-}
-
-/** searchUsers' statement, not run (null for a blank query): GET /api/search reads it with the other kinds'. */
+/** Members matching q, as a statement not yet run (null for a blank query): GET /api/search reads it with the other kinds'. */
 export function searchUsersQuery(knex: Knex, q: string, limit: number, viewerId?: number): Knex.QueryBuilder | null {
   const s = q.replace(/[\u0000-\u001f]+/g, ' ').trim();
   if (!s) return null;

@@ -1,7 +1,7 @@
 import { definePluginServer, type PluginContext } from '../../../core/plugin-api.ts';
 import { CommunitiesService } from '../public.ts';
 import { makeDeps } from './deps.ts';
-import { communityRoutes, searchCommunities, searchCommunitiesStatement } from './routes-communities.ts';
+import { communityRoutes, searchCommunitiesStatement } from './routes-communities.ts';
 import { SearchRegistry } from '../../museums/public.ts';
 import { loadPost, postRoutes } from './routes-posts.ts';
 import { loadAccess, assertRead, RANK } from './access.ts';
@@ -44,7 +44,6 @@ export default definePluginServer({
     const d = makeDeps(ctx);
     ctx.services.maybe(SearchRegistry)?.register({
       kind: 'communities',
-      search: (q, o) => searchCommunities(d, q, o.limit, o.viewer?.id),
       statement: (q, o) => searchCommunitiesStatement(d, q, o.limit, o.viewer?.id),
     });
 

@@ -134,11 +134,7 @@ export default definePluginServer({
     });
     ctx.services.maybe(SearchRegistry)?.register({
       kind: 'events',
-      async search(q, { limit, viewer }) {
-        const user = viewer ? { id: viewer.id, role: viewer.role, username: '' } : undefined;
-        // short summaries in one statement (issue 18); the full answers are GET /api/search/events
-        return s.searchSummaries(q, limit, s.viewer(user));
-      },
+      // short summaries in one statement (issue 18); the full answers are GET /api/search/events
       statement(q, { limit, viewer }) {
         const user = viewer ? { id: viewer.id, role: viewer.role, username: '' } : undefined;
         return s.searchSummariesStatement(q, limit, s.viewer(user));

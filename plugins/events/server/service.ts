@@ -178,18 +178,12 @@ export class EventsStore {
   }
 
   /**
-   * Events for the all-in-one search (GET /api/search) in one statement (issue 18: the full answers
-   * cost 6 statements more): upcoming and running events matching `q`, soonest first, as short
+   * Events for the all-in-one search (GET /api/search): a statement not yet run, read with the other
+   * kinds' (issue 18: the full answers cost 6 statements more), and its answer from the rows: upcoming and running events matching `q`, soonest first, as short
    * summaries (the Discover page shows title, date and place and links to the event; the full
    * answers are GET /api/search/events). The meetups of private communities and groups are for
    * their members and organizers only, decided in SQL by CommunitiesApi.sql / GroupsApi.sql.visibleTo.
    */
-  async searchSummaries(q: string, limit: number, viewer: Viewer): Promise<any[]> {
-    const st = this.searchSummariesStatement(q, limit, viewer);
-    return st.answer(await st.query);
-  }
-
-  /** searchSummaries' statement, not run, and its answer from the rows (GET /api/search reads it with the other kinds'). */
   searchSummariesStatement(q: string, limit: number, viewer: Viewer): { query: Knex.QueryBuilder; answer: (rows: any[]) => any[] } {
     const uid = viewer.id;
     const cs = this.deps.communities().sql;

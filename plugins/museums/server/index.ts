@@ -4,7 +4,7 @@ import { definePluginServer, type ApiContext, type PluginContext } from '../../.
 import { ROOT } from '../../../core/config.ts';
 import { HttpError, tooMany } from '../../../core/errors.ts';
 import { AccountsService, OnboardingSources, UserData } from '../../accounts/public.ts';
-import { MuseumsService, SearchRegistry, type MuseumsApi, type SearchKind, type SearchProvider, type SearchStatement } from '../public.ts';
+import { MuseumsService, SearchRegistry, type MuseumsApi, type SearchKind, type SearchItem, type SearchProvider, type SearchStatement } from '../public.ts';
 import { MuseumsDomain } from './service.ts';
 import { imageInfoSql } from '../../../core/images.ts';
 import { createWikidataClient, type WikidataClient } from './wikidata.ts';
@@ -78,6 +78,7 @@ export default definePluginServer({
     ctx.services.provide(SearchRegistry, {
       register(p) {
         if (!SEARCH_KINDS.includes(p.kind)) throw new Error(`Unknown search kind ${p.kind}`);
+        if (!p.search && !p.statement) throw new Error(`A ${p.kind} search provider needs search or statement`);
         providers.push(p);
       },
       has: (kind) => providers.some((p) => p.kind === kind),
@@ -89,7 +90,7 @@ export default definePluginServer({
       for (const p of mine) {
         try {
           const items = await Promise.race([
-            p.search(q, { limit, viewer }),
+            p.search ? p.search(q, { limit, viewer }) : runStatement(p.statement!(q, { limit, viewer })),
             new Promise<never>((_, rej) => setTimeout(() => rej(new Error('search provider timed out')), PROVIDER_TIMEOUT_MS).unref()),
           ]);
           if (Array.isArray(items)) out.push(...items.filter((i) => i && typeof i === 'object' && 'id' in i));
@@ -853,6 +854,11 @@ export async function seedMuseums(ctx: PluginContext, progress: { start(total: n
     progress.tick();
   }
   return added;
+}
+
+/** A statement-only provider's search, run on its own. */
+async function runStatement(st: SearchStatement | null): Promise<SearchItem[]> {
+  return st ? st.answer(await st.query) : [];
 }
 
 /** A kind's rows from the joint search statement (a JSON array; text when the driver leaves json unparsed). */
