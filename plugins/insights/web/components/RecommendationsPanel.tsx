@@ -39,9 +39,10 @@ function FollowButton({ userId, size = 'is-small' }: { userId: number; size?: st
   );
 }
 
-function usePeople(limit: number) {
+/** With `enabled` false nothing is asked (the list is not shown). */
+function usePeople(limit: number, enabled = true) {
   const { user } = useAuth();
-  const recs = useApi<RecommendedUser[]>(user ? recommendUsersUrl({ limit }) : null);
+  const recs = useApi<RecommendedUser[]>(user && enabled ? recommendUsersUrl({ limit }) : null);
   const noRecs = Boolean(recs.data && recs.data.length === 0) || Boolean(recs.error);
   const active = useApi<ActiveUser[]>(user && noRecs ? activeUsersUrl({ limit }) : null);
   const people: Person[] = recs.data?.length ? recs.data : active.data ?? [];
@@ -112,7 +113,7 @@ function MuseumRow({ m }: { m: RecommendedMuseum }) {
  */
 export function CompactRecommendations({ people: withPeople = true }: { people?: boolean }) {
   const { t } = useTranslation('insights');
-  const { people, isLoading, signedIn } = usePeople(3);
+  const { people, isLoading, signedIn } = usePeople(3, withPeople);
   const trending = useApi<RecommendedMuseum[]>(trendingMuseumsUrl({ limit: 2 }));
   const showPeople = signedIn && withPeople;
   return (
