@@ -137,6 +137,7 @@ export default definePluginServer({
           }
         }
       }
+      const jointKinds = [...new Set(joint.map((j) => j.kind))];
       const readJoint = async () => {
         if (!joint.length) return;
         try {
@@ -147,14 +148,13 @@ export default definePluginServer({
           joint.forEach(({ kind, st }, i) => {
             out[kind].push(...st.answer(jsonRows(row?.[`k${i}`])).filter((x) => x && typeof x === 'object' && 'id' in x));
           });
-          for (const kind of Object.keys(out) as Kind[]) out[kind] = out[kind].slice(0, kind === 'museums' ? 6 : limit);
+          for (const kind of jointKinds) out[kind] = out[kind].slice(0, kind === 'museums' ? 6 : limit);
         } catch (err) {
           // knex's message starts with the whole statement: the database's own words are enough here
           const e = err as { code?: string; message?: string };
           ctx.log.warn({ code: e?.code, reason: String(e?.message ?? err).split(' - ').pop() }, 'joint search failed: each kind searches on its own');
-          const kinds = [...new Set(joint.map((j) => j.kind))];
           await Promise.all(
-            kinds.map(async (kind) => {
+            jointKinds.map(async (kind) => {
               out[kind] = kind === 'museums' ? await d.search(q, 6, who?.id) : await runProviders(kind, q, limit, who);
             }),
           );
