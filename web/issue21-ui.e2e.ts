@@ -100,7 +100,9 @@ describe('issue 21: notifications, times, badge icons, dark mode (390 and 1366 p
             expect(await page.$eval('.curio-inbox [data-group-count="3"] .curio-notification__excerpt', (e) => e.textContent)).to.match(/^The Monet room at dusk/);
             expect(await noSideScroll(page)).to.equal(true);
 
-            // the bell's dropdown: the same rows, inside the viewport
+            // the bell's dropdown: the same rows, inside the viewport (the bell's code loads lazily,
+            // after the page: on a busy machine the inbox can be drawn first)
+            await page.waitForSelector('.curio-bell', { timeout: 20000 });
             await page.click('.curio-bell');
             await page.waitForSelector('.curio-bell__panel .curio-notification');
             expect(await page.$eval('.curio-bell', (b) => b.getAttribute('aria-expanded'))).to.equal('true');

@@ -90,6 +90,7 @@ describe('groups in the browser', function () {
     const note = await waitFor(async () => ((await member.get('/api/notifications')).body.items as any[]).find((n) => n.type === 'mention') ?? null);
     expect(note.link).to.equal(link);
     await page.goto(`${app.url}/`, { waitUntil: 'networkidle0' });
+    await page.waitForSelector('.curio-bell', { timeout: 20000 });
     await page.click('.curio-bell');
     await page.waitForSelector(`.curio-bell__panel a[href="${link}"]`, { timeout: 15000 });
     await page.click(`.curio-bell__panel a[href="${link}"]`);
