@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { CurioConfig } from './config.ts';
 import type { Jobs } from './jobs.ts';
+import { fillTemplate, textAt } from './texts.ts';
 
 export interface MailMessage {
   to: string;
@@ -131,12 +132,11 @@ export function emailTranslator(dir: string, lang: string): (key: string, vars?:
     }
     return s;
   };
-  const pick = (s: EmailStrings, key: string) => key.split('.').reduce<any>((o, k) => (o && typeof o === 'object' ? o[k] : undefined), s);
   return (key, vars = {}) => {
-    let v = pick(load(lang), key);
-    if (typeof v !== 'string') v = pick(load('en'), key);
+    let v = textAt(load(lang), key);
+    if (typeof v !== 'string') v = textAt(load('en'), key);
     if (typeof v !== 'string') throw new Error(`missing email string ${key}`);
-    return v.replace(/\{\{\s*(\w+)\s*\}\}/g, (_: string, n: string) => String(vars[n] ?? ''));
+    return fillTemplate(v, vars);
   };
 }
 

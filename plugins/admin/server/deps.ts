@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Knex } from 'knex';
@@ -11,16 +10,12 @@ import { BadgesService, type BadgesApi } from '../../badges/public.ts';
 import { NotificationsService, type NotificationsApi } from '../../notifications/public.ts';
 import type { ModerationApi } from '../public.ts';
 import type { AuditLog } from './audit.ts';
+import { englishTexts } from '../../../core/texts.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const EN = JSON.parse(fs.readFileSync(path.join(HERE, '..', 'locales', 'en.json'), 'utf8'));
 
 /** English text of one of our locale keys with {{param}} interpolation (stored notification text; the web app localizes by template). */
-export function english(key: string, params: Record<string, string | number> = {}): string {
-  const raw = key.split('.').reduce<any>((o, k) => (o ? o[k] : undefined), EN);
-  if (typeof raw !== 'string') throw new Error(`admin locale key ${key} is missing`);
-  return raw.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k) => String(params[k] ?? ''));
-}
+export const english = englishTexts(path.join(HERE, '..', 'locales'), 'admin');
 
 export type Admin = { id: number; username: string };
 

@@ -12,16 +12,12 @@ import '../../events/public.ts';
 import { BadgesService, type EarnedBadge } from '../public.ts';
 import { createBadgesService, normalizeInput, RETRO_JOB } from './service.ts';
 import { registerBadgesExport } from './export.ts';
+import { englishTexts } from '../../../core/texts.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const EN = JSON.parse(fs.readFileSync(path.join(HERE, '..', 'locales', 'en.json'), 'utf8'));
 
 /** The English text of a locale key with {{param}} interpolation (notifications are stored in English and localized by the web app). */
-export function english(key: string, params: Record<string, string | number> = {}): string {
-  const raw = key.split('.').reduce<any>((o, k) => (o ? o[k] : undefined), EN);
-  if (typeof raw !== 'string') throw new Error(`badges locale key ${key} is missing`);
-  return raw.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k) => String(params[k] ?? ''));
-}
+export const english = englishTexts(path.join(HERE, '..', 'locales'), 'badges');
 
 export default definePluginServer({
   register(ctx: PluginContext) {

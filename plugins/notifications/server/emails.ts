@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import type { PluginContext } from '../../../core/plugin-api.ts';
 import { every, hourlyAt } from '../../../core/jobs.ts';
 import { emailLocale, emailTranslator, layoutEmail } from '../../../core/mail.ts';
+import { fillTemplate, textAt } from '../../../core/texts.ts';
 import { AccountsService, EmailVerification } from '../../accounts/public.ts';
 import { EMAILED_BY_SENDER, PREFERENCE_OF_TYPE, type DigestProvider, type DigestSection, type DigestSectionsApi } from '../public.ts';
 
@@ -45,11 +46,10 @@ function localeFile(ns: string, lang: string): any {
 export function localizedNotification(row: { title: string; message: string; template?: string | null; params?: any }, lang: string): { title: string; message: string } {
   const [ns, key] = String(row.template ?? '').split(':');
   if (ns && key && lang !== 'en') {
-    const node = key.split('.').reduce<any>((o, k) => (o && typeof o === 'object' ? o[k] : undefined), localeFile(ns, lang));
+    const node = textAt(localeFile(ns, lang), key) as any;
     if (node && typeof node.title === 'string' && typeof node.message === 'string') {
       const params = typeof row.params === 'string' ? JSON.parse(row.params) : (row.params ?? {});
-      const fill = (s: string) => s.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k) => String(params[k] ?? ''));
-      return { title: fill(node.title), message: fill(node.message) };
+      return { title: fillTemplate(node.title, params), message: fillTemplate(node.message, params) };
     }
   }
   return { title: row.title, message: row.message };

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { definePluginServer, type PluginContext } from '../../../core/plugin-api.ts';
@@ -11,16 +10,12 @@ import { registerNotificationEmails } from './emails.ts';
 import { registerPush } from './push.ts';
 import { createNotificationsService, FANOUT_JOB } from './service.ts';
 import { registerNotificationsExport } from './export.ts';
+import { englishTexts } from '../../../core/texts.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const EN = JSON.parse(fs.readFileSync(path.join(HERE, '..', 'locales', 'en.json'), 'utf8'));
 
 /** English text of a locale key with {{param}} interpolation (stored text; the web app localizes by template). */
-export function english(key: string, params: Record<string, string | number> = {}): string {
-  const raw = key.split('.').reduce<any>((o, k) => (o ? o[k] : undefined), EN);
-  if (typeof raw !== 'string') throw new Error(`notifications locale key ${key} is missing`);
-  return raw.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k) => String(params[k] ?? ''));
-}
+export const english = englishTexts(path.join(HERE, '..', 'locales'), 'notifications');
 
 /** A notification from one of this plugin's own templates (templates.<key>.title / .message). */
 function fromTemplate(key: string, params: Record<string, string | number>, rest: Omit<NewNotification, 'title' | 'message' | 'template' | 'params'>): NewNotification {

@@ -5,6 +5,7 @@
 import type Koa from 'koa';
 import en from '../locales/en.json' with { type: 'json' };
 import fr from '../locales/fr.json' with { type: 'json' };
+import { fillTemplate } from '../../../core/texts.ts';
 
 export type Locale = 'en' | 'fr';
 const TEXTS: Record<Locale, any> = { en, fr };
@@ -26,6 +27,6 @@ export function texts(locale: Locale): T {
     let v: any = TEXTS[locale];
     for (const part of key.split('.')) v = v?.[part];
     if (typeof v !== 'string') v = key;
-    return vars ? v.replace(/\{\{(\w+)\}\}/g, (_: string, k: string) => String(vars[k] ?? '')) : v;
+    return vars ? fillTemplate(v, vars) : v;
   };
 }
