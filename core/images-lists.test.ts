@@ -7,11 +7,18 @@
 import { expect } from 'chai';
 import sharp from 'sharp';
 import { startTestApp, uniqueName, type SignedInClient, type TestApp } from './testing/index.ts';
-import { countStatements } from './testing/statements.ts';
+import { countStatements, type StatementCounter } from './testing/statements.ts';
 import { keyFromUploadsUrl } from './storage.ts';
 import { MuseumsService } from '../plugins/museums/public.ts';
 import { makeCommunity, makeMeetup } from '../plugins/events/server/test-helpers.ts';
 import { makeVideo } from '../plugins/insights/server/test-helpers.ts';
+
+/** A GET that must answer 200: its body and how many statements its route issued. */
+async function routeStatements(counter: StatementCounter, c: SignedInClient, path: string): Promise<{ body: any; total: number }> {
+  const { res, log } = await counter.request(c, 'GET', path);
+  expect(res.status, res.text).to.equal(200);
+  return { body: res.body, total: log.route.length };
+}
 
 describe('core: list and card answers carry their images’ made widths', function () {
   this.timeout(180_000);
@@ -143,14 +150,10 @@ describe('core: list and card answers carry their images’ made widths', functi
       made.push(up.body.imageUrl);
     }
     await variantsOf(made);
-    const measure = async (q: string, id: string) => {
-      const r = await viewer.req('GET', `/api/communities?q=${encodeURIComponent(q)}`, undefined, counter.tag(id));
-      expect(r.status, r.text).to.equal(200);
-      // the route's statements (the session middleware's depends on its cache, not on the list)
-      return { body: r.body as any[], total: counter.of(id)!.route.length };
-    };
-    const one = await measure(`${tag} a`, `one-${tag}`);
-    const three = await measure(tag, `three-${tag}`);
+    // the route's statements (the session middleware's depends on its cache, not on the list)
+    const measure = async (q: string) => routeStatements(counter, viewer, `/api/communities?q=${encodeURIComponent(q)}`);
+    const one = await measure(`${tag} a`);
+    const three = await measure(tag);
     expect(one.body).to.have.length(1);
     expect(three.body).to.have.length(3);
     for (const c of three.body) expect(c.imageInfo.widths.length, c.name).to.be.greaterThan(0);
@@ -273,24 +276,20 @@ describe('core: list and card answers carry their images’ made widths', functi
     for (const f of fans) expect((await f.post(`/api/user/${three.me.id}/follow`)).body.following).to.equal(true);
     for (const f of fans) expect((await blocksThree.post(`/api/user/${f.me.id}/block`)).status).to.equal(200);
     expect((await blocksOne.post(`/api/user/${fans[0].me.id}/block`)).status).to.equal(200);
-    const measure = async (c: SignedInClient, path: string, id: string) => {
-      const r = await c.req('GET', path, undefined, counter.tag(id));
-      expect(r.status, r.text).to.equal(200);
-      return { body: r.body, total: counter.of(id)!.route.length };
-    };
+    const measure = async (c: SignedInClient, path: string) => routeStatements(counter, c, path);
     const tag = uniqueName('n');
-    const f0 = await measure(viewerOf, `/api/user/${none.me.id}/followers`, `f0-${tag}`);
+    const f0 = await measure(viewerOf, `/api/user/${none.me.id}/followers`);
     expect(f0.body[0].profileImageInfo).to.equal(null);
-    const f1 = await measure(viewerOf, `/api/user/${one.me.id}/followers`, `f1-${tag}`);
-    const f3 = await measure(viewerOf, `/api/user/${three.me.id}/followers`, `f3-${tag}`);
+    const f1 = await measure(viewerOf, `/api/user/${one.me.id}/followers`);
+    const f3 = await measure(viewerOf, `/api/user/${three.me.id}/followers`);
     expect(f1.body).to.have.length(1);
     expect(f3.body).to.have.length(3);
     for (const u of f3.body) expect(u.profileImageInfo.widths.length).to.be.greaterThan(0);
     expect(f3.total).to.equal(f1.total);
     expect(f1.total).to.equal(f0.total);
-    const b0 = await measure(blocksNone, '/api/user/blocks', `b0-${tag}`);
-    const b1 = await measure(blocksOne, '/api/user/blocks', `b1-${tag}`);
-    const b3 = await measure(blocksThree, '/api/user/blocks', `b3-${tag}`);
+    const b0 = await measure(blocksNone, '/api/user/blocks');
+    const b1 = await measure(blocksOne, '/api/user/blocks');
+    const b3 = await measure(blocksThree, '/api/user/blocks');
     expect(b3.body.items).to.have.length(3);
     for (const x of b3.body.items) expect(x.user.profileImageInfo.widths.length).to.be.greaterThan(0);
     expect(b3.total).to.equal(b1.total);
@@ -405,26 +404,22 @@ describe('core: list and card answers carry their images’ made widths', functi
       for (const p of people.slice(1)) expect((await p.post(`/api/conversations/${c.body.id}/messages`, { text: 'me too' })).status).to.equal(201);
       for (const p of people) expect((await p.put('/api/user/profile', { firstName: word, lastName: viewer === bare ? 'Bare' : 'Face' })).status).to.equal(200);
     }
-    const measure = async (c: SignedInClient, path: string, id: string) => {
-      const r = await c.req('GET', path, undefined, counter.tag(id));
-      expect(r.status, r.text).to.equal(200);
-      return { body: r.body, total: counter.of(id)!.route.length };
-    };
-    const l0 = await measure(bare, '/api/conversations?folder=requests', `l0-${tag}`);
-    const l3 = await measure(pictured, '/api/conversations?folder=requests', `l3-${tag}`);
+    const measure = async (c: SignedInClient, path: string) => routeStatements(counter, c, path);
+    const l0 = await measure(bare, '/api/conversations?folder=requests');
+    const l3 = await measure(pictured, '/api/conversations?folder=requests');
     expect(l0.body.items).to.have.length(1);
     expect(l3.body.items).to.have.length(1);
     for (const u of l0.body.items[0].participants) expect(u.profileImageInfo).to.equal(null);
     for (const u of l3.body.items[0].participants) expect(u.profileImageInfo.widths.length).to.be.greaterThan(0);
     expect(l3.total).to.equal(l0.total);
-    const m0 = await measure(bare, `/api/conversations/${l0.body.items[0].id}/messages`, `m0-${tag}`);
-    const m3 = await measure(pictured, `/api/conversations/${l3.body.items[0].id}/messages`, `m3-${tag}`);
+    const m0 = await measure(bare, `/api/conversations/${l0.body.items[0].id}/messages`);
+    const m3 = await measure(pictured, `/api/conversations/${l3.body.items[0].id}/messages`);
     expect(m3.body.items).to.have.length(3);
     for (const m of m3.body.items) expect(m.sender.profileImageInfo.widths.length).to.be.greaterThan(0);
     for (const m of m0.body.items) expect(m.sender.profileImageInfo).to.equal(null);
     expect(m3.total).to.equal(m0.total);
-    const a0 = await measure(admin, `/api/admin/users/search?q=${encodeURIComponent(`${word} Bare`)}`, `a0-${tag}`);
-    const a3 = await measure(admin, `/api/admin/users/search?q=${encodeURIComponent(`${word} Face`)}`, `a3-${tag}`);
+    const a0 = await measure(admin, `/api/admin/users/search?q=${encodeURIComponent(`${word} Bare`)}`);
+    const a3 = await measure(admin, `/api/admin/users/search?q=${encodeURIComponent(`${word} Face`)}`);
     expect(a0.body.items).to.have.length(3);
     expect(a3.body.items).to.have.length(3);
     for (const u of a0.body.items) expect(u.profileImageInfo).to.equal(null);
@@ -495,13 +490,9 @@ describe('core: list and card answers carry their images’ made widths', functi
     expect(pictured.status, pictured.text).to.equal(201);
     expect((await plainWriter.post(`/api/conversations/${plain.body.id}/messages`, { text: 'second' })).status).to.equal(201);
     expect((await imageWriter.post(`/api/conversations/${pictured.body.id}/messages`, { text: 'second' })).status).to.equal(201);
-    const measure = async (c: SignedInClient, path: string, id: string) => {
-      const r = await c.req('GET', path, undefined, counter.tag(id));
-      expect(r.status, r.text).to.equal(200);
-      return { body: r.body, total: counter.of(id)!.route.length };
-    };
-    const t0 = await measure(plainReader, `/api/conversations/${plain.body.id}/messages`, `t0-${tag}`);
-    const t3 = await measure(imageReader, `/api/conversations/${pictured.body.id}/messages`, `t3-${tag}`);
+    const measure = async (c: SignedInClient, path: string) => routeStatements(counter, c, path);
+    const t0 = await measure(plainReader, `/api/conversations/${plain.body.id}/messages`);
+    const t3 = await measure(imageReader, `/api/conversations/${pictured.body.id}/messages`);
     expect(t0.body.items).to.have.length(2);
     expect(t3.body.items).to.have.length(2);
     expect(t0.body.items[1].images).to.deep.equal([]);
@@ -511,14 +502,14 @@ describe('core: list and card answers carry their images’ made widths', functi
     // the list and one conversation: the last message carries the images
     expect((await imageWriter.post(`/api/conversations/${pictured.body.id}/messages`, { imageIds: (await messageImages(imageWriter, [300])).map((i) => i.id) })).status).to.equal(201);
     expect((await plainWriter.post(`/api/conversations/${plain.body.id}/messages`, { text: 'third' })).status).to.equal(201);
-    const l0 = await measure(plainReader, '/api/conversations?folder=requests', `l0-${tag}`);
-    const l3 = await measure(imageReader, '/api/conversations?folder=requests', `l3-${tag}`);
+    const l0 = await measure(plainReader, '/api/conversations?folder=requests');
+    const l3 = await measure(imageReader, '/api/conversations?folder=requests');
     expect(l0.body.items).to.have.length(1);
     expect(l3.body.items).to.have.length(1);
     expect(l3.body.items[0].lastMessage.images).to.have.length(1);
     expect(l3.total).to.equal(l0.total);
-    const c0 = await measure(plainReader, `/api/conversations/${plain.body.id}`, `c0-${tag}`);
-    const c3 = await measure(imageReader, `/api/conversations/${pictured.body.id}`, `c3-${tag}`);
+    const c0 = await measure(plainReader, `/api/conversations/${plain.body.id}`);
+    const c3 = await measure(imageReader, `/api/conversations/${pictured.body.id}`);
     expect(c3.total).to.equal(c0.total);
   });
 

@@ -10,12 +10,9 @@ import { futureDate, makeCommunity, makeMeetup } from '../../plugins/events/serv
 
 let app: TestApp;
 let counter: StatementCounter;
-let n = 0;
 
 async function measure(c: SignedInClient | ReturnType<TestApp['client']>, method: string, path: string, body?: unknown) {
-  const id = `s${++n}`;
-  const r = await c.req(method, path, body, counter.tag(id));
-  const log = counter.of(id)!;
+  const { res: r, log } = await counter.request(c, method, path, body);
   if (process.env.SHOW_SQL) console.log(`\n${method} ${path} → ${r.status}: ${log.middleware.length} + ${log.route.length}\n  mw    ${log.middleware.join('\n  mw    ')}\n  route ${log.route.join('\n  route ')}`);
   return { r, log, total: log.all.length, mw: log.middleware.length };
 }

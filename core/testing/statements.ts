@@ -6,6 +6,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { CurioApp } from '../app.ts';
+import type { TestResponse } from './index.ts';
 
 export interface StatementLog {
   /** every statement of the request, in order */
@@ -19,10 +20,13 @@ interface Store extends StatementLog {
 }
 
 export interface StatementCounter {
-  /** the statements of the last request carrying this id in `x-request-id` */
-  of(requestId: string): StatementLog | undefined;
-  /** headers to send with a request so its statements are kept under `id` */
-  tag(id: string): Record<string, string>;
+  /** sends one request, tagged with an id of its own: its answer and its statements */
+  request(client: RequestingClient, method: string, path: string, body?: unknown): Promise<{ res: TestResponse; log: StatementLog }>;
+}
+
+/** A test client (core/testing's `client()`, `SignedInClient`). */
+export interface RequestingClient {
+  req(method: string, path: string, body: unknown, headers: Record<string, string>): Promise<TestResponse>;
 }
 
 const installed = new WeakMap<object, StatementCounter>();
@@ -67,9 +71,14 @@ export function countStatements(app: CurioApp): StatementCounter {
     app.server.removeAllListeners('request');
     app.server.on('request', app.koa.callback());
   }
+  let sent = 0;
   const counter: StatementCounter = {
-    of: (id) => logs.get(id),
-    tag: (id) => ({ 'x-count-statements': id }),
+    async request(client, method, path, body) {
+      // the request's statements are kept under this id (the middleware above reads the header)
+      const id = `request-${++sent}`;
+      const res = await client.req(method, path, body, { 'x-count-statements': id });
+      return { res, log: logs.get(id)! };
+    },
   };
   installed.set(app, counter);
   return counter;

@@ -17,13 +17,11 @@ describe('insights: SQL statements per page do not grow with its size', function
   let museumId: number;
 
   let counter: StatementCounter;
-  let n = 0;
   async function statements(c: SignedInClient, path: string): Promise<{ n: number; status: number; body: any; sql: string[] }> {
     // counted per request on the server (AsyncLocalStorage), so the job poller's statements and what
     // earlier requests left to do after their answers are not this request's; BEGIN/COMMIT are not work
-    const id = `feed-${++n}`;
-    const r = await c.req('GET', path, undefined, counter.tag(id));
-    const sql = counter.of(id)!.all.filter((q) => !/^(BEGIN|COMMIT|ROLLBACK)\b/i.test(q.trim()));
+    const { res: r, log } = await counter.request(c, 'GET', path);
+    const sql = log.all.filter((q) => !/^(BEGIN|COMMIT|ROLLBACK)\b/i.test(q.trim()));
     return { n: sql.length, status: r.status, body: r.body, sql };
   }
 

@@ -118,9 +118,8 @@ describe('insights: suggestions never empty (issue 21)', function () {
         ['/api/users/active?limit=20', 4],
       ];
       for (const [path, most] of budget) {
-        const r = await picked.req('GET', path, undefined, counter.tag(path));
-        expect(r.status).to.equal(200);
-        const log = counter.of(path)!;
+        const { res, log } = await counter.request(picked, 'GET', path);
+        expect(res.status).to.equal(200);
         expect(log.all.length, `${path}:\n${log.all.join('\n')}`).to.be.at.most(most);
       }
     });
