@@ -16,16 +16,18 @@ export interface ReportButtonProps {
 
 /** "Report" for signed-in members on content that is not theirs; opens the report dialog. */
 export default function ReportButton({ targetType, targetId, ownerId, variant = 'icon' }: ReportButtonProps) {
-  const { t } = useTranslation('reports');
+  // the button's texts are in the bundled `nav` namespace: every insight card shows the button, and
+  // its texts alone would load the whole reports namespace with the first screen
+  const { t } = useTranslation('nav');
   const { user } = useAuth();
   const [open, setOpen] = useState(false);
   if (!user || (ownerId != null && ownerId === user.id)) return null;
-  const label = t('menu.reportThis', { kind: t(`targetType.${targetType}`) });
+  const label = t(`reports.reportThis.${targetType}`);
   return (
     <>
       {variant === 'text' ? (
         <button type="button" className="button is-ghost is-small p-0 ml-2 has-text-grey" style={{ height: 'auto' }} onClick={() => setOpen(true)} aria-label={label} aria-haspopup="dialog">
-          {t('menu.report')}
+          {t('reports.report')}
         </button>
       ) : (
         <button type="button" className="button is-white is-small reports-button" onClick={() => setOpen(true)} aria-label={label} title={label} aria-haspopup="dialog">
