@@ -8,6 +8,13 @@ import type { ImageInfo } from './components/ResponsiveImage.tsx';
  */
 export type Audience = 'all' | 'signedIn' | 'signedOut';
 
+/** Whether a page, nav item or slot contribution for `audience` is shown to this visitor (signed in or not). */
+export function fitsAudience(audience: Audience | undefined, user: unknown): boolean {
+  if (audience === 'signedIn') return !!user;
+  if (audience === 'signedOut') return !user;
+  return true;
+}
+
 export interface WebUser {
   id: number;
   slug?: string | null;
@@ -52,6 +59,11 @@ export interface NavItem {
 export interface SlotContribution {
   order?: number;
   component: LazyExoticComponent<ComponentType<any>> | ComponentType<any>;
+  /**
+   * who it is for: a members-only contribution ('signedIn') is not rendered for visitors, so its
+   * lazy code is not even fetched on the public pages
+   */
+  audience?: Audience;
 }
 
 export interface WebPlugin {

@@ -13,7 +13,7 @@ catchEarnedBadges();
 export default defineWebPlugin({
   id: 'badges',
   slots: {
-    'shell.topbarEnd': [{ order: 100, component: lazy(() => import('./components/BadgeCelebrations.tsx')) }],
+    'shell.topbarEnd': [{ order: 100, component: lazy(() => import('./components/BadgeCelebrations.tsx')), audience: 'signedIn' }],
     'profile.badgeStrip': [{ component: lazy(() => import('./components/BadgeStrip.tsx')) }],
     'profile.badgesTab': [{ component: lazy(() => import('./components/BadgesTab.tsx')) }],
   },

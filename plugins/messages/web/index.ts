@@ -11,7 +11,7 @@ export default defineWebPlugin({
     { path: '/messages/:id', audience: 'signedIn', component: Messages },
   ],
   slots: {
-    'shell.topbarEnd': [{ order: 5, component: lazy(() => import('./components/MessagesLink.tsx')) }],
+    'shell.topbarEnd': [{ order: 5, component: lazy(() => import('./components/MessagesLink.tsx')), audience: 'signedIn' }],
   },
   live: {
     'message.created': ['/api/conversations'],

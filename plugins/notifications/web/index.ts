@@ -6,8 +6,8 @@ export default defineWebPlugin({
   id: 'notifications',
   pages: [{ path: '/notifications', audience: 'signedIn', component: lazy(() => import('./pages/NotificationsPage.tsx')) }],
   slots: {
-    'shell.topbarEnd': [{ order: 10, component: lazy(() => import('./components/NotificationBell.tsx')) }],
-    'shell.userMenu': [{ order: 20, component: lazy(() => import('./components/UserMenuLink.tsx')) }],
+    'shell.topbarEnd': [{ order: 10, component: lazy(() => import('./components/NotificationBell.tsx')), audience: 'signedIn' }],
+    'shell.userMenu': [{ order: 20, component: lazy(() => import('./components/UserMenuLink.tsx')), audience: 'signedIn' }],
     'settings.notifications': [{ order: 10, component: lazy(() => import('./components/PushDevice.tsx')) }],
   },
   // the bell count and the inbox revalidate when a notification arrives on the live stream

@@ -19,8 +19,8 @@ export default defineWebPlugin({
   ],
   nav: [{ key: 'plans', label: 'nav:plans.plans', to: '/plans', icon: 'map', order: 45, audience: 'signedIn' }],
   slots: {
-    'museum.actions': [{ order: 10, component: lazy(() => import('./components/AddToPlan.tsx')) }],
-    'event.actions': [{ order: 10, component: lazy(() => import('./components/AddToPlan.tsx')) }],
+    'museum.actions': [{ order: 10, component: lazy(() => import('./components/AddToPlan.tsx')), audience: 'signedIn' }],
+    'event.actions': [{ order: 10, component: lazy(() => import('./components/AddToPlan.tsx')), audience: 'signedIn' }],
     'profile.sections': [{ order: 10, component: lazy(() => import('./components/ProfilePlans.tsx')) }],
   },
 });

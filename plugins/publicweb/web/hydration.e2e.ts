@@ -67,9 +67,11 @@ describe('publicweb: server-rendered pages hydrate in the browser', function () 
     });
     page.on('pageerror', (err) => problems.push(`pageerror: ${err}`));
     const apiGets: string[] = [];
+    const scripts: string[] = [];
     page.on('request', (r) => {
       const u = new URL(r.url());
       if (u.pathname.startsWith('/api/')) apiGets.push(u.pathname + u.search);
+      if (u.pathname.startsWith('/assets/') && u.pathname.endsWith('.js')) scripts.push(u.pathname.slice('/assets/'.length));
     });
     // layout shifts from the first paint on
     await page.evaluateOnNewDocument(() => {
@@ -96,6 +98,10 @@ describe('publicweb: server-rendered pages hydrate in the browser', function () 
     await page.waitForFunction(() => Object.keys(document.getElementById('root')!).some((k) => k.startsWith('__reactContainer')), { timeout: 20000 });
     await new Promise((r) => setTimeout(r, 500));
     expect(problems, problems.join('\n')).to.deep.equal([]);
+    // members-only contributions to the page's slots (the report menu on the insight card, Add to a
+    // plan) are not even fetched for a visitor
+    expect(scripts.some((f) => f.startsWith('MuseumPage-')), scripts.join(', ')).to.equal(true);
+    expect(scripts.filter((f) => /^(ReportButton|AddToPlan|NotificationBell|MessagesLink)-/.test(f))).to.deep.equal([]);
     const shift = await page.evaluate(() => (window as any).__shift as number);
     expect(shift, `cumulative layout shift: ${JSON.stringify(await page.evaluate(() => (window as any).__shifts), null, 1)}`).to.be.at.most(0.1);
     // nothing the page carried was asked again

@@ -12,12 +12,12 @@ export default defineWebPlugin({
   id: 'reports',
   pages: [{ path: '/reports/mine', audience: 'signedIn', component: lazy(() => import('./pages/MyReportsPage.tsx')) }],
   slots: {
-    'insight.actions': [{ component: ReportButton }],
-    'comment.actions': [{ component: ReportButton }],
-    'profile.actions': [{ component: ReportButton }],
-    'meetup.actions': [{ component: ReportButton }],
-    'message.actions': [{ component: ReportButton }],
+    'insight.actions': [{ component: ReportButton, audience: 'signedIn' }],
+    'comment.actions': [{ component: ReportButton, audience: 'signedIn' }],
+    'profile.actions': [{ component: ReportButton, audience: 'signedIn' }],
+    'meetup.actions': [{ component: ReportButton, audience: 'signedIn' }],
+    'message.actions': [{ component: ReportButton, audience: 'signedIn' }],
     'admin.tabs': [{ order: 10, component: lazy(() => import('./components/ReportsTab.tsx')) }],
-    'shell.userMenu': [{ order: 40, component: lazy(() => import('./components/UserMenuLink.tsx')) }],
+    'shell.userMenu': [{ order: 40, component: lazy(() => import('./components/UserMenuLink.tsx')), audience: 'signedIn' }],
   },
 });

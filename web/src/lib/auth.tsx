@@ -199,6 +199,11 @@ export function AuthProvider({ children, enabled = true }: { children: ReactNode
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 
+/** The signed-in member, null for a visitor or outside <AuthProvider> (the slots' audience rule). */
+export function useOptionalUser(): WebUser | null {
+  return useContext(AuthContext)?.user ?? null;
+}
+
 /** `const { user, isLoading, logout } = useAuth()` */
 export function useAuth(): AuthState {
   const ctx = useContext(AuthContext);

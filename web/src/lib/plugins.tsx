@@ -4,7 +4,8 @@
  * so plugins importing the shell's barrel make no import cycle).
  */
 import { createContext, Suspense, useContext, useMemo, type ComponentType, type ReactNode } from 'react';
-import type { NavItem, SlotContribution, WebPage, WebPlugin } from '../plugin-web.ts';
+import { fitsAudience, type NavItem, type SlotContribution, type WebPage, type WebPlugin } from '../plugin-web.ts';
+import { useOptionalUser } from './auth.tsx';
 import { ErrorBoundary } from '../components/ErrorBoundary.tsx';
 
 export interface PageEntry extends WebPage {
@@ -65,7 +66,9 @@ export type SlotProps = { name: string; fallback?: ReactNode } & Record<string, 
  * there is none. `<Slot name="museum.insights" museumId={museum.id} />`
  */
 export function Slot({ name, fallback = null, ...props }: SlotProps) {
-  const items = useSlot(name);
+  const user = useOptionalUser();
+  const all = useSlot(name);
+  const items = useMemo(() => all.filter((item) => fitsAudience(item.audience, user)), [all, user]);
   if (!items.length) return <>{fallback}</>;
   return (
     <>

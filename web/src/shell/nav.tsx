@@ -1,7 +1,7 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import type { WebUser } from '../plugin-web.ts';
+import { fitsAudience, type WebUser } from '../plugin-web.ts';
 import { usePluginRegistry, Slot, type NavEntry } from '../lib/plugins.tsx';
 import { useAuth } from '../lib/auth.tsx';
 import { useCreateDialog } from '../lib/create-dialog.tsx';
@@ -35,10 +35,7 @@ export function useNavItems(): ResolvedNavItem[] {
   const { user } = useAuth();
   const { pathname } = useLocation();
   const visible = nav.filter((item) => {
-    const audience = item.audience ?? 'all';
-    if (audience === 'signedIn' && !user) return false;
-    if (audience === 'signedOut' && user) return false;
-    return hasRole(user, item.roles);
+    return fitsAudience(item.audience, user) && hasRole(user, item.roles);
   });
   // the labels' namespaces: "nav:museums.discover", every plugin's nav texts, bundled with the shell (i18n.ts)
   const namespaces = ['core', ...new Set(visible.filter((item) => item.label.includes(':')).map((item) => item.label.split(':')[0]).filter((ns) => ns !== 'core'))];

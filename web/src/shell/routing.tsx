@@ -1,7 +1,7 @@
 import { Suspense, useEffect, useLayoutEffect } from 'react';
 import { useAppConfig } from '../lib/app-config.tsx';
 import { matchPath, Navigate, useLocation, useNavigationType, useRoutes, type RouteObject } from 'react-router-dom';
-import type { WebUser } from '../plugin-web.ts';
+import { fitsAudience, type WebUser } from '../plugin-web.ts';
 import type { PageEntry } from '../lib/plugins.tsx';
 import { hasRole } from '../lib/roles.ts';
 import { signInPath } from '../lib/next-path.ts';
@@ -26,10 +26,7 @@ export interface RouteResolution {
 export function resolveRoute(pages: readonly PageEntry[], pathname: string, user: WebUser | null, search = ''): RouteResolution {
   const matches = pages.filter((p) => matchPath({ path: p.path, caseSensitive: false, end: true }, pathname));
   for (const p of matches) {
-    const audience = p.audience ?? 'all';
-    if (audience === 'signedIn' && !user) continue;
-    if (audience === 'signedOut' && user) continue;
-    if (!hasRole(user, p.roles)) continue;
+    if (!fitsAudience(p.audience, user) || !hasRole(user, p.roles)) continue;
     return { page: p };
   }
   const first = matches[0];
