@@ -147,6 +147,9 @@ describe('reports (browser)', function () {
     await waitForText(page, 'Who has seen the new wing?');
     const box = 'input[role="combobox"]';
     await page.waitForSelector(box);
+    // closed, the suggestion list takes no room and draws nothing (it is a Bulma box: display block)
+    const closedList = await page.$eval('.insights-comment-form [role="listbox"]', (ul) => ({ hidden: (ul as HTMLElement).hidden, height: ul.getBoundingClientRect().height }));
+    expect(closedList).to.deep.equal({ hidden: true, height: 0 });
     await page.type(box, `Ask @${author.me.username.slice(0, 5)}`);
     await page.waitForSelector('[role="listbox"] [role="option"]', { visible: true, timeout: 10_000 });
     expect(await page.$eval(box, (el) => el.getAttribute('aria-expanded'))).to.equal('true');
