@@ -136,27 +136,40 @@ async function gridOverflow(page: Page) {
 }
 
 /**
- * Buttons sticking out of the box they sit in: Discover's "People to Follow" side column (~235 px at
- * 768–800 px) pushed its Follow buttons past the box's edge, long names and handles leaving them no
- * room. The page did not scroll, so the overflow check above missed it. Boxes that scroll sideways on
- * purpose are left out.
+ * Buttons and text sticking out of the box they sit in: Discover's "People to Follow" side column
+ * (~235 px at 768–800 px) pushed its Follow buttons past the box's edge, long names and handles
+ * leaving them no room; a profile's counts in French ("Impressions Abonnés Abonnements") were wider
+ * than the 320 px card and widened its whole header past both edges. The page did not scroll, so
+ * the overflow check above missed them. What scrolls or clips sideways on purpose is left out.
  */
-async function buttonsOutOfBox(page: Page) {
+async function outOfBox(page: Page) {
+  // (no named functions inside: the test runner's transform would wrap them in a helper the page lacks)
   return page.evaluate(() => {
     const out: string[] = [];
+    const range = document.createRange();
     for (const box of document.querySelectorAll<HTMLElement>('#main-content .box, #main-content .card')) {
       const b = box.getBoundingClientRect();
-      if (b.width === 0) continue;
-      for (const btn of box.querySelectorAll<HTMLElement>('.button')) {
-        let scrolls = false;
-        for (let e = btn.parentElement; e && e !== box; e = e.parentElement) if (getComputedStyle(e).overflowX !== 'visible') scrolls = true;
-        if (scrolls) continue;
-        const r = btn.getBoundingClientRect();
-        if (r.width > 0 && (r.right > b.right + 0.5 || r.left < b.left - 0.5)) {
-          out.push(`"${(btn.textContent ?? '').trim().slice(0, 30)}" ${Math.round(r.left)}–${Math.round(r.right)} in .${String(box.className).trim().split(/\s+/).slice(0, 2).join('.')} ${Math.round(b.left)}–${Math.round(b.right)}`);
-          break;
-        }
+      // a box that scrolls or clips sideways itself (the stories row) shows the rest on purpose
+      if (b.width === 0 || getComputedStyle(box).overflowX !== 'visible') continue;
+      let found = '';
+      const candidates: Array<[Element, DOMRect, string]> = [];
+      for (const btn of box.querySelectorAll<HTMLElement>('.button')) candidates.push([btn, btn.getBoundingClientRect(), `button "${(btn.textContent ?? '').trim().slice(0, 30)}"`]);
+      const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        if (!(n.textContent ?? '').trim() || !n.parentElement) continue;
+        range.selectNodeContents(n);
+        const where = `${n.parentElement.tagName.toLowerCase()}.${String(n.parentElement.className).trim().split(/\s+/).slice(0, 2).join('.')}`;
+        candidates.push([n.parentElement, range.getBoundingClientRect(), `text "${(n.textContent ?? '').trim().slice(0, 30)}" in ${where}`]);
       }
+      for (const [el, r, what] of candidates) {
+        if (!(r.width > 0 && (r.right > b.right + 0.5 || r.left < b.left - 0.5))) continue;
+        let scrolls = false;
+        for (let e: Element | null = el === box ? null : el; e && e !== box; e = e.parentElement) if (getComputedStyle(e).overflowX !== 'visible') scrolls = true;
+        if (scrolls) continue;
+        found = `${what} ${Math.round(r.left)}–${Math.round(r.right)}`;
+        break;
+      }
+      if (found) out.push(`${found} in .${String(box.className).trim().split(/\s+/).slice(0, 2).join('.')} ${Math.round(b.left)}–${Math.round(b.right)}`);
       if (out.length >= 5) break;
     }
     return out;
@@ -306,7 +319,7 @@ describe('layout: no horizontal scroll at 320–1440 px (en, fr)', function () {
             const o = await overflow(page);
             if (o.sw > o.vw) problems.push(`${width} px: scrollWidth ${o.sw} > ${o.vw}; sticking out: ${o.culprits.join(', ') || '?'}`);
             for (const g of await gridOverflow(page)) problems.push(`${width} px: wider than its grid: ${g}`);
-            for (const b of await buttonsOutOfBox(page)) problems.push(`${width} px: button out of its box: ${b}`);
+            for (const b of await outOfBox(page)) problems.push(`${width} px: out of its box: ${b}`);
             for (const w of await brokenHeadingWords(page)) problems.push(`${width} px: heading word broken across lines: ${w}`);
           }
           expect(problems, `${path} scrolls sideways`).to.deep.equal([]);

@@ -331,7 +331,11 @@ export default function ProfilePage() {
             {!profile.limited && profile.createdAt && (
               <p className="is-size-7 has-text-grey">{t('profile.memberSince', { date: formatDateTime(new Date(profile.createdAt), lng, { month: 'long', year: 'numeric', timeZone: 'UTC' }) })}</p>
             )}
-            {!profile.limited && <Slot name="profile.badgeStrip" {...slotProps} fallback={<BadgeStripFallback userId={profile.id} onShowAll={() => setTab('badges')} />} />}
+            {!profile.limited && (
+              <div className="acc-profile__badges">
+                <Slot name="profile.badgeStrip" {...slotProps} fallback={<BadgeStripFallback userId={profile.id} onShowAll={() => setTab('badges')} />} />
+              </div>
+            )}
           </div>
         </header>
 
