@@ -52,8 +52,8 @@ export interface NavItem {
   order: number;
   audience?: Audience;
   roles?: string[];
-  /** extra active rule; default: pathname starts with `to` */
-  isActive?: (pathname: string) => boolean;
+  /** extra active rule (pathname lower-cased, no trailing slash); default: pathname starts with `to` */
+  isActive?: (pathname: string, user: WebUser | null) => boolean;
 }
 
 export interface SlotContribution {

@@ -216,6 +216,17 @@ describe('accounts in the browser', function () {
     await clickText(page, 'Follow');
     await page.waitForFunction(() => [...document.querySelectorAll('button[aria-pressed="true"]')].some((b) => (b as HTMLElement).innerText === 'Following'));
     expect((await other.get('/api/user')).body.followersCount).to.equal(1);
+    // the top bar's Profile is the viewer's own: not lit on someone else's profile, lit on theirs
+    // whichever address it is reached at; the More menu's button is as tall as Following beside it
+    const profileLit = () => page.$$eval('.curio-topbar .curio-navlink', (ls) => ls.filter((l) => l.classList.contains('is-active')).map((l) => (l as HTMLElement).innerText.trim()));
+    expect(await profileLit()).to.deep.equal([]);
+    const heights = await page.$$eval('.acc-profile__actions .button', (bs) => bs.map((b) => Math.round(b.getBoundingClientRect().height)));
+    expect(new Set(heights).size, `buttons' heights ${heights}`).to.equal(1);
+    for (const own of [`/profile/${viewer.me.slug}`, `/profile/${viewer.me.id}`, '/profile']) {
+      await page.goto(`${app.url}${own}`, { waitUntil: 'networkidle0' });
+      await page.waitForSelector('.acc-profile__header');
+      expect(await profileLit(), own).to.deep.equal(['Profile']);
+    }
     await page.goto(`${app.url}/profile/no-such-member-${uniqueName()}`, { waitUntil: 'networkidle0' });
     await waitForText(page, 'User not found');
   });

@@ -59,7 +59,9 @@ export default defineWebPlugin({
       to: '/profile',
       icon: 'user',
       order: 90,
-      isActive: (p) => p === '/profile' || p.startsWith('/profile/') || p === '/sessions',
+      // your own profile (at /profile, or by id or slug from a link), not someone else's
+      isActive: (p, user) =>
+        p === '/profile' || p === '/sessions' || (!!user && [String(user.id), user.slug, user.username].some((k) => !!k && p === `/profile/${k.toLowerCase()}`)),
     },
   ],
 });

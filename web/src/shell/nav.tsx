@@ -22,9 +22,9 @@ export interface ResolvedNavItem {
 }
 
 /** Default active rule: '/' only on '/', any other item on its path and below. */
-export function isNavActive(item: Pick<NavEntry, 'isActive'>, to: string, pathname: string): boolean {
+export function isNavActive(item: Pick<NavEntry, 'isActive'>, to: string, pathname: string, user: WebUser | null = null): boolean {
   const p = pathname.toLowerCase().replace(/\/+$/, '') || '/';
-  if (item.isActive) return item.isActive(p);
+  if (item.isActive) return item.isActive(p, user);
   const target = to.toLowerCase().split('?')[0].replace(/\/+$/, '') || '/';
   if (target === '/') return p === '/';
   return p === target || p.startsWith(`${target}/`);
@@ -43,7 +43,7 @@ export function useNavItems(): ResolvedNavItem[] {
   return visible
     .map((item) => {
       const to = typeof item.to === 'function' ? item.to(user) : item.to;
-      return { key: `${item.plugin}:${item.key}`, label: t(item.label), to, icon: item.icon, active: isNavActive(item, to, pathname) };
+      return { key: `${item.plugin}:${item.key}`, label: t(item.label), to, icon: item.icon, active: isNavActive(item, to, pathname, user) };
     });
 }
 
