@@ -111,7 +111,7 @@ describe('reports (browser)', function () {
     const page = await pageAs(reporter, 'fr');
     await page.goto(`${app.url}/insights/${post.id}`, { waitUntil: 'networkidle0' });
     await waitForText(page, 'Un autre message douteux');
-    await page.click('button[aria-label="Signaler cette publication"]');
+    await page.click('button[aria-label="Signaler cet insight"]');
     await waitForText(page, 'Pourquoi signalez-vous ce contenu ?');
     await axeClean(page, 'report dialog (fr)');
     await fits320(page, 'report dialog (fr)');
