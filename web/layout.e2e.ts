@@ -177,6 +177,21 @@ async function outOfBox(page: Page) {
 }
 
 /**
+ * Search boxes squeezed by their row: the groups' search shrank to its icon and one letter beside
+ * "Create Group" on a 320 px phone (flex: 1 with no basis). A search box must keep room to type.
+ */
+async function narrowSearches(page: Page) {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const input of document.querySelectorAll<HTMLInputElement>('#main-content input[type="search"]')) {
+      const r = input.getBoundingClientRect();
+      if (r.width > 0 && r.width < 160) out.push(`#${input.id || '?'} "${input.placeholder.slice(0, 30)}" ${Math.round(r.width)} px wide`);
+    }
+    return out;
+  });
+}
+
+/**
  * Words of the page's headings broken across two lines (Bulma's titles may break inside a word
  * rather than overflow): "d'administratio / n" on a 320 px phone. Parts joined by a hyphen may
  * wrap at the hyphen. A heading must fit words of up to 18 letters ("d'administration" has 16) on
@@ -320,6 +335,7 @@ describe('layout: no horizontal scroll at 320–1440 px (en, fr)', function () {
             if (o.sw > o.vw) problems.push(`${width} px: scrollWidth ${o.sw} > ${o.vw}; sticking out: ${o.culprits.join(', ') || '?'}`);
             for (const g of await gridOverflow(page)) problems.push(`${width} px: wider than its grid: ${g}`);
             for (const b of await outOfBox(page)) problems.push(`${width} px: out of its box: ${b}`);
+            for (const n of await narrowSearches(page)) problems.push(`${width} px: search box too narrow to type in: ${n}`);
             for (const w of await brokenHeadingWords(page)) problems.push(`${width} px: heading word broken across lines: ${w}`);
           }
           expect(problems, `${path} scrolls sideways`).to.deep.equal([]);

@@ -105,4 +105,25 @@ describe('groups in the browser', function () {
     );
     expect(await page.evaluate(() => document.activeElement?.id)).to.equal(`post-${target.id}`);
   });
+
+  it('on a phone (320 px, French) the search keeps room to type, above Create Group, and clear of the tab strip', async () => {
+    const phone = await (await browser.createBrowserContext()).newPage();
+    try {
+      await phone.setViewport({ width: 320, height: 740, isMobile: true, hasTouch: true });
+      await phone.evaluateOnNewDocument(() => localStorage.setItem('curio.locale', 'fr'));
+      await signInPage(phone, app, member);
+      await phone.goto(`${app.url}/groups`, { waitUntil: 'networkidle0' });
+      await phone.waitForSelector('#gr-search');
+      const [search, create, strip] = await phone.evaluate(() =>
+        ['#gr-search', '.gr-toolbar .button.is-primary', '.curio-tabs'].map((sel) => document.querySelector(sel)!.getBoundingClientRect().toJSON() as DOMRect),
+      );
+      const box = { search, create, strip };
+      // (it was 88 px wide beside the button, showing its icon and one letter)
+      expect(box.search.width, JSON.stringify(box)).to.be.at.least(240);
+      expect(box.create.top, JSON.stringify(box)).to.be.at.least(box.search.bottom);
+      expect(box.search.top - box.strip.bottom, JSON.stringify(box)).to.be.at.least(12);
+    } finally {
+      await phone.browserContext().close();
+    }
+  });
 });

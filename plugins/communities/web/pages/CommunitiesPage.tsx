@@ -114,14 +114,14 @@ export default function CommunitiesPage() {
         />
       )}
       {groupsAvailable ? (
-        <TabPanel idPrefix="cm-list" id="communities" active={tab}>
+        <TabPanel idPrefix="cm-list" id="communities" active={tab} className="cm-list-panel">
           {communitiesList}
         </TabPanel>
       ) : (
         communitiesList
       )}
       {groupsAvailable && (
-        <TabPanel idPrefix="cm-list" id="groups" active={tab}>
+        <TabPanel idPrefix="cm-list" id="groups" active={tab} className="cm-list-panel">
           <Slot name="communities.groupsTab" />
         </TabPanel>
       )}
