@@ -206,6 +206,26 @@ describe('accounts in the browser', function () {
     expect(await app.knex('users').where({ email }).first()).to.equal(undefined);
   });
 
+  it('on a 320 px phone in French, both sign-in tabs show without scrolling the strip', async function () {
+    const phone = await (await browser.createBrowserContext()).newPage();
+    try {
+      await phone.setViewport({ width: 320, height: 740, isMobile: true, hasTouch: true });
+      await phone.evaluateOnNewDocument(() => localStorage.setItem('curio.locale', 'fr'));
+      await phone.goto(`${app.url}/auth`, { waitUntil: 'networkidle0' });
+      await phone.waitForSelector('.acc-auth__card .curio-tabs [role="tab"]');
+      const strip = await phone.$eval('.acc-auth__card .curio-tabs', (e) => ({
+        scroll: e.scrollWidth,
+        width: e.clientWidth,
+        tabs: [...e.querySelectorAll('[role="tab"]')].map((t) => (t as HTMLElement).innerText.trim()),
+      }));
+      expect(strip.tabs).to.deep.equal(['Connexion', 'Inscription']);
+      // (252 px of tabs in a 232 px strip before: Inscription was half hidden behind an arrow)
+      expect(strip.scroll, JSON.stringify(strip)).to.be.at.most(strip.width);
+    } finally {
+      await phone.browserContext().close();
+    }
+  });
+
   it("shows another member's profile with Follow, and 'User not found' for an unknown one", async function () {
     const viewer = await app.user();
     const other = await app.user({ firstName: 'Ada', lastName: 'Byron' });
