@@ -70,7 +70,7 @@ export default function NotificationsPage() {
       }
     >
       <Tabs tabs={tabs} active={filter} onChange={(id) => setFilter(id as Filter)} label={t('filters.label')} idPrefix="curio-inbox" />
-      <TabPanel idPrefix="curio-inbox" id={filter} active={filter}>
+      <TabPanel idPrefix="curio-inbox" id={filter} active={filter} className="curio-inbox-panel">
         <InfiniteList
           items={list.items}
           className="curio-inbox"
