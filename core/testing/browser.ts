@@ -36,6 +36,18 @@ export async function startE2EApp(overrides: Record<string, any> = {}): Promise<
   return startTestApp(overrides);
 }
 
+/**
+ * A page in a fresh browser context emulating a phone (mobile viewport, touch: Chromium lays out
+ * some rows differently than a narrow desktop window) in the given language. Close it with
+ * `page.browserContext().close()`.
+ */
+export async function phonePage(browser: Browser, { width = 320, height = 740, locale = 'en' }: { width?: number; height?: number; locale?: string } = {}): Promise<Page> {
+  const page = await (await browser.createBrowserContext()).newPage();
+  await page.setViewport({ width, height, isMobile: true, hasTouch: true });
+  await page.evaluateOnNewDocument((l) => localStorage.setItem('curio.locale', l), locale);
+  return page;
+}
+
 /** Copies a signed-in API client's session into the browser so a test can start signed in. */
 export async function signInPage(page: Page, app: TestApp, client: SignedInClient): Promise<void> {
   const url = new URL(app.url);

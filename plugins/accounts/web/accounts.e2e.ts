@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { clickText, launchBrowser, startE2EApp, waitForText } from '../../../core/testing/browser.ts';
+import { clickText, launchBrowser, phonePage, startE2EApp, waitForText } from '../../../core/testing/browser.ts';
 import { uniqueName, type TestApp } from '../../../core/testing/index.ts';
 
 describe('accounts in the browser', function () {
@@ -207,10 +207,8 @@ describe('accounts in the browser', function () {
   });
 
   it('on a 320 px phone in French, both sign-in tabs show without scrolling the strip', async function () {
-    const phone = await (await browser.createBrowserContext()).newPage();
+    const phone = await phonePage(browser, { locale: 'fr' });
     try {
-      await phone.setViewport({ width: 320, height: 740, isMobile: true, hasTouch: true });
-      await phone.evaluateOnNewDocument(() => localStorage.setItem('curio.locale', 'fr'));
       await phone.goto(`${app.url}/auth`, { waitUntil: 'networkidle0' });
       await phone.waitForSelector('.acc-auth__card .curio-tabs [role="tab"]');
       const strip = await phone.$eval('.acc-auth__card .curio-tabs', (e) => ({

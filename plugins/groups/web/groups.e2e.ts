@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser, startE2EApp, signInPage, waitForText, clickText } from '../../../core/testing/browser.ts';
+import { launchBrowser, phonePage, startE2EApp, signInPage, waitForText, clickText } from '../../../core/testing/browser.ts';
 import { waitFor, type TestApp, type SignedInClient } from '../../../core/testing/index.ts';
 
 describe('groups in the browser', function () {
@@ -107,10 +107,8 @@ describe('groups in the browser', function () {
   });
 
   it('on a phone (320 px, French) the search keeps room to type, above Create Group, and clear of the tab strip', async () => {
-    const phone = await (await browser.createBrowserContext()).newPage();
+    const phone = await phonePage(browser, { locale: 'fr' });
     try {
-      await phone.setViewport({ width: 320, height: 740, isMobile: true, hasTouch: true });
-      await phone.evaluateOnNewDocument(() => localStorage.setItem('curio.locale', 'fr'));
       await signInPage(phone, app, member);
       await phone.goto(`${app.url}/groups`, { waitUntil: 'networkidle0' });
       await phone.waitForSelector('#gr-search');
