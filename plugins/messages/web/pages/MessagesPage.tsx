@@ -34,10 +34,11 @@ export default function MessagesPage() {
             <NewConversation to={to && /^\d+$/.test(to) ? Number(to) : null} />
           ) : num !== null ? (
             <Thread key={num} id={num} />
-          ) : id ? (
-            <EmptyState tone="error" icon="mail" title={t('thread.notFound')} />
           ) : (
-            <EmptyState icon="mail" title={t('thread.pick')} description={t('thread.pickHint')} />
+            // as far from the pane's edges as the list's own notice is from its pane's
+            <div className="msg-thread__empty">
+              {id ? <EmptyState tone="error" icon="mail" title={t('thread.notFound')} /> : <EmptyState icon="mail" title={t('thread.pick')} description={t('thread.pickHint')} />}
+            </div>
           )}
         </section>
       </div>
