@@ -284,6 +284,26 @@ describe('issue 21: notifications, times, badge icons, dark mode (390 and 1366 p
     }
   });
 
+  it('item 14: in the dark theme a liked heart is red and the card\'s white buttons are flat on it', async () => {
+    const fan = await app.user({ firstName: 'Dora', lastName: 'Dark' });
+    expect((await fan.post(`/api/posts/${postId}/like`)).status).to.equal(200);
+    const page = await newPage('en', 390, { who: fan, scheme: 'dark' });
+    try {
+      await page.goto(`${app.url}/insights/${postId}`, { waitUntil: 'load' });
+      await page.waitForSelector('.insights-like.is-liked');
+      const look = await page.$eval('.insights-like.is-liked', (b) => {
+        let card: Element | null = b.parentElement;
+        while (card && getComputedStyle(card).backgroundColor === 'rgba(0, 0, 0, 0)') card = card.parentElement;
+        return { color: getComputedStyle(b).color, background: getComputedStyle(b).backgroundColor, card: card ? getComputedStyle(card).backgroundColor : null };
+      });
+      // (it was the theme's text colour, a white heart on a grey square)
+      expect(look.color).to.equal('rgb(224, 36, 94)');
+      expect(look.background === 'rgba(0, 0, 0, 0)' || look.background === look.card, JSON.stringify(look)).to.equal(true);
+    } finally {
+      await page.browserContext().close();
+    }
+  });
+
   it('an old profile link after a rename lands on the current profile', async () => {
     const member = await app.user({ firstName: 'Rene', lastName: 'Rename' });
     const old = member.me.slug;
