@@ -285,11 +285,14 @@ describe('issue 21: notifications, times, badge icons, dark mode (390 and 1366 p
   });
 
   it('item 14: in the dark theme a liked heart is red and the card\'s white buttons are flat on it', async () => {
+    // an insight of its own: item 9 counts the likes on the shared one
+    const own = await author.post('/api/posts', { type: 'text', content: 'Night opening at the planetarium.', museumId: null, tags: [], videoUrl: null });
+    expect(own.status, own.text).to.equal(201);
     const fan = await app.user({ firstName: 'Dora', lastName: 'Dark' });
-    expect((await fan.post(`/api/posts/${postId}/like`)).status).to.equal(200);
+    expect((await fan.post(`/api/posts/${own.body.id}/like`)).status).to.equal(200);
     const page = await newPage('en', 390, { who: fan, scheme: 'dark' });
     try {
-      await page.goto(`${app.url}/insights/${postId}`, { waitUntil: 'load' });
+      await page.goto(`${app.url}/insights/${own.body.id}`, { waitUntil: 'load' });
       await page.waitForSelector('.insights-like.is-liked');
       const look = await page.$eval('.insights-like.is-liked', (b) => {
         let card: Element | null = b.parentElement;
