@@ -53,10 +53,14 @@ export function usePluginRegistry(): PluginRegistry {
   return useContext(PluginRegistryContext);
 }
 
-/** The contributions to a slot, sorted by order (empty when none or when their plugins are disabled). */
+/**
+ * The contributions to a slot for this visitor, sorted by order: empty when none, when their plugins
+ * are disabled, or when they are for members only and the visitor is signed out.
+ */
 export function useSlot(name: string): SlotEntry[] {
   const reg = usePluginRegistry();
-  return useMemo(() => reg.slots.get(name) ?? [], [reg, name]);
+  const user = useOptionalUser();
+  return useMemo(() => (reg.slots.get(name) ?? []).filter((item) => fitsAudience(item.audience, user)), [reg, name, user]);
 }
 
 export type SlotProps = { name: string; fallback?: ReactNode } & Record<string, unknown>;
@@ -66,9 +70,7 @@ export type SlotProps = { name: string; fallback?: ReactNode } & Record<string, 
  * there is none. `<Slot name="museum.insights" museumId={museum.id} />`
  */
 export function Slot({ name, fallback = null, ...props }: SlotProps) {
-  const user = useOptionalUser();
-  const all = useSlot(name);
-  const items = useMemo(() => all.filter((item) => fitsAudience(item.audience, user)), [all, user]);
+  const items = useSlot(name);
   if (!items.length) return <>{fallback}</>;
   return (
     <>
