@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { CurioConfig } from './config.ts';
 import type { Jobs } from './jobs.ts';
-import { fillTemplate, textAt } from './texts.ts';
+import { fillTemplate, localeFile, textAt } from './texts.ts';
 
 export interface MailMessage {
   to: string;
@@ -106,8 +106,6 @@ export class Mailer {
 
 // ---- templates: plugins bring their strings (locales/email/<lang>.json), this lays them out ----
 
-export type EmailStrings = Record<string, unknown>;
-const cache = new Map<string, EmailStrings>();
 
 /** Email languages, the first being the fallback. */
 export const EMAIL_LOCALES = ['en', 'fr'] as const;
@@ -125,11 +123,8 @@ export function emailLocale(pref: string | null | undefined): 'en' | 'fr' {
 export function emailTranslator(dir: string, lang: string): (key: string, vars?: Record<string, string | number>) => string {
   const load = (l: string) => {
     const file = path.join(dir, `${l}.json`);
-    let s = cache.get(file);
-    if (!s) {
-      s = JSON.parse(fs.readFileSync(file, 'utf8')) as EmailStrings;
-      cache.set(file, s);
-    }
+    const s = localeFile(file);
+    if (!s) throw new Error(`missing email strings ${file}`);
     return s;
   };
   return (key, vars = {}) => {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { englishTexts, fillTemplate, textAt } from './texts.ts';
+import { englishTexts, fillTemplate, localeFile, textAt } from './texts.ts';
 
 describe('server texts', () => {
   it('fills {{name}} placeholders, with or without spaces inside the braces, and leaves no placeholder behind', () => {
@@ -20,6 +20,22 @@ describe('server texts', () => {
     expect(textAt(tree, 'a.x.c')).to.equal(undefined);
     expect(textAt(tree, 's.length')).to.equal(undefined);
     expect(textAt(null, 'a')).to.equal(undefined);
+  });
+
+  it('reads a locale file once per process, and answers null for a file that does not exist', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'curio-texts-'));
+    try {
+      const file = path.join(dir, 'fr.json');
+      fs.writeFileSync(file, JSON.stringify({ a: 'un' }));
+      const first = localeFile(file);
+      expect(first).to.deep.equal({ a: 'un' });
+      fs.writeFileSync(file, JSON.stringify({ a: 'deux' }));
+      expect(localeFile(file)).to.equal(first);
+      expect(localeFile(path.join(dir, 'xx.json'))).to.equal(null);
+      expect(() => englishTexts(dir, 'demo')).to.throw('demo locale file');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("a plugin's English texts: filled from en.json, and a missing key throws with the plugin's name", () => {

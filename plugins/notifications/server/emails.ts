@@ -14,13 +14,12 @@
  *
  * Both carry List-Unsubscribe and List-Unsubscribe-Post (RFC 8058) from accounts.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PluginContext } from '../../../core/plugin-api.ts';
 import { every, hourlyAt } from '../../../core/jobs.ts';
 import { emailLocale, emailTranslator, layoutEmail } from '../../../core/mail.ts';
-import { fillTemplate, textAt } from '../../../core/texts.ts';
+import { fillTemplate, localeFile, textAt } from '../../../core/texts.ts';
 import { AccountsService, EmailVerification } from '../../accounts/public.ts';
 import { EMAILED_BY_SENDER, PREFERENCE_OF_TYPE, type DigestProvider, type DigestSection, type DigestSectionsApi } from '../public.ts';
 
@@ -34,19 +33,17 @@ export const DIGEST_SCAN_JOB = 'notifications.digest.scan';
 export const DIGEST_SEND_JOB = 'notifications.digest.send';
 export const BATCH_INTERVAL_MS = 15 * 60_000;
 
-const localeCache = new Map<string, any>();
-function localeFile(ns: string, lang: string): any {
+/** A plugin's locale file (`plugins/<ns>/locales/<lang>.json`), null when there is none. */
+function pluginLocale(ns: string, lang: string): Record<string, unknown> | null {
   if (!/^[a-z][a-z0-9-]*$/.test(ns)) return null;
-  const file = path.join(PLUGINS, ns, 'locales', `${lang}.json`);
-  if (!localeCache.has(file)) localeCache.set(file, fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null);
-  return localeCache.get(file);
+  return localeFile(path.join(PLUGINS, ns, 'locales', `${lang}.json`));
 }
 
 /** A stored notification in the member's language (its template when the language has it). */
 export function localizedNotification(row: { title: string; message: string; template?: string | null; params?: any }, lang: string): { title: string; message: string } {
   const [ns, key] = String(row.template ?? '').split(':');
   if (ns && key && lang !== 'en') {
-    const node = textAt(localeFile(ns, lang), key) as any;
+    const node = textAt(pluginLocale(ns, lang), key) as any;
     if (node && typeof node.title === 'string' && typeof node.message === 'string') {
       const params = typeof row.params === 'string' ? JSON.parse(row.params) : (row.params ?? {});
       return { title: fillTemplate(node.title, params), message: fillTemplate(node.message, params) };
