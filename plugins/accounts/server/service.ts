@@ -308,11 +308,11 @@ export async function countUsers(knex: Knex, q: { roles?: string[] } = {}): Prom
 }
 
 /**
- * People search (GET /api/search users): partial, case-insensitive match on username, first name,
+ * People search (GET /api/search users) as a statement not yet run, null for a blank query (the
+ * route reads it with the other kinds'): partial, case-insensitive match on username, first name,
  * last name and "first last" (never email). Best matches first: exact username, then a username,
  * first or last name starting with q, then the rest; within each, most followed.
  */
-/** Members matching q, as a statement not yet run (null for a blank query): GET /api/search reads it with the other kinds'. */
 export function searchUsersQuery(knex: Knex, q: string, limit: number, viewerId?: number): Knex.QueryBuilder | null {
   const s = q.replace(/[\u0000-\u001f]+/g, ' ').trim();
   if (!s) return null;

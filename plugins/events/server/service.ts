@@ -179,10 +179,11 @@ export class EventsStore {
 
   /**
    * Events for the all-in-one search (GET /api/search): a statement not yet run, read with the other
-   * kinds' (issue 18: the full answers cost 6 statements more), and its answer from the rows: upcoming and running events matching `q`, soonest first, as short
-   * summaries (the Discover page shows title, date and place and links to the event; the full
-   * answers are GET /api/search/events). The meetups of private communities and groups are for
-   * their members and organizers only, decided in SQL by CommunitiesApi.sql / GroupsApi.sql.visibleTo.
+   * kinds' (issue 18: the full answers cost 6 statements more), and its answer from the rows.
+   * Upcoming and running events matching `q`, soonest first, as short summaries (the Discover page
+   * shows title, date and place and links to the event; the full answers are GET
+   * /api/search/events). The meetups of private communities and groups are for their members and
+   * organizers only, decided in SQL by CommunitiesApi.sql / GroupsApi.sql.visibleTo.
    */
   searchSummariesStatement(q: string, limit: number, viewer: Viewer): { query: Knex.QueryBuilder; answer: (rows: any[]) => any[] } {
     const uid = viewer.id;
