@@ -4,7 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { formatAjvErrors } from './shared/validation-messages.ts';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** true when this runs as the compiled server (`npm run build:server` → dist/server), false under tsx */
+export const COMPILED = import.meta.url.endsWith('.js');
+/** where the server's modules and the files beside them (locales, templates) are: the project, or dist/server when compiled */
+export const CODE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** the project: config/, schemas/, seeds/, web/dist, data/ */
+export const ROOT = COMPILED ? path.resolve(CODE_ROOT, '..', '..') : CODE_ROOT;
+/** a module's file as it is on disk: x.ts under tsx, x.js in the compiled server */
+export const moduleFile = (file: string) => (COMPILED ? file.replace(/\.tsx?$/, '.js') : file);
 
 export interface CurioConfig {
   port: number;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
-import { ROOT } from './config.ts';
+import { CODE_ROOT, COMPILED, moduleFile } from './config.ts';
 import type { LoadedPlugin } from './plugins.ts';
 import { isPostgresServer } from './db.ts';
 
@@ -10,13 +10,15 @@ class FolderMigrationSource implements Knex.MigrationSource<string> {
   constructor(private dir: string) {}
   async getMigrations() {
     if (!fs.existsSync(this.dir)) return [];
-    return fs.readdirSync(this.dir).filter((f) => /^\d{14}_.+\.ts$/.test(f)).sort();
+    // named x.ts as they were first applied, also where the compiled server runs x.js
+    const ext = COMPILED ? /\.js$/ : /\.ts$/;
+    return fs.readdirSync(this.dir).filter((f) => /^\d{14}_/.test(f) && ext.test(f)).map((f) => f.replace(ext, '.ts')).sort();
   }
   getMigrationName(m: string) {
     return m;
   }
   async getMigration(m: string) {
-    return import(pathToFileURL(path.join(this.dir, m)).href);
+    return import(pathToFileURL(moduleFile(path.join(this.dir, m))).href);
   }
 }
 
@@ -28,7 +30,7 @@ export interface MigrationUnit {
 /** core first, then every plugin (enabled or not: a disabled plugin keeps its tables) in dependency order. */
 export function migrationUnits(plugins: LoadedPlugin[]): MigrationUnit[] {
   return [
-    { id: 'core', dir: path.join(ROOT, 'core', 'migrations') },
+    { id: 'core', dir: path.join(CODE_ROOT, 'core', 'migrations') },
     ...plugins.map((p) => ({ id: p.manifest.id, dir: path.join(p.dir, 'server', 'migrations') })),
   ];
 }

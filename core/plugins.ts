@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ROOT } from './config.ts';
+import { CODE_ROOT, moduleFile } from './config.ts';
 import type { PluginManifest, PluginServer } from './plugin-api.ts';
 
 export class PluginLoadError extends Error {}
@@ -12,14 +12,15 @@ export interface LoadedPlugin {
   enabled: boolean;
 }
 
-export const PLUGINS_DIR = path.join(ROOT, 'plugins');
+export const PLUGINS_DIR = path.join(CODE_ROOT, 'plugins');
 
 /** Reads every plugins/<id>/index.ts manifest. */
 export async function discoverPlugins(dir = PLUGINS_DIR): Promise<PluginManifest[]> {
-  const ids = fs.readdirSync(dir).filter((d) => fs.existsSync(path.join(dir, d, 'index.ts'))).sort();
+  const index = moduleFile('index.ts');
+  const ids = fs.readdirSync(dir).filter((d) => fs.existsSync(path.join(dir, d, index))).sort();
   const out: PluginManifest[] = [];
   for (const id of ids) {
-    const mod = await import(pathToFileURL(path.join(dir, id, 'index.ts')).href);
+    const mod = await import(pathToFileURL(path.join(dir, id, index)).href);
     const m: PluginManifest = mod.default;
     if (!m || m.id !== id) throw new PluginLoadError(`plugins/${id}/index.ts must export default a manifest with id '${id}'`);
     out.push(m);
@@ -72,7 +73,7 @@ export function resolvePlugins(manifests: PluginManifest[], disabled: string[]):
 }
 
 export async function loadServerModule(p: LoadedPlugin): Promise<PluginServer | null> {
-  const file = path.join(p.dir, 'server', 'index.ts');
+  const file = path.join(p.dir, 'server', moduleFile('index.ts'));
   if (!fs.existsSync(file)) return null;
   const mod = await import(pathToFileURL(file).href);
   return mod.default as PluginServer;

@@ -10,7 +10,8 @@
  *     every plugin's migrations and seeds (museums, events, communities, badges…), then a synthetic
  *     member network in bulk (users, follows skewed towards a popular few, museum follows, posts
  *     with museum tags, likes, comments, some private profiles); counters set from their aggregates.
- *  3. The app in a child process (this file with CURIO_BENCH_CHILD=app): createApp() exactly as
+ *  3. The app in a child process (scripts/bench/app-child.ts, compiled with the server by
+ *     `npm run build:server` first, as `npm start` runs it): createApp() exactly as
  *     core/bin/start.ts does, plus an outermost middleware that counts the SQL statements each
  *     request issues (knex 'query' events attributed through AsyncLocalStorage) and keeps
  *     per-route server-side latencies. It answers `X-Bench-Statements` on every response.
@@ -38,10 +39,10 @@
  *   --high-connections 200 (second mixed run, p99 target) --soak 600 (memory over a long run)
  *   --without search,post (leave parts of the mix out: feed, museum, museum insights, like, search, post)
  *   --overhead-only (raw node:http, bare Koa and Curio's stack on /api/config, anonymous and signed in; nothing else)
+ *   --tsx (the app from its TypeScript sources through tsx instead of the compiled server, to compare)
  *   --processes 1,2,3: instead of all this, throughput per added app process behind nginx (scripts/bench/processes.ts)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -50,6 +51,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import knexFactory, { type Knex } from 'knex';
+import { cpuNow, type RouteStats } from './app-child.ts';
 
 // autocannon ships no types; loaded through require
 const autocannon: any = createRequire(import.meta.url)('autocannon');
@@ -61,12 +63,6 @@ const JSON_BODY = { status: 'ok', app: 'Curio', version: 1, features: ['feed', '
 
 // ============================================================================ child processes
 
-/** This process's CPU time so far (user + system, µs): per request, a figure a busy machine hardly moves. */
-function cpuNow(): { cpu: number } {
-  const u = process.cpuUsage();
-  return { cpu: u.user + u.system };
-}
-
 /** CPU µs the server at `cpuUrl` spent per request answered while `run` ran. */
 async function cpuPerRequest<T extends { total: number }>(cpuUrl: string, _duration: number, run: () => Promise<T>): Promise<T & { cpuUs: number }> {
   const read = async () => Number(((await (await fetch(cpuUrl)).json()) as { cpu: number }).cpu);
@@ -74,119 +70,6 @@ async function cpuPerRequest<T extends { total: number }>(cpuUrl: string, _durat
   const r = await run();
   const after = await read();
   return { ...r, cpuUs: (after - before) / Math.max(1, r.total) };
-}
-
-interface RouteStats {
-  count: number;
-  ms: number[];
-  statements: number[];
-  handlerStatements: number[];
-  statuses: Record<string, number>;
-}
-
-/** The app as core/bin/start.ts runs it, with SQL statements counted per request. */
-async function appChild() {
-  const { createApp } = await import('../../core/app.ts');
-  const app = await createApp();
-  if (process.env.BENCH_SEED === 'true') await app.seed({ onlyFirstTime: true });
-  if (process.env.BENCH_PLAIN === 'true') {
-    // the app as it runs in production, no statement counting (AsyncLocalStorage makes every
-    // promise dearer): for the stack's own overhead; only its CPU time is answered
-    app.koa.middleware.unshift(async (ctx: any, next: () => Promise<void>) => {
-      if (ctx.path === '/__bench/cpu') ctx.body = cpuNow();
-      else await next();
-    });
-    const url = await app.listen();
-    process.on('SIGTERM', async () => {
-      await app.close();
-      process.exit(0);
-    });
-    process.stdout.write(`READY ${JSON.stringify({ url })}\n`);
-    return;
-  }
-  const als = new AsyncLocalStorage<{ n: number; handler: number; inHandler: boolean; sql: string[] }>();
-  // statement → [its request's list, index, start] to add the duration when the answer comes
-  const started = new Map<string, [string[], number, bigint]>();
-  app.knex.on('query', (q: { sql?: string; __knexQueryUid?: string }) => {
-    const s = als.getStore();
-    if (!s) return;
-    s.n++;
-    if (s.inHandler) s.handler++;
-    if (s.sql.length < 60) {
-      s.sql.push(`${s.inHandler ? 'route' : 'mw   '} ${String(q.sql ?? '').replace(/\s+/g, ' ').slice(0, 400)}`);
-      if (q.__knexQueryUid) started.set(q.__knexQueryUid, [s.sql, s.sql.length - 1, process.hrtime.bigint()]);
-    }
-  });
-  const done = (_r: unknown, q: { __knexQueryUid?: string }) => {
-    const st = q?.__knexQueryUid ? started.get(q.__knexQueryUid) : undefined;
-    if (!st) return;
-    started.delete(q.__knexQueryUid!);
-    const ms = Number(process.hrtime.bigint() - st[2]) / 1e6;
-    st[0][st[1]] = st[0][st[1]].replace(/^(route|mw   ) /, (m) => `${m}${ms.toFixed(1).padStart(6)} ms  `);
-  };
-  app.knex.on('query-response', done);
-  app.knex.on('query-error', (e: unknown, q: any) => done(e, q));
-  // Statements issued by the matched route (validation, auth check, handler) apart from the
-  // middleware before it (session, current user, plugins' middleware): a marker before the router.
-  const routerAt = app.koa.middleware.findIndex((fn: any) => fn.router);
-  if (routerAt < 0) throw new Error('the router middleware was not found');
-  app.koa.middleware.splice(routerAt, 0, async (_ctx: any, next: () => Promise<void>) => {
-    const s = als.getStore();
-    if (s) s.inHandler = true;
-    try {
-      await next();
-    } finally {
-      if (s) s.inHandler = false;
-    }
-  });
-  let stats = new Map<string, RouteStats>();
-  const sqlById = new Map<string, string[]>();
-  app.koa.middleware.unshift(async (ctx: any, next: () => Promise<void>) => {
-    if (ctx.path === '/__bench/stats') {
-      ctx.body = Object.fromEntries(stats);
-      if (ctx.query.reset) stats = new Map();
-      return;
-    }
-    if (ctx.path === '/__bench/rss') {
-      ctx.body = { rss: process.memoryUsage().rss };
-      return;
-    }
-    if (ctx.path === '/__bench/cpu') {
-      ctx.body = cpuNow();
-      return;
-    }
-    if (ctx.path.startsWith('/__bench/sql/')) {
-      ctx.body = sqlById.get(ctx.path.slice('/__bench/sql/'.length)) ?? [];
-      return;
-    }
-    const store = { n: 0, handler: 0, inHandler: false, sql: [] as string[] };
-    const t0 = process.hrtime.bigint();
-    await als.run(store, next);
-    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-    ctx.set('X-Bench-Statements', String(store.n));
-    ctx.set('X-Bench-Route-Statements', String(store.handler));
-    const key = `${ctx.method} ${ctx._matchedRoute ?? (ctx.path.startsWith('/api') ? ctx.path : 'web')}`;
-    let s = stats.get(key);
-    if (!s) stats.set(key, (s = { count: 0, ms: [], statements: [], handlerStatements: [], statuses: {} }));
-    s.count++;
-    s.ms.push(ms);
-    s.statements.push(store.n);
-    s.handlerStatements.push(store.handler);
-    s.statuses[ctx.status] = (s.statuses[ctx.status] ?? 0) + 1;
-    if (ctx.get('x-bench-sql') && ctx.state.requestId) {
-      sqlById.set(ctx.state.requestId, store.sql);
-      if (sqlById.size > 500) sqlById.delete(sqlById.keys().next().value!);
-    }
-  });
-  const url = await app.listen();
-  let closing = false;
-  process.on('SIGTERM', async () => {
-    if (closing) return;
-    closing = true;
-    await app.close();
-    process.exit(0);
-  });
-  process.stdout.write(`READY ${JSON.stringify({ url })}\n`);
 }
 
 /** A raw Node http server and a bare Koa app answering the same JSON. */
@@ -260,6 +143,8 @@ const opts = {
   soak: num('soak', 0, 0),
   skipOps: flag('skip-ops') === 'true',
   keep: flag('keep') === 'true',
+  /** --tsx: the app from its TypeScript sources through tsx, as before `npm run build:server` (to compare) */
+  tsx: flag('tsx') === 'true',
 };
 
 // ============================================================================ helpers
@@ -302,12 +187,28 @@ interface Child {
   stop(): Promise<number | null>;
 }
 
+let serverBuilt = false;
+/** `npm run build:server` once per run: the app children run the compiled server, as production does */
+function buildServer() {
+  if (serverBuilt || opts.tsx) return;
+  execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'build-server.ts')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  serverBuilt = true;
+}
+
 /** Spawns this file (or another entry) as a child and waits for its READY line / health answer. */
 async function startChild(kind: 'app' | 'micro' | 'start', env: Record<string, string> = {}): Promise<Child> {
   // BENCH_APP_NODE_ARGS: Node flags for the app process only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
   // (a profile of the app under the mixed workload; NODE_OPTIONS refuses --cpu-prof) or V8 heap flags
   const extra = kind === 'app' ? (process.env.BENCH_APP_NODE_ARGS ?? '').split(/\s+/).filter(Boolean) : [];
-  const args = [...extra, ...(kind === 'start' ? ['--import', 'tsx', path.join(ROOT, 'core', 'bin', 'start.ts')] : ['--import', 'tsx', SELF])];
+  // the app as production runs it: the compiled server; --tsx: from the sources
+  if (kind !== 'micro') buildServer();
+  const entry =
+    kind === 'micro'
+      ? ['--import', 'tsx', SELF]
+      : opts.tsx
+        ? ['--import', 'tsx', path.join(ROOT, kind === 'start' ? 'core/bin/start.ts' : 'scripts/bench/app-child.ts')]
+        : [path.join(ROOT, 'dist/server', kind === 'start' ? 'core/bin/start.js' : 'scripts/bench/app-child.js')];
+  const args = [...extra, ...entry];
   const baseEnv: Record<string, string | undefined> = { ...process.env, METRICS_TOKEN: undefined, CURIO_BENCH_CHILD: kind === 'start' ? undefined : kind };
   const proc = spawn(process.execPath, args, { cwd: ROOT, env: { ...baseEnv, ...env } as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
@@ -1164,7 +1065,7 @@ async function processesBench() {
 }
 
 const kind = process.env.CURIO_BENCH_CHILD;
-(kind === 'app' ? appChild() : kind === 'micro' ? microChild() : flag('processes') ? processesBench() : main()).catch((e) => {
+(kind === 'micro' ? microChild() : flag('processes') ? processesBench() : main()).catch((e) => {
   console.error(e);
   process.exit(1);
 });
