@@ -420,7 +420,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
     const { default: knexFactory } = await import('knex');
     const k = knexFactory({ client: 'pg' });
     db = { knex: k, kind: 'postgres', close: () => k.destroy() };
-  } else db = await openDatabase(config, { memory: opts.memory, poolMax: config.databasePoolMax });
+  } else db = await openDatabase(config, { memory: opts.memory });
   const knex = db.knex;
 
   try {

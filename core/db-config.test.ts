@@ -13,6 +13,9 @@ describe('database pool and statement timeout from config', function () {
   it('DB_POOL_MAX and DB_STATEMENT_TIMEOUT_MS reach the pool and every connection', async () => {
     const config = loadConfig({ dataDir: '/tmp/curio-db-config' }, { NODE_ENV: 'test', DATABASE_URL: adminUrl()!, DB_POOL_MAX: '3', DB_STATEMENT_TIMEOUT_MS: '150' });
     expect(config.database).to.deep.equal({ poolMax: 3, statementTimeoutMs: 150 });
+    // the deployment notes' first name for the same setting; DB_POOL_MAX wins when both are set
+    expect(loadConfig({}, { NODE_ENV: 'test', DATABASE_POOL_MAX: '4' }).database?.poolMax).to.equal(4);
+    expect(loadConfig({}, { NODE_ENV: 'test', DATABASE_POOL_MAX: '4', DB_POOL_MAX: '6' }).database?.poolMax).to.equal(6);
     const db = await openDatabase(config);
     try {
       expect((db.knex.client as any).pool.max).to.equal(3);

@@ -32,6 +32,13 @@ describe('plugin loading', () => {
     expect(() => loadConfig({}, { NODE_ENV: 'test', PORT: 'eighty' })).to.throw(/port: Port must be an integer/);
     expect(() => loadConfig({}, { NODE_ENV: 'test', DATABASE_URL: 'mysql://x' })).to.throw(/databaseUrl/);
     expect(() => loadConfig({ logLevel: 'loud' }, { NODE_ENV: 'test' })).to.throw(/logLevel: Log level must be one of/);
+    expect(() => loadConfig({}, { NODE_ENV: 'test', HEAP_GROWING_PERCENT: 'some' })).to.throw(/heapGrowingPercent/);
+  });
+
+  it('reads HEAP_GROWING_PERCENT from the environment; 30 by default, 0 leaves the heap to V8', () => {
+    expect(loadConfig({}, { NODE_ENV: 'production' }).heapGrowingPercent).to.equal(30);
+    expect(loadConfig({}, { NODE_ENV: 'production', HEAP_GROWING_PERCENT: '0' }).heapGrowingPercent).to.equal(0);
+    expect(loadConfig({}, { NODE_ENV: 'production', HEAP_GROWING_PERCENT: '50' }).heapGrowingPercent).to.equal(50);
   });
 
   it('reads PLUGINS_DISABLED from the environment', () => {

@@ -73,7 +73,7 @@ describe('scale: three processes behind nginx, one PostgreSQL, S3 storage', func
       // PostgreSQL on a shared test machine allows 100 connections for every suite running: when
       // they are all taken it refuses new ones ("too many clients") and requests fail with 500,
       // as happened here twice. Three processes of 5 (+1 LISTEN each) leave room for the others.
-      DATABASE_POOL_MAX: '5',
+      DB_POOL_MAX: '5',
     };
     // one after the other: the first applies the migrations
     children.push(await startChild({ databaseUrl: db.url, dataDir: path.join(dir, 'p0'), env }));

@@ -1,5 +1,5 @@
 import { createApp } from '../app.ts';
-import { ConfigError } from '../config.ts';
+import { ConfigError, applyHeapPolicy } from '../config.ts';
 import { DatabaseLockedError } from '../db.ts';
 import { PluginLoadError } from '../plugins.ts';
 
@@ -14,6 +14,7 @@ async function main() {
     }
     throw e;
   }
+  applyHeapPolicy(app.config);
   if (app.config.seedOnStart) {
     const seeded = await app.seed({ onlyFirstTime: true });
     if (seeded.length) app.log.info({ seeded }, 'sample data loaded on first start');

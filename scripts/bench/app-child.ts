@@ -25,6 +25,8 @@ export interface RouteStats {
 export async function appChild() {
   const { createApp } = await import('../../core/app.ts');
   const app = await createApp();
+  const { applyHeapPolicy } = await import('../../core/config.ts');
+  applyHeapPolicy(app.config);
   if (process.env.BENCH_SEED === 'true') await app.seed({ onlyFirstTime: true });
   if (process.env.BENCH_PLAIN === 'true') {
     // the app as it runs in production, no statement counting (AsyncLocalStorage makes every
@@ -38,7 +40,7 @@ export async function appChild() {
       await app.close();
       process.exit(0);
     });
-    process.stdout.write(`READY ${JSON.stringify({ url })}\n`);
+    process.stdout.write(`READY ${JSON.stringify({ url, heapGrowingPercent: app.config.heapGrowingPercent ?? 0 })}\n`);
     return;
   }
   const als = new AsyncLocalStorage<{ n: number; handler: number; inHandler: boolean; sql: string[] }>();
@@ -123,7 +125,7 @@ export async function appChild() {
     await app.close();
     process.exit(0);
   });
-  process.stdout.write(`READY ${JSON.stringify({ url })}\n`);
+  process.stdout.write(`READY ${JSON.stringify({ url, heapGrowingPercent: app.config.heapGrowingPercent ?? 0 })}\n`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
