@@ -363,7 +363,13 @@ function isOneOff(s: Season): boolean {
 
 /** The weekly schedule in force on a local date: the applicable season's hours, else the default hours. */
 export function scheduleFor(hours: unknown, date: LocalDate | string): { hours: WeeklyHours; season?: Season } {
-  const h = normalizeHours(hours);
+  return scheduleOf(normalizeHours(hours), date);
+}
+
+// The functions below take hours normalized once by their caller: a museum's answer (its open status,
+// its week and the next opening, up to two weeks ahead) asks for dozens of days, and normalizing the
+// whole week for each of them was most of the answer's CPU time (issue 18).
+function scheduleOf(h: StructuredHours, date: LocalDate | string): { hours: WeeklyHours; season?: Season } {
   const d = typeof date === 'string' ? parseLocalDate(date) : date;
   if (d) {
     const seasons = h.seasonalHours ?? [];
@@ -380,7 +386,10 @@ type HolidayList = ReadonlyArray<PublicHoliday> | undefined;
  * one of `holidays`), else the season in force, else the default week.
  */
 export function dayScheduleFor(hours: unknown, date: LocalDate, holidays?: HolidayList): { entry: DayEntry; special?: SpecialDay; season?: Season } {
-  const h = normalizeHours(hours);
+  return dayScheduleOf(normalizeHours(hours), date, holidays);
+}
+
+function dayScheduleOf(h: StructuredHours, date: LocalDate, holidays?: HolidayList): { entry: DayEntry; special?: SpecialDay; season?: Season } {
   const key = isoDate(date);
   const ex = (h.exceptions ?? []).find((e) => e.startDate <= key && key <= (e.endDate || e.startDate));
   if (ex) {
@@ -393,7 +402,7 @@ export function dayScheduleFor(hours: unknown, date: LocalDate, holidays?: Holid
     const entry: DayEntry = policy.mode === 'closed' ? closedEntry() : { isOpen: true, isByAppointment: false, openTime: policy.openTime, closeTime: policy.closeTime };
     return { entry, special: { reason: 'holiday', holiday: holiday.name } };
   }
-  const sched = scheduleFor(h, date);
+  const sched = scheduleOf(h, date);
   return { entry: sched.hours[weekdayOf(date)], ...(sched.season ? { season: sched.season } : {}) };
 }
 
@@ -405,7 +414,7 @@ export function calendarDays(hours: unknown, instant: Date, timeZone: string, ho
   const out: CalendarDay[] = [];
   for (let i = 0; i < count; i++) {
     const d = addDays(today, i);
-    const s = dayScheduleFor(h, d, holidays);
+    const s = dayScheduleOf(h, d, holidays);
     out.push({ date: isoDate(d), day: weekdayOf(d), entry: s.entry, kind: entryKind(s.entry), ...(s.special ? { special: s.special } : {}), ...(s.season ? { season: s.season.name } : {}) });
   }
   return out;
@@ -510,13 +519,13 @@ export function openStatusAt(hours: unknown, instant: Date, timeZone: string, ho
   // Yesterday's hours still running past midnight win over today's entry.
   const yDate = addDays(todayDate, -1);
   const yDay = weekdayOf(yDate);
-  const ySched = dayScheduleFor(h, yDate, holidays);
+  const ySched = dayScheduleOf(h, yDate, holidays);
   const ySpan = span(ySched.entry);
   if (ySpan && ySpan[1] > 1440 && t < ySpan[1] - 1440) {
     return { ...base, status: 'open', isOpen: true, today: ySched.entry, entryDay: yDay, ...extras(ySched), closesAt: ySched.entry.closeTime };
   }
 
-  const sched = dayScheduleFor(h, todayDate, holidays);
+  const sched = dayScheduleOf(h, todayDate, holidays);
   const entry = sched.entry;
   const common = { ...base, today: entry, entryDay: now.weekday, ...extras(sched) };
   if (entry.isOpen && entry.isByAppointment) return { ...common, status: 'by_appointment', isOpen: false };
@@ -530,11 +539,11 @@ function extras(s: { season?: Season; special?: SpecialDay }): { season?: string
 }
 
 function nextOpening(h: StructuredHours, today: LocalDate, t: number, holidays: HolidayList): { opensAt?: string; opensOn?: DayKey; opensDate?: string } {
-  const sp = span(dayScheduleFor(h, today, holidays).entry);
+  const sp = span(dayScheduleOf(h, today, holidays).entry);
   if (sp && t < sp[0]) return { opensAt: minutesToTime(sp[0]), opensOn: weekdayOf(today), opensDate: isoDate(today) };
   for (let i = 1; i <= 14; i++) {
     const d = addDays(today, i);
-    const e = dayScheduleFor(h, d, holidays).entry;
+    const e = dayScheduleOf(h, d, holidays).entry;
     if (span(e)) return { opensAt: e.openTime, opensOn: weekdayOf(d), opensDate: isoDate(d) };
   }
   return {};
@@ -567,7 +576,7 @@ export function mergeDayRanges(hours: unknown, date?: Date | string, timeZone = 
   let week = h.defaultHours;
   if (date !== undefined) {
     const d = typeof date === 'string' ? date : isoDate(localDateTime(date, timeZone));
-    week = scheduleFor(h, d).hours;
+    week = scheduleOf(h, d).hours;
   }
   const out: DayRange[] = [];
   for (const day of DAY_KEYS) {
