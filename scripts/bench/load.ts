@@ -628,6 +628,83 @@ async function statementCounts(url: string, knex: Knex, cookieOf: (id: number) =
   }
 }
 
+type MixRoute = [weight: number, name: string, make: () => { method?: string; path: string; body?: string }];
+
+/** the member workload: what a member session does most (reading the feed), then museums, likes, search, posting */
+function mixRoutes(slugs: Array<{ id: number; slug: string }>, likeable: number[]): MixRoute[] {
+  const pick = <T>(a: T[]) => a[Math.floor(Math.random() * a.length)];
+  return [
+    [35, 'feed', () => ({ path: '/api/feed/personalized?limit=20' })],
+    [15, 'museum', () => ({ path: `/api/museums/slug/${pick(slugs).slug}` })],
+    [10, 'museum insights', () => ({ path: `/api/posts/museum/${pick(slugs).id}?limit=10` })],
+    [20, 'like', () => ({ method: 'POST', path: `/api/posts/${pick(likeable)}/like` })],
+    [15, 'search', () => ({ path: `/api/search?q=${pick(SEARCH_TERMS)}` })],
+    [5, 'post', () => ({ method: 'POST', path: '/api/posts', body: JSON.stringify({ type: 'text', content: `A ${pick(WORDS)} afternoon among the ${pick(WORDS)}s — load test`, tags: [pick(WORDS)] }) })],
+  ];
+}
+
+/** CPU seconds (user + system) of every PostgreSQL process on this machine so far, or null where /proc does not show them */
+function postgresCpuSeconds(): number | null {
+  if (!fs.existsSync('/proc/self/stat')) return null;
+  const hz = 100; // USER_HZ: /proc's clock ticks are 1/100 s on Linux
+  let ticks = 0;
+  let seen = 0;
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (comm !== 'postgres') continue;
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(f[11]) + Number(f[12]);
+      seen++;
+    } catch {
+      /* the process ended */
+    }
+  }
+  return seen ? ticks / hz : null;
+}
+
+/**
+ * Where a request's CPU goes, route by route: each route of the mix alone (4 connections), the app
+ * process's CPU (its own /__bench/cpu) and every PostgreSQL process's (from /proc: PostgreSQL must
+ * run on this machine) divided by the requests answered. Issue 18's "done when": the database is
+ * the largest cost of a signed-in request.
+ */
+async function cpuByRoute(url: string, cookies: string[], likeable: number[], slugs: Array<{ id: number; slug: string }>) {
+  section('CPU per request by route: the app process and PostgreSQL (each route alone, 4 connections)');
+  if (postgresCpuSeconds() === null) {
+    console.log('  PostgreSQL\'s processes are not visible in /proc here (another machine?): skipped\n');
+    return;
+  }
+  const appCpu = async () => Number(((await (await fetch(`${url}/__bench/cpu`)).json()) as { cpu: number }).cpu);
+  const mix = mixRoutes(slugs, likeable);
+  const duration = quick ? 3 : 8;
+  let k = 0;
+  let appWeighted = 0;
+  let pgWeighted = 0;
+  let weights = 0;
+  console.log('  route                 req/s    app µs/request   PostgreSQL µs/request   database share');
+  for (const [weight, name, make] of mix) {
+    const next = () => ({ name, ...make(), headers: { cookie: cookies[k++ % cookies.length], origin: url } });
+    await cannon({ url, connections: 4, duration: 1, next }); // warm-up: plans, JIT
+    const app0 = await appCpu();
+    const pg0 = postgresCpuSeconds()!;
+    const r = await cannon({ url, connections: 4, duration, next });
+    const appUs = (await appCpu()) - app0;
+    const pgUs = (postgresCpuSeconds()! - pg0) * 1e6;
+    const n = Math.max(1, r.total);
+    console.log(`  ${name.padEnd(18)} ${r.rps.toFixed(0).padStart(7)}   ${(appUs / n).toFixed(0).padStart(14)}   ${(pgUs / n).toFixed(0).padStart(21)}   ${((100 * pgUs) / (pgUs + appUs)).toFixed(0).padStart(13)} %`);
+    appWeighted += (weight * appUs) / n;
+    pgWeighted += (weight * pgUs) / n;
+    weights += weight;
+  }
+  const app = appWeighted / weights;
+  const pg = pgWeighted / weights;
+  console.log(`  ${'the mix, weighted'.padEnd(18)} ${''.padStart(7)}   ${app.toFixed(0).padStart(14)}   ${pg.toFixed(0).padStart(21)}   ${((100 * pg) / (pg + app)).toFixed(0).padStart(13)} %\n`);
+  check(pg >= app, 'issue 18: the database is the largest cost of a signed-in request (PostgreSQL CPU ≥ the app\'s, over the mix)', `app ${app.toFixed(0)} µs, PostgreSQL ${pg.toFixed(0)} µs`);
+}
+
 async function mixedWorkload(
   url: string,
   cookies: string[],
@@ -637,17 +714,8 @@ async function mixedWorkload(
 ) {
   section(`Mixed member workload: ${o.connections} connections × ${o.duration} s, ${cookies.length} signed-in members rotating`);
   const rnd = (n: number) => Math.floor(Math.random() * n);
-  const pick = <T>(a: T[]) => a[rnd(a.length)];
   let k = 0;
-  // weights: what a member session does most (reading the feed), then museums, likes, search, posting
-  const mix: Array<[number, string, () => { method?: string; path: string; body?: string }]> = [
-    [35, 'feed', () => ({ path: '/api/feed/personalized?limit=20' })],
-    [15, 'museum', () => ({ path: `/api/museums/slug/${pick(slugs).slug}` })],
-    [10, 'museum insights', () => ({ path: `/api/posts/museum/${pick(slugs).id}?limit=10` })],
-    [20, 'like', () => ({ method: 'POST', path: `/api/posts/${pick(likeable)}/like` })],
-    [15, 'search', () => ({ path: `/api/search?q=${pick(SEARCH_TERMS)}` })],
-    [5, 'post', () => ({ method: 'POST', path: '/api/posts', body: JSON.stringify({ type: 'text', content: `A ${pick(WORDS)} afternoon among the ${pick(WORDS)}s — load test`, tags: [pick(WORDS)] }) })],
-  ];
+  const mix = mixRoutes(slugs, likeable);
   // --without search,post: leave parts out (e.g. to see what one route costs the others)
   const without = new Set((flag('without') ?? '').split(',').map((x) => x.trim()).filter(Boolean));
   for (let i = mix.length - 1; i >= 0; i--) if (without.has(mix[i][1])) mix.splice(i, 1);
@@ -1012,6 +1080,7 @@ async function main() {
       await statementCounts(url, knex, cookieOf);
       const slugs = (await knex('museums').select('id', 'slug')).map((m: any) => ({ id: Number(m.id), slug: m.slug }));
       const likeable = await visiblePostIds(knex, 5000);
+      await cpuByRoute(url, cookies, likeable, slugs);
       const r = await mixedWorkload(url, cookies, likeable, slugs, { connections: opts.connections, duration: opts.duration, rawRps, targets: 'normal' });
       await mixedWorkload(url, cookies, likeable, slugs, { connections: opts.highConnections, duration: opts.duration, rawRps, targets: 'high' });
       const rss = async () => Number((await (await fetch(`${url}/__bench/rss`)).json()).rss);
