@@ -90,6 +90,14 @@ export async function appChild() {
       ctx.body = { rss: process.memoryUsage().rss };
       return;
     }
+    if (ctx.path === '/__bench/live-heap') {
+      // what is still alive: a full collection first (the process runs with --expose-gc), then V8's
+      // heap in use and the memory held outside it (Buffers and native objects)
+      (globalThis as { gc?: () => void }).gc?.();
+      const m = process.memoryUsage();
+      ctx.body = { heapUsed: m.heapUsed, external: m.external, rss: m.rss };
+      return;
+    }
     if (ctx.path === '/__bench/cpu') {
       ctx.body = cpuNow();
       return;

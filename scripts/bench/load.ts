@@ -206,8 +206,8 @@ async function startChild(kind: 'app' | 'micro' | 'start', env: Record<string, s
     kind === 'micro'
       ? ['--import', 'tsx', SELF]
       : opts.tsx
-        ? ['--import', 'tsx', path.join(ROOT, kind === 'start' ? 'core/bin/start.ts' : 'scripts/bench/app-child.ts')]
-        : [path.join(ROOT, 'dist/server', kind === 'start' ? 'core/bin/start.js' : 'scripts/bench/app-child.js')];
+        ? ['--import', 'tsx', ...(kind === 'app' ? ['--expose-gc'] : []), path.join(ROOT, kind === 'start' ? 'core/bin/start.ts' : 'scripts/bench/app-child.ts')]
+        : [...(kind === 'app' ? ['--expose-gc'] : []), path.join(ROOT, 'dist/server', kind === 'start' ? 'core/bin/start.js' : 'scripts/bench/app-child.js')];
   const args = [...extra, ...entry];
   const baseEnv: Record<string, string | undefined> = { ...process.env, METRICS_TOKEN: undefined, CURIO_BENCH_CHILD: kind === 'start' ? undefined : kind };
   const proc = spawn(process.execPath, args, { cwd: ROOT, env: { ...baseEnv, ...env } as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -1090,15 +1090,20 @@ async function main() {
         // --soak <seconds>: the same mix in one-minute rounds; RSS after each round
         section(`Soak: the mixed workload for ${opts.soak} s, RSS after each minute`);
         const seen: number[] = [];
+        const heap: number[] = [];
         for (let left = opts.soak; left > 0; left -= 60) {
           const d = Math.min(60, left);
           await mixedWorkload(url, cookies, likeable, slugs, { connections: opts.connections, duration: d, rawRps, targets: 'none' });
           seen.push(await rss());
-          console.log(`  RSS after ${opts.soak - left + d} s: ${(seen[seen.length - 1] / 2 ** 20).toFixed(0)} MB`);
+          // then a full collection: a leak shows as live data that keeps growing, not only as RSS
+          const live = await (await fetch(`${url}/__bench/live-heap`)).json();
+          heap.push(live.heapUsed);
+          console.log(`  RSS after ${opts.soak - left + d} s: ${(seen[seen.length - 1] / 2 ** 20).toFixed(0)} MB; after a full collection: V8 heap in use ${(live.heapUsed / 2 ** 20).toFixed(0)} MB, outside it ${(live.external / 2 ** 20).toFixed(0)} MB, RSS ${(live.rss / 2 ** 20).toFixed(0)} MB`);
         }
         const first = seen[0];
         const last = seen[seen.length - 1];
         check(last <= first * 1.1 + 16 * 2 ** 20, 'issue 18: no memory growth over the soak (last RSS ≤ first + 10 % + 16 MB)', seen.map((b) => `${(b / 2 ** 20).toFixed(0)}`).join(' → ') + ' MB');
+        check(heap[heap.length - 1] <= heap[0] * 1.1 + 8 * 2 ** 20, 'no growth of the live V8 heap over the soak (after full collections: last ≤ first + 10 % + 8 MB)', heap.map((b) => `${(b / 2 ** 20).toFixed(0)}`).join(' → ') + ' MB');
       }
       const feedOk = r.perRoute.get('feed');
       if (!opts.skipSse) await sseSoak(url, app.log);
