@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { adminUrl } from './testing/index.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase, type Database } from './db.ts';
-import { PREPARE_AFTER } from './plan-cache.ts';
+import { CUSTOM_PLAN, PREPARE_AFTER } from './plan-cache.ts';
 
 describe('plan cache: repeated statements are prepared once per connection', function () {
   this.timeout(30000);
@@ -41,6 +41,13 @@ describe('plan cache: repeated statements are prepared once per connection', fun
     for (let i = 0; i < 4; i++) await db.knex.raw(`select count(*) from "${table}"`);
     expect(await prepared(`where "a" <`)).to.have.length(0);
     expect(await prepared(`select count(*) from "${table}"`)).to.have.length(0);
+  });
+
+  it('a statement marked CUSTOM_PLAN stays unnamed however often it runs (planned for its values each time)', async () => {
+    for (let i = 0; i < PREPARE_AFTER + 3; i++) {
+      expect(await db.knex(table).whereRaw(`a >= ? ${CUSTOM_PLAN}`, [2]).select('a')).to.deep.equal([{ a: 2 }]);
+    }
+    expect(await prepared('curio:custom-plan')).to.have.length(0);
   });
 
   it('a prepared select * still answers after its table gains a column (outside a transaction: deallocated and run again)', async () => {
