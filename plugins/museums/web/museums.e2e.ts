@@ -71,6 +71,11 @@ describe('museums in the browser', function () {
     await page?.browserContext().close();
   });
 
+  /** the page is server-rendered: a click before React has hydrated the button does nothing */
+  async function hydratedEditButton() {
+    await page.waitForFunction(() => Object.keys(document.querySelector('[data-testid="edit-button"]') ?? {}).some((k) => k.startsWith('__reactProps')), { timeout: 20000 });
+  }
+
   async function openMuseum() {
     await page.goto(`${app.url}/museum/${museum.slug}`, { waitUntil: 'load' });
     await page.waitForSelector('[data-testid="hours"]', { timeout: 20000 });
@@ -178,6 +183,7 @@ describe('museums in the browser', function () {
     await signInPage(page, app, member);
     await openMuseum();
     await page.waitForSelector('[data-testid="edit-button"]');
+    await hydratedEditButton();
     expect(await page.$eval('[data-testid="edit-button"]', (b) => b.textContent)).to.equal('Suggest Edit');
     await page.click('[data-testid="edit-button"]');
     await waitForText(page, 'Suggest Museum Edit');
@@ -201,6 +207,7 @@ describe('museums in the browser', function () {
     await signInPage(page, app, manager);
     await openMuseum();
     await page.waitForSelector('[data-testid="edit-button"]');
+    await hydratedEditButton();
     expect(await page.$eval('[data-testid="edit-button"]', (b) => b.textContent)).to.equal('Edit');
     await page.click('[data-testid="edit-button"]');
     await waitForText(page, 'Edit Museum Information');
