@@ -677,7 +677,6 @@ async function cpuByRoute(url: string, cookies: string[], likeable: number[], sl
     console.log('  PostgreSQL\'s processes are not visible in /proc here (another machine?): skipped\n');
     return;
   }
-  const appCpu = async () => Number(((await (await fetch(`${url}/__bench/cpu`)).json()) as { cpu: number }).cpu);
   const mix = mixRoutes(slugs, likeable);
   const duration = quick ? 3 : 8;
   let k = 0;
@@ -688,15 +687,12 @@ async function cpuByRoute(url: string, cookies: string[], likeable: number[], sl
   for (const [weight, name, make] of mix) {
     const next = () => ({ name, ...make(), headers: { cookie: cookies[k++ % cookies.length], origin: url } });
     await cannon({ url, connections: 4, duration: 1, next }); // warm-up: plans, JIT
-    const app0 = await appCpu();
     const pg0 = postgresCpuSeconds()!;
-    const r = await cannon({ url, connections: 4, duration, next });
-    const appUs = (await appCpu()) - app0;
-    const pgUs = (postgresCpuSeconds()! - pg0) * 1e6;
-    const n = Math.max(1, r.total);
-    console.log(`  ${name.padEnd(18)} ${r.rps.toFixed(0).padStart(7)}   ${(appUs / n).toFixed(0).padStart(14)}   ${(pgUs / n).toFixed(0).padStart(21)}   ${((100 * pgUs) / (pgUs + appUs)).toFixed(0).padStart(13)} %`);
-    appWeighted += (weight * appUs) / n;
-    pgWeighted += (weight * pgUs) / n;
+    const r = await cpuPerRequest(`${url}/__bench/cpu`, duration, () => cannon({ url, connections: 4, duration, next }));
+    const pgUs = ((postgresCpuSeconds()! - pg0) * 1e6) / Math.max(1, r.total);
+    console.log(`  ${name.padEnd(18)} ${r.rps.toFixed(0).padStart(7)}   ${r.cpuUs.toFixed(0).padStart(14)}   ${pgUs.toFixed(0).padStart(21)}   ${((100 * pgUs) / (pgUs + r.cpuUs)).toFixed(0).padStart(13)} %`);
+    appWeighted += weight * r.cpuUs;
+    pgWeighted += weight * pgUs;
     weights += weight;
   }
   const app = appWeighted / weights;
