@@ -21,7 +21,7 @@ import type {
   SuggestionStatus,
 } from '../public.ts';
 import { isAmenityKey } from '../shared/catalog.ts';
-import { isValidTimeZone, localDateTime, normalizeHours, openStatusAt } from '../shared/opening-hours.ts';
+import { isValidTimeZone, localDateTime, normalizeHours, openStatusOf } from '../shared/opening-hours.ts';
 import { effectivePolicy, guessHolidayRegion, holidaysAround, isKnownHolidayRegion } from './holidays.ts';
 import { freeStatusAt, normalizeAdmission } from '../shared/admission.ts';
 import { isAccessKey, normalizeAccessibility, type AccessKey } from '../shared/accessibility.ts';
@@ -150,7 +150,7 @@ export class MuseumsDomain {
     const policy = hours ? effectivePolicy(hours.publicHolidays, row) : null;
     const holidays = hours ? holidaysAround(policy, now, tz) : [];
     const guess = policy ?? (hours?.publicHolidays?.country ? null : guessHolidayRegion(row.country, row.state, row.latitude, row.longitude));
-    const status = hours ? openStatusAt(hours, now, tz, holidays) : null;
+    const status = hours ? openStatusOf(hours, now, tz, holidays) : null;
     const admission = row.admission == null ? null : normalizeAdmission(jsonValue(row.admission));
     const free = freeStatusAt(admission, now, tz);
     const m: Museum = {
@@ -323,7 +323,7 @@ export class MuseumsDomain {
         let isOpen = false;
         if (r.opening_hours != null) {
           const h = normalizeHours(jsonValue(r.opening_hours));
-          isOpen = openStatusAt(h, now, tz, holidaysAround(effectivePolicy(h.publicHolidays, r), now, tz)).isOpen;
+          isOpen = openStatusOf(h, now, tz, holidaysAround(effectivePolicy(h.publicHolidays, r), now, tz)).isOpen;
         }
         if (isOpen) openIds.push(r.id);
         if (query.open === 'now' && !isOpen) continue;

@@ -510,7 +510,11 @@ function span(e: DayEntry): [number, number] | null {
  * `hours` may be either form (or anything normalizeHours accepts).
  */
 export function openStatusAt(hours: unknown, instant: Date, timeZone: string, holidays?: HolidayList): OpenStatus {
-  const h = normalizeHours(hours);
+  return openStatusOf(normalizeHours(hours), instant, timeZone, holidays);
+}
+
+/** openStatusAt for hours normalizeHours has already answered (a museum answer normalizes them once). */
+export function openStatusOf(h: StructuredHours, instant: Date, timeZone: string, holidays?: HolidayList): OpenStatus {
   const now = localDateTime(instant, timeZone);
   const todayDate: LocalDate = { year: now.year, month: now.month, day: now.day };
   const base = { day: now.weekday, date: isoDate(todayDate), time: minutesToTime(now.minutes) };
