@@ -13,7 +13,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser, signInPage, startE2EApp, waitForText } from '../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, waitForHydrated, waitForText } from '../core/testing/browser.ts';
 import type { SignedInClient, TestApp } from '../core/testing/index.ts';
 
 const WIDTHS = [390, 1366];
@@ -231,7 +231,7 @@ describe('issue 21: notifications, times, badge icons, dark mode (390 and 1366 p
           await page.goto(`${app.url}/`, { waitUntil: 'load' });
           await page.waitForSelector('[data-testid="theme-select"]', { timeout: 20000 });
           // the landing page is server-rendered: wait until React has hydrated the select
-          await page.waitForFunction(() => Object.keys(document.querySelector('[data-testid="theme-select"]')!).some((k) => k.startsWith('__reactProps')), { timeout: 20000 });
+          await waitForHydrated(page, '[data-testid="theme-select"]');
           expect(await page.evaluate(() => getComputedStyle(document.documentElement).colorScheme)).to.equal('dark');
           const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
           expect(bg).to.not.equal('rgb(246, 245, 251)');

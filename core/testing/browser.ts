@@ -55,6 +55,24 @@ export async function signInPage(page: Page, app: TestApp, client: SignedInClien
   await page.setCookie(...cookies);
 }
 
+/**
+ * Waits until React has hydrated what the selector finds: on a page rendered on the server, buttons
+ * show before React listens to them, and a click before then is lost. `#root` (the default) waits
+ * for React to take over the page; another selector, for that element's own handlers (React's props
+ * on the node); with `text`, the first such element whose text includes it.
+ */
+export async function waitForHydrated(page: Page, selector = '#root', { text, timeout = 20000 }: { text?: string; timeout?: number } = {}): Promise<void> {
+  await page.waitForFunction(
+    (sel, t) =>
+      [...document.querySelectorAll(sel)]
+        .filter((e) => t === null || (e.textContent ?? '').includes(t))
+        .some((e) => Object.keys(e).some((k) => k.startsWith('__reactProps') || k.startsWith('__reactContainer'))),
+    { timeout },
+    selector,
+    text ?? null,
+  );
+}
+
 /** Waits until the page shows the given text somewhere in the body. */
 export async function waitForText(page: Page, text: string, timeout = 15000): Promise<void> {
   await page.waitForFunction((t) => document.body && document.body.innerText.includes(t), { timeout }, text);

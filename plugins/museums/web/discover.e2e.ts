@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import sharp from 'sharp';
 import type { Browser, HTTPRequest, Page } from 'puppeteer';
-import { launchBrowser, signInPage, startE2EApp, waitForText, axeSerious } from '../../../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, waitForHydrated, waitForText, axeSerious } from '../../../core/testing/browser.ts';
 import { uniqueName, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
 import { MuseumsService } from '../public.ts';
 import { makeCommunity } from '../../events/server/test-helpers.ts';
@@ -120,7 +120,7 @@ describe('Discover in the browser: combined filters in the URL, near me, list wi
   /** Opens a path and waits until React has taken over the page (Discover is rendered on the server first). */
   async function go(page: Page, path: string) {
     await page.goto(path.startsWith('http') ? path : `${app.url}${path}`, { waitUntil: 'load' });
-    await page.waitForFunction(() => Object.keys(document.getElementById('root') ?? {}).some((k) => k.startsWith('__reactContainer')), { timeout: 20000 });
+    await waitForHydrated(page);
     // the lazily loaded page is in (and in the viewer's language)
     await page.waitForSelector('[data-testid="discover-categories"] button, [data-testid="search-results"]', { timeout: 20000 });
   }
@@ -405,7 +405,7 @@ describe('Discover in the browser: combined filters in the URL, near me, list wi
         else void r.continue();
       });
       await page.goto(`${keyed.url}/discover`, { waitUntil: 'load' });
-      await page.waitForFunction(() => Object.keys(document.getElementById('root') ?? {}).some((k) => k.startsWith('__reactContainer')), { timeout: 20000 });
+      await waitForHydrated(page);
       await page.waitForSelector('[data-testid="view-toggle"]', { timeout: 20000 });
       expect(await page.$('[data-testid="maps-note"]')).to.equal(null);
       expect(await page.$eval('[data-testid="filtered"]', (s) => s.getAttribute('data-view'))).to.equal('list');

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { clickText, launchBrowser, signInPage, startE2EApp, waitForText } from '../../../core/testing/browser.ts';
+import { clickText, launchBrowser, signInPage, startE2EApp, waitForHydrated, waitForText } from '../../../core/testing/browser.ts';
 import { uniqueName, waitFor, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
 import { MuseumsService, type Museum } from '../public.ts';
 import { BadgesService } from '../../badges/public.ts';
@@ -71,11 +71,6 @@ describe('museums in the browser', function () {
     await page?.browserContext().close();
   });
 
-  /** the page is server-rendered: a click before React has hydrated the button does nothing */
-  async function hydratedEditButton() {
-    await page.waitForFunction(() => Object.keys(document.querySelector('[data-testid="edit-button"]') ?? {}).some((k) => k.startsWith('__reactProps')), { timeout: 20000 });
-  }
-
   async function openMuseum() {
     await page.goto(`${app.url}/museum/${museum.slug}`, { waitUntil: 'load' });
     await page.waitForSelector('[data-testid="hours"]', { timeout: 20000 });
@@ -98,10 +93,7 @@ describe('museums in the browser', function () {
     const before = await page.$eval('[data-testid="description"]', (p) => p.textContent!);
     expect(before).to.include('Read more');
     // the page is server-rendered: a click before React has hydrated the button does nothing
-    await page.waitForFunction(
-      () => [...document.querySelectorAll('[data-testid="description"] button, [data-testid="description"] a')].some((b) => b.textContent?.includes('Read more') && Object.keys(b).some((k) => k.startsWith('__reactProps'))),
-      { timeout: 20000 },
-    );
+    await waitForHydrated(page, '[data-testid="description"] button, [data-testid="description"] a', { text: 'Read more' });
     await clickText(page, 'Read more');
     await waitForText(page, 'Show less');
     expect(await page.$$eval('[data-testid="amenities"] li', (lis) => lis.map((l) => l.textContent!.trim()))).to.deep.equal(['Restrooms', 'Gift Shop', 'Café & Dining']);
@@ -183,7 +175,8 @@ describe('museums in the browser', function () {
     await signInPage(page, app, member);
     await openMuseum();
     await page.waitForSelector('[data-testid="edit-button"]');
-    await hydratedEditButton();
+    // server-rendered: a click before React has hydrated the button does nothing
+    await waitForHydrated(page, '[data-testid="edit-button"]');
     expect(await page.$eval('[data-testid="edit-button"]', (b) => b.textContent)).to.equal('Suggest Edit');
     await page.click('[data-testid="edit-button"]');
     await waitForText(page, 'Suggest Museum Edit');
@@ -207,7 +200,8 @@ describe('museums in the browser', function () {
     await signInPage(page, app, manager);
     await openMuseum();
     await page.waitForSelector('[data-testid="edit-button"]');
-    await hydratedEditButton();
+    // server-rendered: a click before React has hydrated the button does nothing
+    await waitForHydrated(page, '[data-testid="edit-button"]');
     expect(await page.$eval('[data-testid="edit-button"]', (b) => b.textContent)).to.equal('Edit');
     await page.click('[data-testid="edit-button"]');
     await waitForText(page, 'Edit Museum Information');

@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser, startE2EApp } from '../../../core/testing/browser.ts';
+import { launchBrowser, startE2EApp, waitForHydrated } from '../../../core/testing/browser.ts';
 import type { TestApp, SignedInClient } from '../../../core/testing/index.ts';
 import { MuseumsService } from '../../museums/public.ts';
 import { futureDate, weekendSlot } from '../../events/server/test-helpers.ts';
@@ -95,7 +95,7 @@ describe('publicweb: server-rendered pages hydrate in the browser', function () 
     // the latest insights are in the page's data: rendered on the server, not fetched again
     expect(served).to.contain('The beam engine still runs on Sundays');
     // hydrated: React attached to the server's nodes (a root fiber on the container)
-    await page.waitForFunction(() => Object.keys(document.getElementById('root')!).some((k) => k.startsWith('__reactContainer')), { timeout: 20000 });
+    await waitForHydrated(page);
     await new Promise((r) => setTimeout(r, 500));
     expect(problems, problems.join('\n')).to.deep.equal([]);
     // members-only contributions to the page's slots (the report menu on the insight card, Add to a
@@ -144,7 +144,7 @@ describe('publicweb: server-rendered pages hydrate in the browser', function () 
       const served = await res!.text();
       expect(served).to.contain('Pump demonstration');
       expect(served, 'the server names the zone').to.match(/Times in (CET|CEST|GMT\+[12])/);
-      await page.waitForFunction(() => Object.keys(document.getElementById('root')!).some((k) => k.startsWith('__reactContainer')), { timeout: 20000 });
+      await waitForHydrated(page);
       await page.waitForFunction((n) => /Times in/.test(document.body.innerText) === n, { timeout: 10000 }, named);
       await new Promise((r) => setTimeout(r, 500));
       expect(problems, `${zone}:\n${problems.join('\n')}`).to.deep.equal([]);
@@ -182,7 +182,7 @@ describe('publicweb: server-rendered pages hydrate in the browser', function () 
       const served = await again!.text();
       expect(served).to.match(/<html[^>]*lang="fr"/);
       expect(served).to.contain(heading);
-      await page.waitForFunction(() => Object.keys(document.getElementById('root')!).some((k) => k.startsWith('__reactContainer')), { timeout: 20000 });
+      await waitForHydrated(page);
       await new Promise((r) => setTimeout(r, 500));
     }
     expect(problems, problems.join('\n')).to.deep.equal([]);
@@ -231,7 +231,7 @@ describe('publicweb: server-rendered pages hydrate in the browser', function () 
     expect(results).to.contain('Hydraulic Science Loft');
     expect(served).not.to.contain('Hydration Hall</h3>');
     expect(served).to.match(/\d\.\d\s?mi away/);
-    await page.waitForFunction(() => Object.keys(document.getElementById('root')!).some((k) => k.startsWith('__reactContainer')), { timeout: 20000 });
+    await waitForHydrated(page);
     await page.waitForSelector('[data-testid="results"][aria-busy="false"]', { timeout: 20000 });
     expect(problems, problems.join('\n')).to.deep.equal([]);
     // the page's request for its list was answered by the server's render: not asked again
@@ -272,7 +272,7 @@ describe('publicweb: server-rendered pages hydrate in the browser', function () 
       expect(markup).to.contain('Weekend pump run');
       expect(markup).not.to.contain('Pump demonstration');
     }
-    await page.waitForFunction(() => Object.keys(document.getElementById('root')!).some((k) => k.startsWith('__reactContainer')), { timeout: 20000 });
+    await waitForHydrated(page);
     await new Promise((r) => setTimeout(r, 2000));
     expect(problems, problems.join('\n')).to.deep.equal([]);
     // the lists' first answers came with the page (Discover's trending museums, the events page's
@@ -304,7 +304,7 @@ describe('publicweb: server-rendered pages hydrate in the browser', function () 
     const served = await res!.text();
     expect(served).to.match(/<div id="root" data-ssr="">/);
     expect(served).to.contain('Pumps are my passion');
-    await page.waitForFunction(() => Object.keys(document.getElementById('root')!).some((k) => k.startsWith('__reactContainer')), { timeout: 20000 });
+    await waitForHydrated(page);
     await new Promise((r) => setTimeout(r, 1000));
     expect(await page.evaluate(() => location.pathname)).to.equal(`/profile/${author.me.slug}`);
     const text = await page.evaluate(() => document.body.innerText);
