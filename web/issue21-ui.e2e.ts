@@ -307,6 +307,45 @@ describe('issue 21: notifications, times, badge icons, dark mode (390 and 1366 p
     }
   });
 
+  it('item 14: in the dark theme coloured light tags, the grey role tag and the empty states\' icon tiles are dark, their text readable', async () => {
+    const page = await newPage('en', 390, { scheme: 'dark' });
+    try {
+      await page.goto(`${app.url}/`, { waitUntil: 'load' });
+      await page.waitForFunction(() => document.documentElement.getAttribute('data-theme') === 'dark' || getComputedStyle(document.documentElement).colorScheme === 'dark');
+      // the shipped stylesheet on the markup the components write (EventCard's kind tag, RoleBadge, EmptyState)
+      const looks = await page.evaluate(() => {
+        const host = document.createElement('div');
+        host.innerHTML = [
+          '<span class="tag is-small is-link is-light">Museum event</span>',
+          '<span class="tag is-small is-primary is-light">Meetup</span>',
+          '<span class="tag is-rounded is-small curio-tag--grey curio-role">Traveler</span>',
+          '<div class="curio-empty"><span class="curio-empty__icon">i</span></div>',
+          '<div class="curio-empty is-error"><span class="curio-empty__icon">!</span></div>',
+        ].join('');
+        document.body.appendChild(host);
+        const out = [...host.querySelectorAll('.tag, .curio-empty__icon')].map((e) => ({ what: e.textContent, color: getComputedStyle(e).color, background: getComputedStyle(e).backgroundColor }));
+        host.remove();
+        return out;
+      });
+      // relative luminance (WCAG) of an rgb() colour
+      const lum = (c: string) =>
+        (c.match(/[\d.]+/g) ?? [])
+          .slice(0, 3)
+          .map(Number)
+          .map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4))
+          .reduce((sum, x, i) => sum + [0.2126, 0.7152, 0.0722][i] * x, 0);
+      expect(looks).to.have.length(5);
+      for (const l of looks) {
+        const [hi, lo] = [lum(l.color), lum(l.background)].sort((a, b) => b - a);
+        // (they were pale chips and bright lavender tiles: luminance 0.6-0.9 on a dark card)
+        expect(lum(l.background), JSON.stringify(l)).to.be.below(0.1);
+        expect((hi + 0.05) / (lo + 0.05), JSON.stringify(l)).to.be.at.least(4.5);
+      }
+    } finally {
+      await page.browserContext().close();
+    }
+  });
+
   it('an old profile link after a rename lands on the current profile', async () => {
     const member = await app.user({ firstName: 'Rene', lastName: 'Rename' });
     const old = member.me.slug;
