@@ -643,7 +643,7 @@ function mixRoutes(slugs: Array<{ id: number; slug: string }>, likeable: number[
   ];
 }
 
-/** CPU seconds (user + system) of every PostgreSQL process on this machine so far, or null where /proc does not show them */
+/** CPU seconds (user + system, with ended children's) of every PostgreSQL process on this machine so far, or null where /proc does not show them */
 function postgresCpuSeconds(): number | null {
   if (!fs.existsSync('/proc/self/stat')) return null;
   const hz = 100; // USER_HZ: /proc's clock ticks are 1/100 s on Linux
@@ -656,7 +656,11 @@ function postgresCpuSeconds(): number | null {
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       if (comm !== 'postgres') continue;
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(f[11]) + Number(f[12]);
+      // utime + stime, and cutime + cstime: the CPU of its children that ended and were waited for.
+      // A backend or autovacuum worker that exits between two readings leaves the sum, but the
+      // postmaster reaps it and its CPU moves into the postmaster's cutime/cstime (without them a
+      // route's figure went negative when a pooled connection closed during it)
+      ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
       seen++;
     } catch {
       /* the process ended */
