@@ -438,7 +438,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
   const schemas = new SchemaRegistry();
   schemas.addDir(path.join(ROOT, 'schemas'), 'shared');
   const routeRegistry = new RouteRegistry();
-  const events = new EventBus(log);
+  const events = new EventBus(log, { backlogHigh: config.deferredBacklog?.high, backlogLow: config.deferredBacklog?.low });
   const services = new ServiceRegistry();
   const permissions = new PermissionRegistry();
   // deleting a master image deletes its responsive variants with it, and its core_images row (core/images.ts)
@@ -472,7 +472,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
   let configJson: string | null = null;
   const contexts = new Map<string, PluginContext>();
   const servers = new Map<string, PluginServer>();
-  const metrics = createMetrics(knex, { token: config.metricsToken, open: config.metricsPublic });
+  const metrics = createMetrics(knex, { token: config.metricsToken, open: config.metricsPublic, deferredBacklog: () => events.backlog });
   const stream = createStreamHub({
     knex,
     kind: db.kind,
@@ -618,7 +618,8 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
   //  4. GET /metrics, and for every other request its count and latency per route and final status
   //     (outside the error handler, so they see the status it chose);
   //  5. the error handler: every error leaves as JSON with `message`, never a bare 500;
-  //  6. refusal of cross-origin state-changing requests (the client sends no CSRF token; Origin is the check).
+  //  6. refusal of cross-origin state-changing requests (the client sends no CSRF token; Origin is the check),
+  //     and their wait while the work deferred after answers is far behind (events.room);
   //  7. at the end, the rest of a body nobody read (an early answer) is read and dropped (discard-body.ts).
   koa.use(async function curioRequest(ctx, next) {
     const res = ctx.res;
@@ -641,7 +642,12 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
         return;
       }
       try {
-        if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') refuseCrossOrigin(configuredOrigins, ctx);
+        if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
+          refuseCrossOrigin(configuredOrigins, ctx);
+          // when the work deferred after answers has fallen far behind, a write waits for it to catch up
+          // before it adds more (core/events.ts, room)
+          if (events.backlogged) await events.room();
+        }
         await next();
         if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api')) {
           ctx.status = 404;

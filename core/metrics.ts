@@ -32,9 +32,9 @@ function metricsRefusal(ctx: Koa.Context, opts: { token: string | null; open: bo
 
 /**
  * Prometheus metrics per app (own registry, so several apps in one process stay apart):
- * request counts and latency per route, database pool, job queue.
+ * request counts and latency per route, database pool, deferred work, job queue.
  */
-export function createMetrics(knex: Knex, opts: { token: string | null; open: boolean }) {
+export function createMetrics(knex: Knex, opts: { token: string | null; open: boolean; deferredBacklog?: () => number }) {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
   const requests = new client.Counter({
@@ -61,6 +61,14 @@ export function createMetrics(knex: Knex, opts: { token: string | null; open: bo
       this.set({ state: 'used' }, pool.numUsed?.() ?? 0);
       this.set({ state: 'free' }, pool.numFree?.() ?? 0);
       this.set({ state: 'pending' }, pool.numPendingAcquires?.() ?? 0);
+    },
+  });
+  new client.Gauge({
+    name: 'curio_deferred_backlog',
+    help: 'Work deferred after answers (event handlers, after-answer work) waiting or running in this process',
+    registers: [registry],
+    collect() {
+      this.set(opts.deferredBacklog?.() ?? 0);
     },
   });
   new client.Gauge({

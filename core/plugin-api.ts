@@ -118,10 +118,14 @@ export interface PluginContext {
   routes: { add<P = any, Q = any, B = any>(def: RouteDef<P, Q, B>): void };
   schemas: { add(schema: JSONSchema): void; registry: SchemaRegistry };
   events: {
-    /** `afterAnswer`: run after the emitter's answer, in the background (notifications, others' counters: issue 18). */
-    on<K extends EventName>(name: K, fn: (payload: CurioEvents[K]) => unknown, opts?: { afterAnswer?: boolean }): void;
+    /**
+     * `afterAnswer`: run after the emitter's answer, in the background (notifications, others' counters: issue 18).
+     * `lane`: deferred runs of this handler with the same lane (from the payload) keep their order;
+     * other lanes run beside them (without it, the plugin's deferred work runs in one lane: core/events.ts).
+     */
+    on<K extends EventName>(name: K, fn: (payload: CurioEvents[K]) => unknown, opts?: { afterAnswer?: boolean; lane?: (payload: CurioEvents[K]) => string }): void;
     emit<K extends EventName>(name: K, payload: CurioEvents[K]): Promise<unknown[]>;
-    /** Handlers run after the answer, in the background, in order (core/events.ts `defer`). */
+    /** Handlers run after the answer, in the background, in order for each plugin's lane (core/events.ts `defer`). */
     defer<K extends EventName>(name: K, payload: CurioEvents[K]): void;
     /** Any work after the answer, in the same ordered background queue (failures are logged). */
     after(fn: () => unknown): void;
