@@ -95,6 +95,7 @@ export interface NotificationsApi {
   send(n: NewNotification, opts?: { userIds?: number[] | null; sentBy?: number | null }): Promise<number>;
   /** Admin history of sends, newest first. */
   listSends(opts?: { page?: number; pageSize?: number }): Promise<{ items: NotificationSend[]; total: number; page: number; pageSize: number }>;
+  /** unread rows of the member's inbox (a group counts once), up to 100 (the bell shows 99+) */
   unreadCount(userId: number): Promise<number>;
 }
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { startTestApp, type TestApp, type SignedInClient } from '../../../core/testing/index.ts';
+import { NotificationsService } from '../public.ts';
 
 /**
  * Issue 21 item 9: notifications open the content (the insight, the comment), carry an excerpt of
@@ -130,4 +131,24 @@ describe('notifications: deep links, excerpts and grouped likes', function () {
     expect(told[0]).to.deep.include({ title: 'New reply', link: `/insights/${post}#comment-${reply.body.id}` });
     expect(told[0].params.excerpt).to.equal('Me too, see you there.');
   });
+
+  it('the unread count counts groups, leaves out a blocked actor\'s, and stops at 100 (the bell shows 99+)', async () => {
+    const svc = app.services.get(NotificationsService);
+    const member = await app.user();
+    const [a, b, blocked] = [await app.user(), await app.user(), await app.user()];
+    // three groups of likes, two rows each, and one of a member the recipient blocks
+    for (const g of ['g1', 'g2', 'g3']) {
+      for (const actor of [a, b]) await svc.notify([member.me.id], { type: 'like', title: 'Like', message: 'liked', actorId: actor.me.id, groupKey: `like:insight:${g}`, dedupeKey: `${g}:${actor.me.id}` });
+    }
+    await svc.notify([member.me.id], { type: 'like', title: 'Like', message: 'liked', actorId: blocked.me.id, groupKey: 'like:insight:g4' });
+    expect((await member.post(`/api/user/${blocked.me.id}/block`)).status).to.be.oneOf([200, 201]);
+    expect(await unread(member)).to.equal(3);
+    // 120 rows of their own (no group): counted up to 100
+    for (let i = 0; i < 120; i++) await svc.notify([member.me.id], { type: 'admin', title: `Notice ${i}`, message: 'Something happened' });
+    expect(await unread(member)).to.equal(100);
+    expect(await svc.unreadCount(member.me.id)).to.equal(100);
+    expect((await member.post('/api/notifications/read-all')).status).to.equal(200);
+    expect(await unread(member)).to.equal(0);
+  });
 });
+

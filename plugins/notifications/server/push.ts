@@ -41,6 +41,7 @@ export function vapidKeys(ctx: PluginContext): { publicKey: string; privateKey: 
   }
 }
 
+/** afterNotify: given the members a notification was stored for, queues its push to their devices. */
 export function registerPush(ctx: PluginContext): { afterNotify(userIds: number[], n: NewNotification): Promise<void> } {
   const knex = ctx.db;
   let keys: { publicKey: string; privateKey: string } | null = null;
@@ -144,13 +145,10 @@ export function registerPush(ctx: PluginContext): { afterNotify(userIds: number[
 
   return {
     async afterNotify(userIds, n) {
+      // userIds: those the notification was stored for (a repeat of a deduplicated one was not, and
+      // gets no push either)
       if (!userIds.length) return;
-      let ids = [...new Set(userIds)];
-      if (n.dedupeKey) {
-        // a repeat of a deduplicated notification was not stored: no push either
-        ids = await knex('notifications').whereIn('user_id', ids).where('dedupe_key', n.dedupeKey).where('created_at', '>', new Date(Date.now() - 60_000)).pluck('user_id');
-        if (!ids.length) return;
-      }
+      const ids = [...new Set(userIds)];
       const has = await knex('push_subscriptions').whereIn('user_id', ids).first('id');
       if (!has) return;
       await ctx.jobs.enqueue(PUSH_FANOUT_JOB, { id: crypto.randomUUID(), userIds: ids, n: { type: n.type, title: n.title, message: n.message, link: n.link ?? null } }, { maxAttempts: 3 });

@@ -129,11 +129,11 @@ export function getPushKeyUrl(): string {
 export function getPushKey(): Promise<GetPushKeyResponse> {
   return apiRequest('GET', getPushKeyUrl());
 }
-/** GET /api/notifications/unread-count — How many notifications the signed-in member has not read (sign-in required) */
+/** GET /api/notifications/unread-count — How many rows of the inbox the signed-in member has not read (a group, like the likes of one insight, counts once), up to 100: the bell shows 99+ (sign-in required) */
 export function getUnreadNotificationCountUrl(): string {
   return `/api/notifications/unread-count`;
 }
-/** GET /api/notifications/unread-count — How many notifications the signed-in member has not read (sign-in required) */
+/** GET /api/notifications/unread-count — How many rows of the inbox the signed-in member has not read (a group, like the likes of one insight, counts once), up to 100: the bell shows 99+ (sign-in required) */
 export function getUnreadNotificationCount(): Promise<GetUnreadNotificationCountResponse> {
   return apiRequest('GET', getUnreadNotificationCountUrl());
 }
