@@ -621,6 +621,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
   //  6. refusal of cross-origin state-changing requests (the client sends no CSRF token; Origin is the check),
   //     and their wait while the work deferred after answers is far behind (events.room);
   //  7. at the end, the rest of a body nobody read (an early answer) is read and dropped (discard-body.ts).
+  const maxBacklogWait = config.deferredBacklog?.maxWaitMs ?? 2000;
   koa.use(async function curioRequest(ctx, next) {
     const res = ctx.res;
     const given = ctx.req.headers['x-request-id'];
@@ -644,9 +645,10 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
       try {
         if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
           refuseCrossOrigin(configuredOrigins, ctx);
-          // when the work deferred after answers has fallen far behind, a write waits for it to catch up
-          // before it adds more (core/events.ts, room)
-          if (events.backlogged) await events.room();
+          // when the work deferred after answers has fallen far behind, a write waits for room before it
+          // adds more (core/events.ts), for at most maxWaitMs: writes slow down to that work's pace
+          // without being held past a client's patience
+          if (events.backlogged) await events.room(maxBacklogWait);
         }
         await next();
         if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api')) {

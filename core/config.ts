@@ -48,7 +48,7 @@ export interface CurioConfig {
   drainDelayMs?: number;
   drainTimeoutMs?: number;
   /** deferred work waiting or running at which writes wait (high), and down to which (low): core/events.ts */
-  deferredBacklog?: { high?: number; low?: number };
+  deferredBacklog?: { high?: number; low?: number; maxWaitMs?: number };
   /** V8's old space grows to (1 + this/100) × what was alive after its last full collection; 0: V8's own policy (core/bin/start.ts) */
   heapGrowingPercent?: number;
   /** uploads on local disk (default) or in an S3-compatible bucket */

@@ -130,14 +130,21 @@ describe('core event bus: deferred work in one lane per plugin, with room for wr
     g.open(); // 1 left: the low mark
     await waitFor(async () => roomy, { timeout: 2000 });
     expect(bus.backlog).to.equal(1);
-    g.open();
+    // with a bound, a wait ends at it even while the backlog stays high
+    for (let n = 0; n < 3; n++) bus.defer('probe.thing.happened' as any, {} as any);
+    expect(bus.backlogged).to.equal(true);
+    const t0 = Date.now();
+    await bus.room(100);
+    expect(Date.now() - t0).to.be.within(90, 1000);
+    expect(bus.backlogged).to.equal(true);
+    g.open(4);
     await bus.settled();
   });
 
   describe('in the app', function () {
     let app: TestApp;
     before(async () => {
-      app = await startTestApp({ deferredBacklog: { high: 3, low: 2 } });
+      app = await startTestApp({ deferredBacklog: { high: 3, low: 2, maxWaitMs: 1500 } });
     });
     after(async () => {
       await app?.close();
@@ -171,6 +178,11 @@ describe('core event bus: deferred work in one lane per plugin, with room for wr
       await write;
       expect(answered).to.equal(200);
       expect((await fan.get(`/api/posts/${ids[3]}`)).body.likesCount).to.equal(1);
+      // backlogged again (the fourth like's run waits too): a write waits at most maxWaitMs, then goes on
+      await waitFor(async () => app.events.backlog === 3, { timeout: 5000 });
+      const t0 = Date.now();
+      expect((await fan.post(`/api/posts/${ids[0]}/like`)).status).to.equal(200);
+      expect(Date.now() - t0).to.be.within(1400, 5000);
       g.open(10);
       await app.events.settled();
     });

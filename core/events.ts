@@ -18,9 +18,13 @@ export interface CurioEvents {}
 export type EventName = keyof CurioEvents & string;
 type Handler<K extends EventName> = (payload: CurioEvents[K]) => unknown | Promise<unknown>;
 
-/** Deferred work waiting or running (all plugins) above which writes wait (see `room`), and below which they go on. */
+/**
+ * Deferred work waiting or running (all plugins) at which writes wait (see `room`), and down to which
+ * it must come before they go on. Close together: waiting writes go on as the lanes make room, paced
+ * by them; a wide gap (1,000) held them for 20 s and more under load, past clients' timeouts.
+ */
 export const BACKLOG_HIGH = 2_000;
-export const BACKLOG_LOW = 1_000;
+export const BACKLOG_LOW = 1_900;
 
 interface Lane {
   name: string;
@@ -150,12 +154,26 @@ export class EventBus {
    * Resolves at once while the backlog is under its high mark; over it, once the lanes have brought
    * it down to the low mark. The app makes every write request wait here before it starts (core/app.ts),
    * so that when the background work cannot keep up, the writes that make it slow down to its pace
-   * instead of queueing it without end (memory, and notifications minutes late). Never from a handler:
-   * a handler waiting for room would wait for its own lane.
+   * instead of queueing it without end (memory, and notifications minutes late); `maxWaitMs` bounds
+   * the wait. Never from a handler: a handler waiting for room would wait for its own lane.
    */
-  room(): Promise<void> {
+  room(maxWaitMs = Infinity): Promise<void> {
     if (!this.backlogged) return Promise.resolve();
-    return new Promise((resolve) => this.waitingForRoom.push(resolve));
+    return new Promise((resolve) => {
+      const waiter = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      // past maxWaitMs the caller goes on anyway (and leaves the waiting list)
+      const timer = Number.isFinite(maxWaitMs)
+        ? setTimeout(() => {
+            const i = this.waitingForRoom.indexOf(waiter);
+            if (i >= 0) this.waitingForRoom.splice(i, 1);
+            resolve();
+          }, maxWaitMs)
+        : undefined;
+      this.waitingForRoom.push(waiter);
+    });
   }
 
   /** Resolves when every deferred event queued so far has been handled (tests, shutdown). */
