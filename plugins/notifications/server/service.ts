@@ -362,7 +362,6 @@ export function createNotificationsService(deps: NotificationsDeps) {
       return { items: rows.map(toSend), total: Number(n), page: p, pageSize: size };
     },
 
-    /** Unread rows as the inbox shows them: a group (the likes of one insight) counts once. */
     /**
      * Unread groups (what the inbox shows as rows), up to UNREAD_COUNT_CAP: the bell shows "99+"
      * beyond 99. A walk from group to group over the unread rows' index (a loose index scan: one
