@@ -438,7 +438,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
   const schemas = new SchemaRegistry();
   schemas.addDir(path.join(ROOT, 'schemas'), 'shared');
   const routeRegistry = new RouteRegistry();
-  const events = new EventBus(log, { backlogHigh: config.deferredBacklog?.high, backlogLow: config.deferredBacklog?.low });
+  const events = new EventBus(log, config.deferredBacklog);
   const services = new ServiceRegistry();
   const permissions = new PermissionRegistry();
   // deleting a master image deletes its responsive variants with it, and its core_images row (core/images.ts)
@@ -621,7 +621,6 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
   //  6. refusal of cross-origin state-changing requests (the client sends no CSRF token; Origin is the check),
   //     and their wait while the work deferred after answers is far behind (events.room);
   //  7. at the end, the rest of a body nobody read (an early answer) is read and dropped (discard-body.ts).
-  const maxBacklogWait = config.deferredBacklog?.maxWaitMs ?? 2000;
   koa.use(async function curioRequest(ctx, next) {
     const res = ctx.res;
     const given = ctx.req.headers['x-request-id'];
@@ -648,7 +647,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
           // when the work deferred after answers has fallen far behind, a write waits for room before it
           // adds more (core/events.ts), for at most maxWaitMs: writes slow down to that work's pace
           // without being held past a client's patience
-          if (events.backlogged) await events.room(maxBacklogWait);
+          if (events.backlogged) await events.room();
         }
         await next();
         if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api')) {

@@ -112,7 +112,7 @@ describe('core event bus: deferred work in one lane per plugin, with room for wr
   });
 
   it('room(): at the high mark it waits until the lanes bring the backlog down to the low mark', async () => {
-    const bus = new EventBus(silent, { backlogHigh: 4, backlogLow: 1 });
+    const bus = new EventBus(silent, { high: 4, low: 1, maxWaitMs: Infinity });
     const g = gate();
     bus.on('probe.thing.happened' as any, () => g.wait(), 'slow');
     for (let n = 0; n < 3; n++) bus.defer('probe.thing.happened' as any, {} as any);

@@ -25,6 +25,8 @@ type Handler<K extends EventName> = (payload: CurioEvents[K]) => unknown | Promi
  */
 export const BACKLOG_HIGH = 2_000;
 export const BACKLOG_LOW = 1_900;
+/** how long a write waits for room at most (`room`) */
+export const BACKLOG_MAX_WAIT_MS = 2_000;
 
 interface Lane {
   name: string;
@@ -36,12 +38,15 @@ export class EventBus {
   private handlers = new Map<string, Array<{ plugin: string; fn: (p: any) => unknown; afterAnswer?: boolean; lane?: (p: any) => string }>>();
   private readonly high: number;
   private readonly low: number;
+  private readonly maxWaitMs: number;
+  /** `backlog`: the app's `deferredBacklog` settings (config.schema.json) */
   constructor(
     private log: Logger,
-    opts: { backlogHigh?: number; backlogLow?: number } = {},
+    backlog: { high?: number; low?: number; maxWaitMs?: number } = {},
   ) {
-    this.high = opts.backlogHigh ?? BACKLOG_HIGH;
-    this.low = Math.min(opts.backlogLow ?? BACKLOG_LOW, this.high);
+    this.high = backlog.high ?? BACKLOG_HIGH;
+    this.low = Math.min(backlog.low ?? BACKLOG_LOW, this.high);
+    this.maxWaitMs = backlog.maxWaitMs ?? BACKLOG_MAX_WAIT_MS;
     // started here, outside any request: see startWorker
     this.worker = this.startWorker();
   }
@@ -157,7 +162,7 @@ export class EventBus {
    * instead of queueing it without end (memory, and notifications minutes late); `maxWaitMs` bounds
    * the wait. Never from a handler: a handler waiting for room would wait for its own lane.
    */
-  room(maxWaitMs = Infinity): Promise<void> {
+  room(maxWaitMs = this.maxWaitMs): Promise<void> {
     if (!this.backlogged) return Promise.resolve();
     return new Promise((resolve) => {
       const waiter = () => {
