@@ -5,6 +5,7 @@
  */
 import crypto from 'node:crypto';
 import knexFactory from 'knex';
+import type { Logger } from 'pino';
 import { createApp, type CurioApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { startTestS3, type TestS3 } from './s3.ts';
@@ -50,7 +51,8 @@ async function createDatabase(): Promise<{ url: string; drop: () => Promise<void
   };
 }
 
-export async function startTestApp(overrides: Record<string, any> = {}): Promise<TestApp> {
+/** A test app on its own database; `opts.logger` takes its log (a test that reads what was logged). */
+export async function startTestApp(overrides: Record<string, any> = {}, opts: { logger?: Logger } = {}): Promise<TestApp> {
   const dataDir = `/tmp/curio-test-${RUN_ID}-${process.pid}-${++counter}`;
   let drop: (() => Promise<void>) | null = null;
   let databaseUrl: string | null = null;
@@ -69,7 +71,7 @@ export async function startTestApp(overrides: Record<string, any> = {}): Promise
   const db = await openDatabase(config, { memory: !databaseUrl, poolMax: 20 });
   let app: CurioApp;
   try {
-    app = await createApp({ config, db });
+    app = await createApp({ config, db, logger: opts.logger });
   } catch (e) {
     await db.close();
     await drop?.();

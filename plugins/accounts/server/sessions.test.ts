@@ -1,7 +1,9 @@
 import http from 'node:http';
 import Koa from 'koa';
 import { expect } from 'chai';
-import { sharedApp, uniqueName, type TestApp, type TestClient } from '../../../core/testing/index.ts';
+import pino from 'pino';
+import { sharedApp, startTestApp, uniqueName, waitFor, type TestApp, type TestClient } from '../../../core/testing/index.ts';
+import { openSse } from '../../../core/testing/sse.ts';
 import { AccountsService } from '../public.ts';
 import { sessionMiddleware } from './sessions.ts';
 
@@ -213,5 +215,46 @@ describe('accounts: sessions', () => {
     const rows = await sessionRows(app, u.me.id);
     expect(rows[1].user_agent).to.match(/^Agent-/);
     expect(rows[1].ip).to.match(/127\.0\.0\.1/);
+  });
+});
+
+describe('accounts: the session on a route that writes its own answer', () => {
+  let app: TestApp;
+  const logged: any[] = [];
+  before(async () => {
+    // this app's log is read back: an error logged while the stream opened is the defect
+    const logger = pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line)) });
+    app = await startTestApp({}, { logger });
+  });
+  after(async () => {
+    await app?.close();
+  });
+
+  it('a live-updates stream opened when the session is due its once-a-minute touch: no error, and the next request slides it', async () => {
+    const u = await app.user();
+    const [row] = await sessionRows(app, u.me.id);
+    const lastSeen = new Date(Date.now() - 2 * 3600_000);
+    await app.knex('user_sessions').where({ id: row.id }).update({ expires_at: new Date(Date.now() + 3600_000), last_activity: lastSeen });
+    const s = await openSse(u);
+    try {
+      expect(s.status).to.equal(200);
+      await waitFor(async () => s.comments.includes('connected'));
+      // the request's own log line comes after koa-session's commit
+      await waitFor(async () => logged.some((l) => l.msg === 'request' && l.url === '/api/stream'));
+      expect(
+        logged.filter((l) => l.level >= 50).map((l) => l.err?.message ?? l.msg),
+        'errors logged',
+      ).to.deep.equal([]);
+      // the stream still carries events
+      await app.live.publishTo([u.me.id], 'probe.after-touch', { n: 1 });
+      await s.next((e) => e.event === 'probe.after-touch');
+    } finally {
+      s.close();
+    }
+    // the touch the stream could not send a cookie for is made by the next ordinary request
+    expect((await u.get('/api/auth/user')).status).to.equal(200);
+    const after = await app.knex('user_sessions').where({ id: row.id }).first();
+    expect(Date.now() - new Date(after.last_activity).getTime()).to.be.below(60_000);
+    expect(new Date(after.expires_at).getTime() - Date.now()).to.be.within(7 * DAY - 60_000, 7 * DAY + 60_000);
   });
 });

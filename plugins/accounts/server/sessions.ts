@@ -187,7 +187,7 @@ function withoutCookieLazily(app: Koa, full: Koa.Middleware): Koa.Middleware {
     const cookie = ctx.req.headers.cookie;
     if (cookie !== undefined && cookie.includes(COOKIE_PAIR)) {
       (ctx as any)[COOKIE_SENT] = true;
-      return full(ctx, next);
+      return full(ctx, () => next().finally(() => leaveUnsavedAfterRawAnswer(ctx)));
     }
     try {
       await next();
@@ -195,6 +195,19 @@ function withoutCookieLazily(app: Koa, full: Koa.Middleware): Koa.Middleware {
       if ((ctx as any)[TOUCHED]) await (ctx as any)[contextSession].commit();
     }
   };
+}
+
+/**
+ * A route that wrote its own answer (the live-updates stream: `ctx.respond = false`, headers sent
+ * when it opened) leaves no room for the cookie koa-session sets when it saves at the end. A save
+ * asked for only to slide the expiry (the once-a-minute touch in index.ts) is left to the member's
+ * next ordinary request, which touches again since nothing was stored; without this, the commit
+ * threw "Cannot set headers after they are sent" when the stream closed.
+ */
+function leaveUnsavedAfterRawAnswer(ctx: Koa.Context): void {
+  if (ctx.respond !== false || !ctx.res.headersSent) return;
+  const s = (ctx as any)[TOUCHED] || (ctx as any)[COOKIE_SENT] ? (ctx.session as any) : null;
+  if (s && typeof s === 'object') s._requireSave = false;
 }
 
 /**
