@@ -118,6 +118,32 @@ describe('core: live updates (GET /api/stream)', function () {
     expect(s2.events.map((x) => x.event)).to.deep.equal(['probe.fresh']);
   });
 
+  it('publishToOpen: the event is stored and sent only for the members of the audience with a stream open now', async () => {
+    const ann = await app.user();
+    const bob = await app.user();
+    const carl = await app.user();
+    const s = await sse(ann);
+    await waitFor(async () => s.comments.includes('connected'));
+    // an audience as SQL (one column of member ids), as plugins give it
+    const audience = app.knex('users').whereIn('id', [ann.me.id, bob.me.id, carl.me.id]).select('id');
+    await app.live.publishToOpen(audience, 'probe.open-only', { n: 1 });
+    const e = await s.next((x) => x.event === 'probe.open-only');
+    expect(e.data).to.deep.equal({ n: 1 });
+    const stored = await app.knex('core_stream_events').where({ type: 'probe.open-only' }).whereIn('user_id', [ann.me.id, bob.me.id, carl.me.id]).pluck('user_id');
+    expect(stored, 'rows only for the member with an open stream').to.deep.equal([ann.me.id]);
+    // as a list of ids; two streams of one member: one row, both streams hear it
+    const bobStreams = [await sse(bob), await sse(bob)];
+    await waitFor(async () => bobStreams.every((x) => x.comments.includes('connected')));
+    await app.live.publishToOpen([bob.me.id, carl.me.id, bob.me.id], 'probe.open-list', {});
+    for (const x of bobStreams) await x.next((y) => y.event === 'probe.open-list');
+    expect(await app.knex('core_stream_events').where({ type: 'probe.open-list' }).whereIn('user_id', [bob.me.id, carl.me.id]).pluck('user_id')).to.deep.equal([bob.me.id]);
+    // a stream closed: its lease is given back, and nothing more is stored for that member
+    s.close();
+    await waitFor(async () => !(await app.knex('core_stream_leases').where({ user_id: ann.me.id }).first()));
+    await app.live.publishToOpen([ann.me.id], 'probe.open-after', {});
+    expect(await app.knex('core_stream_events').where({ type: 'probe.open-after', user_id: ann.me.id }).first()).to.equal(undefined);
+  });
+
   it('keeps at most maxPerMember streams per member: opening one more closes the oldest', async () => {
     const ann = await app.user();
     const a = await sse(ann);
@@ -236,6 +262,25 @@ describe('core: live updates across two processes on one PostgreSQL', function (
       } finally {
         s2.close();
       }
+    } finally {
+      s.close();
+    }
+  });
+
+  it('a new insight posted through process A: feed.new reaches the follower’s stream on process B, and no row is stored for a follower without one', async () => {
+    const author = await signUp(a!, 'fa');
+    const online = await signUp(a!, 'fb');
+    const offline = await signUp(a!, 'fc');
+    for (const f of [online, offline]) expect((await f.post(`/api/user/${author.me.id}/follow`)).status).to.be.oneOf([200, 201]);
+    const s = await openSse(sameSessionOn(b!, online));
+    try {
+      expect(s.status).to.equal(200);
+      const p = await author.post('/api/posts', { type: 'text', content: 'across processes, to who is here' });
+      expect(p.status, p.text).to.equal(201);
+      const e = await s.next((x) => x.event === 'feed.new', 2000);
+      expect(e.data).to.deep.equal({ postId: p.body.id });
+      const rows = await db!.knex('core_stream_events').where({ type: 'feed.new' }).whereIn('user_id', [online.me.id, offline.me.id, author.me.id]).pluck('user_id');
+      expect(rows).to.deep.equal([online.me.id]);
     } finally {
       s.close();
     }

@@ -48,6 +48,16 @@ export interface LiveApi {
   /** The same event to several members. */
   publishTo(userIds: number[], type: string, data?: unknown): Promise<void>;
   /**
+   * The same event to those of an audience who have a stream open now, in whichever process: one
+   * statement reads the audience (member ids, or SQL selecting one column of them) against the open
+   * streams' leases and stores the events of those members only. For hints worth something only
+   * live, to audiences that may be large (a new insight to all who follow its author and museum):
+   * most of them have no tab open, and storing an event for each cost more than the insight itself.
+   * A member whose stream was down gets nothing to resume; the page asks again when its stream
+   * opens (web/src/lib/live.tsx sends `stream.open` to the page).
+   */
+  publishToOpen(audience: number[] | Knex.QueryBuilder, type: string, data?: unknown): Promise<void>;
+  /**
    * Process signals, not for members: `fn(data)` of `onSignal(topic)` runs in every process of the
    * app, this one at once (before the promise resolves), the others when the notification arrives.
    * Sent after the change it announces has committed. A database trigger may send one itself:
@@ -356,6 +366,32 @@ export function createStreamHub(opts: {
   }, leaseRefreshMs);
   leaseTimer.unref();
 
+  /** Delivers stored events: in process on the embedded database, else to every process through notifications. */
+  async function deliver(evs: LiveEvent[]): Promise<void> {
+    if (!evs.length) return;
+    if (opts.kind !== 'postgres') {
+      for (const ev of evs) deliverLocal(ev);
+      return;
+    }
+    // chunks of entries that fit in one notification; an event too large goes as its id
+    const chunks: string[] = [];
+    let cur: string[] = [];
+    let size = 2;
+    for (const ev of evs) {
+      let entry = JSON.stringify([ev.id, ev.userId, ev.type, ev.data ?? {}]);
+      if (entry.length > NOTIFY_LIMIT - 2) entry = JSON.stringify([ev.id]);
+      if (size + entry.length + 1 > NOTIFY_LIMIT && cur.length) {
+        chunks.push(`[${cur.join(',')}]`);
+        cur = [];
+        size = 2;
+      }
+      cur.push(entry);
+      size += entry.length + 1;
+    }
+    if (cur.length) chunks.push(`[${cur.join(',')}]`);
+    for (const ch of chunks) await knex.raw('select pg_notify(?, ?)', [STREAM_CHANNEL, ch]);
+  }
+
   const api: LiveApi = {
     async publish(events) {
       const list = events.filter((e) => Number.isInteger(e.userId) && e.userId > 0 && e.type);
@@ -364,34 +400,30 @@ export function createStreamHub(opts: {
         const rows = await knex('core_stream_events')
           .insert(list.map((e) => ({ user_id: e.userId, type: e.type.slice(0, 64), data: JSON.stringify(e.data ?? {}) })))
           .returning(['id', 'user_id', 'type']);
-        const evs: LiveEvent[] = rows.map((r: any, i: number) => ({ id: Number(r.id), userId: Number(r.user_id), type: r.type, data: list[i].data ?? {} }));
-        if (opts.kind !== 'postgres') {
-          for (const ev of evs) deliverLocal(ev);
-          return;
-        }
-        // chunks of entries that fit in one notification; an event too large goes as its id
-        const chunks: string[] = [];
-        let cur: string[] = [];
-        let size = 2;
-        for (const ev of evs) {
-          let entry = JSON.stringify([ev.id, ev.userId, ev.type, ev.data ?? {}]);
-          if (entry.length > NOTIFY_LIMIT - 2) entry = JSON.stringify([ev.id]);
-          if (size + entry.length + 1 > NOTIFY_LIMIT && cur.length) {
-            chunks.push(`[${cur.join(',')}]`);
-            cur = [];
-            size = 2;
-          }
-          cur.push(entry);
-          size += entry.length + 1;
-        }
-        if (cur.length) chunks.push(`[${cur.join(',')}]`);
-        for (const ch of chunks) await knex.raw('select pg_notify(?, ?)', [STREAM_CHANNEL, ch]);
+        await deliver(rows.map((r: any, i: number) => ({ id: Number(r.id), userId: Number(r.user_id), type: r.type, data: list[i].data ?? {} })));
       } catch (err) {
         log.error({ err }, 'live updates: publish failed');
       }
     },
     publishTo(userIds, type, data) {
       return api.publish([...new Set(userIds)].map((userId) => ({ userId, type, data })));
+    },
+    async publishToOpen(audience, type, data) {
+      if (!type || (Array.isArray(audience) && !audience.length)) return;
+      try {
+        const ids = Array.isArray(audience) ? knex.raw('select unnest(?::int[])', [audience.filter((id) => Number.isInteger(id) && id > 0)]) : audience;
+        const body = data ?? {};
+        const r = await knex.raw(
+          `insert into core_stream_events (user_id, type, data)
+           select distinct l.user_id, ?, ?::jsonb from core_stream_leases l
+           where l.user_id in (?) and l.expires_at > now()
+           returning id, user_id`,
+          [type.slice(0, 64), JSON.stringify(body), ids],
+        );
+        await deliver(rowsOf(r).map((row: any) => ({ id: Number(row.id), userId: Number(row.user_id), type: type.slice(0, 64), data: body })));
+      } catch (err) {
+        log.error({ err }, 'live updates: publish failed');
+      }
     },
     async signal(topic, data) {
       dispatchSignal(topic, data);

@@ -47,7 +47,7 @@ export { useAppConfig, usePluginEnabled, usePluginConfig } from './lib/app-confi
 export type { AppConfig } from './lib/app-config.tsx';
 export { useOnline } from './lib/online.ts';
 export { useHydrated } from './lib/hydrated.ts';
-export { useLiveEvent, useLiveConnected, LIVE_EVENT } from './lib/live.tsx';
+export { useLiveEvent, useLiveConnected, LIVE_EVENT, STREAM_OPEN } from './lib/live.tsx';
 export type { LiveEventDetail } from './lib/live.tsx';
 
 // i18n

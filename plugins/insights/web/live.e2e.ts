@@ -9,7 +9,8 @@ describe('home feed: "N new insights" from the live stream', function () {
   let browser: Browser;
   let page: Page;
   before(async function () {
-    app = await startE2EApp();
+    // leases refreshed every half second: a stream whose lease is gone closes within it
+    app = await startE2EApp({ stream: { heartbeatMs: 500 } });
     browser = await launchBrowser();
   });
   after(async function () {
@@ -36,5 +37,34 @@ describe('home feed: "N new insights" from the live stream', function () {
     await page.click('[data-testid="feed-new-pill"]');
     await waitForText(page, 'Fresh from the sculpture hall');
     await page.waitForFunction(() => !document.querySelector('[data-testid="feed-new-pill"]'));
+    await page.close();
+  });
+
+  it('an insight posted while the tab’s stream was down: nothing is kept for it, and the pill comes when the stream is back', async function () {
+    const viewer = await app.user();
+    const author = await app.user({ firstName: 'Rita', lastName: 'Reconnect' });
+    expect((await viewer.post(`/api/user/${author.me.id}/follow`)).status).to.be.oneOf([200, 201]);
+    expect((await author.post('/api/posts', { type: 'text', content: 'Before the stream dropped' })).status).to.equal(201);
+    page = await browser.newPage();
+    await page.setViewport({ width: 1280, height: 800 });
+    await signInPage(page, app, viewer);
+    await page.goto(app.url + '/', { waitUntil: 'networkidle2' });
+    await waitForText(page, 'Before the stream dropped');
+    const leases = () => app.knex('core_stream_leases').where({ user_id: viewer.me.id });
+    await waitFor(async () => Boolean(await leases().first()), { timeout: 20_000 });
+    // the stream is given up (as another process does at the member's limit): the server closes it
+    // at its next lease refresh, and the browser reconnects after the stream's `retry: 3000`
+    const open = app.stream.openCount();
+    await leases().del();
+    await waitFor(async () => app.stream.openCount() === open - 1, { timeout: 5000 });
+    const p = await author.post('/api/posts', { type: 'text', content: 'Posted while the stream was down' });
+    expect(p.status).to.equal(201);
+    await app.events.settled();
+    expect(await leases().first(), 'the tab had not reconnected yet').to.equal(undefined);
+    expect(await app.knex('core_stream_events').where({ user_id: viewer.me.id, type: 'feed.new' }).first(), 'no feed.new kept for a member without a stream').to.equal(undefined);
+    await page.waitForSelector('[data-testid="feed-new-pill"]', { timeout: 15_000 });
+    expect(await page.$eval('[data-testid="feed-new-pill"]', (e) => (e as HTMLElement).innerText.trim())).to.equal('1 new insight');
+    expect(await leases().first(), 'the pill came with the stream back').to.not.equal(undefined);
+    await page.close();
   });
 });

@@ -21,6 +21,11 @@ import { usePluginRegistry } from './plugins.tsx';
 import { apiActivity } from './api.ts';
 
 export const LIVE_EVENT = 'curio:live';
+/**
+ * Given to useLiveEvent listeners (not a server event) when the tab's stream opens, the first time
+ * or again after it was down: what was published only to open streams meanwhile never reached it.
+ */
+export const STREAM_OPEN = 'stream.open';
 
 export interface LiveEventDetail {
   type: string;
@@ -165,6 +170,9 @@ export function LiveStream({ userId }: { userId: number }) {
           wasDown = false;
           // whatever the resume window could not cover
           revalidate(Object.values(mapRef.current).flat());
+          // and to the pages: hints sent only to open streams (LiveApi.publishToOpen: the home feed's
+          // feed.new) were not kept for this tab while it had none
+          window.dispatchEvent(new CustomEvent<LiveEventDetail>(LIVE_EVENT, { detail: { type: STREAM_OPEN, data: null } }));
         }
       };
       es.onerror = () => {

@@ -14,6 +14,7 @@ import {
   InfiniteList,
   useDocumentTitle,
   useLiveEvent,
+  STREAM_OPEN,
   apiRequest,
   CoverImage,
   Slot,
@@ -118,7 +119,8 @@ function Feed({ onFullRecommendations }: { onFullRecommendations: (shown: boolea
   const newest = useGeneral ? null : personal.items[0];
   const [fresh, setFresh] = useState(0);
   useEffect(() => setFresh(0), [newest?.id]);
-  useLiveEvent('feed.new', () => {
+  // feed.new is sent only to open streams: when this tab's opens (again), it asks too
+  useLiveEvent(['feed.new', STREAM_OPEN], () => {
     if (!newest) return void personal.mutate();
     apiRequest<{ count: number }>('GET', `/api/feed/new-count?since=${encodeURIComponent(newest.createdAt)}&sinceId=${newest.id}`)
       .then((r) => setFresh(r.count))
