@@ -251,14 +251,19 @@ describe('core: live updates across two processes on one PostgreSQL', function (
       expect(e.at - t0).to.be.below(2000);
       expect(e.data.unreadCount).to.equal(1);
       s.close();
-      // while away: an event through A; resuming on B with Last-Event-ID finds it in the shared log
+      await waitFor(async () => !(await db!.knex('core_stream_leases').where({ user_id: ann.me.id }).first()));
+      // while away: a message through A; resuming on B with Last-Event-ID finds it in the shared log
+      // (a notification's live update goes only to open streams: the tab reads its count when it opens)
       const carl = await signUp(a!, 'sc');
       expect((await carl.post(`/api/user/${ann.me.id}/follow`)).status).to.be.oneOf([200, 201]);
+      const m = await carl.post('/api/conversations', { participantIds: [ann.me.id], message: { text: 'while you were away' } });
+      expect(m.status, m.text).to.equal(201);
       const s2 = await openSse(annOnB, '/api/stream', { 'last-event-id': e.id! });
       try {
-        const again = await s2.next((x) => x.event === 'notification.created', 2000);
-        expect(again.data.unreadCount).to.equal(2);
+        const again = await s2.next((x) => x.event === 'message.created', 2000);
+        expect(again.data.conversationId).to.equal(m.body.id);
         expect(Number(again.id)).to.be.greaterThan(Number(e.id));
+        expect(s2.events.map((x) => x.event), 'nothing kept of the follow’s notification').to.not.include('notification.created');
       } finally {
         s2.close();
       }

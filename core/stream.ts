@@ -58,6 +58,12 @@ export interface LiveApi {
    */
   publishToOpen(audience: number[] | Knex.QueryBuilder, type: string, data?: unknown): Promise<void>;
   /**
+   * A boolean SQL expression: the member in `userIdColumn` has a stream open now, in whichever
+   * process. A plugin reads it in a statement of its own (e.g. returned by an insert) to publish, or
+   * prepare what it would publish, only for members who would see it live.
+   */
+  hasOpenStream(userIdColumn: string): Knex.Raw;
+  /**
    * Process signals, not for members: `fn(data)` of `onSignal(topic)` runs in every process of the
    * app, this one at once (before the promise resolves), the others when the notification arrives.
    * Sent after the change it announces has committed. A database trigger may send one itself:
@@ -407,6 +413,9 @@ export function createStreamHub(opts: {
     },
     publishTo(userIds, type, data) {
       return api.publish([...new Set(userIds)].map((userId) => ({ userId, type, data })));
+    },
+    hasOpenStream(col) {
+      return knex.raw(`exists (select 1 from core_stream_leases l where l.user_id = ?? and l.expires_at > now())`, [col]);
     },
     async publishToOpen(audience, type, data) {
       if (!type || (Array.isArray(audience) && !audience.length)) return;

@@ -211,6 +211,18 @@ export interface AccountsSql {
   /** A boolean SQL expression: the user in `userIdColumn` allows tagging (preference "Allow tagging"; on when never set). */
   allowsTagging(userIdColumn: string): Knex.Raw;
   /**
+   * A boolean SQL expression: the member in `userIdColumn` has the boolean preference `preference`
+   * (a UserPreferences field, e.g. 'likeNotifications') on, or its default when never set. An unknown
+   * or non-boolean field is a programming error (thrown).
+   */
+  prefers(preference: string, userIdColumn: string): Knex.Raw;
+  /**
+   * A boolean SQL expression: `actorId` may reach the member in `userIdColumn` (`reachable`'s rule
+   * inside a statement of one's own, e.g. the insert of a notification): no block either way, and with
+   * `notifications`, no active mute of the actor by that member that also hides notifications.
+   */
+  reachableBy(actorId: number, userIdColumn: string, opts?: { notifications?: boolean }): Knex.Raw;
+  /**
    * A boolean SQL expression: the viewer has no active mute of the user in `userIdColumn` (expired
    * mutes end by themselves: compared with now() in SQL). `notifications: true` only counts mutes that
    * also hide notifications (for notification lists). True for anonymous viewers.

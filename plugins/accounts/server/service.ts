@@ -191,6 +191,9 @@ export const PENDING_DELETION_SQL = `exists (select 1 from users acc_del where a
 export function accountsSql(knex: Knex): AccountsSql {
   // aliases of their own (acc_*): the surrounding statement's names stay free
   const notBlockedSql = `not exists (select 1 from user_blocks acc_b where (acc_b.blocker_id = ?? and acc_b.blocked_id = ?) or (acc_b.blocker_id = ? and acc_b.blocked_id = ??))`;
+  /** reachable's rule for the member in a column (bindings: column, actor, actor, column[, column, actor]) */
+  const reachableSql = (notifications: boolean) =>
+    notBlockedSql + (notifications ? ` and not exists (select 1 from user_mutes acc_m where acc_m.muter_id = ?? and acc_m.muted_id = ? and acc_m.notifications and ${ACTIVE_MUTE_SQL})` : '');
   const sql: AccountsSql = {
     followingIds: (userId) => knex('user_follows').where('follower_id', userId).select('following_id'),
     requestedIds: (userId) => knex('user_follow_requests').where('requester_id', userId).select('target_id'),
@@ -213,6 +216,15 @@ export function accountsSql(knex: Knex): AccountsSql {
     },
     allowsTagging(col) {
       return knex.raw(`coalesce((select acc_p.allow_tagging from user_preferences acc_p where acc_p.user_id = ??), true)`, [col]);
+    },
+    prefers(preference, col) {
+      const column = PREFERENCE_COLUMNS[preference as keyof UserPreferences];
+      const fallback = DEFAULT_PREFERENCES[preference as keyof UserPreferences];
+      if (!column || typeof fallback !== 'boolean') throw new Error(`Not a boolean preference: ${preference}`);
+      return knex.raw(`coalesce((select acc_p.?? from user_preferences acc_p where acc_p.user_id = ??), ${fallback ? 'true' : 'false'})`, [column, col]);
+    },
+    reachableBy(actorId, col, opts) {
+      return knex.raw(`(${reachableSql(Boolean(opts?.notifications))})`, [col, actorId, actorId, col, ...(opts?.notifications ? [col, actorId] : [])]);
     },
     notMuted(viewer, col, opts) {
       if (!viewer) return knex.raw('true');
@@ -528,12 +540,8 @@ export function createAccountsApi(knex: Knex, deps: AccountsApiDeps): AccountsAp
     async reachable(actorId, recipientIds, opts) {
       const ids = [...new Set(recipientIds.filter((i) => Number.isInteger(i)))];
       if (!ids.length) return new Set();
-      const q = knex('users as r')
-        .whereIn('r.id', ids)
-        .whereRaw(`not exists (select 1 from user_blocks acc_b where (acc_b.blocker_id = r.id and acc_b.blocked_id = ?) or (acc_b.blocker_id = ? and acc_b.blocked_id = r.id))`, [actorId, actorId]);
-      if (opts?.notifications) {
-        q.whereRaw(`not exists (select 1 from user_mutes acc_m where acc_m.muter_id = r.id and acc_m.muted_id = ? and acc_m.notifications and ${ACTIVE_MUTE_SQL})`, [actorId]);
-      }
+      // the rule of sql.reachableBy, the one place it is written
+      const q = knex('users as r').whereIn('r.id', ids).where(sql.reachableBy(actorId, 'r.id', opts));
       return new Set((await q.pluck('r.id')).map(Number));
     },
     canonicalRole: (r) => canonicalRole(r),

@@ -7,7 +7,7 @@ import { AccountsService, type UserSummary } from '../../accounts/public.ts';
 import '../../insights/public.ts';
 import { DigestSections, NotificationsService, excerptOf, type NewNotification } from '../public.ts';
 import { registerNotificationEmails } from './emails.ts';
-import { registerPush } from './push.ts';
+import { pushSubscribedSql, registerPush } from './push.ts';
 import { createNotificationsService, FANOUT_JOB } from './service.ts';
 import { registerNotificationsExport } from './export.ts';
 import { englishTexts } from '../../../core/texts.ts';
@@ -43,15 +43,17 @@ export default definePluginServer({
       batchSize: Number(ctx.config.batchSize ?? 1000),
       syncLimit: Number(ctx.config.syncLimit ?? 1000),
       live: ctx.live,
+      pushSubscribed: (col) => pushSubscribedSql(knex, col),
     });
     // every stored notification is also pushed to the member's devices (push.ts)
     const push = registerPush(ctx);
     const api = {
       ...svc.api,
       async notify(userIds: number[], n: NewNotification) {
-        const stored = await svc.deliver(userIds, n);
-        if (stored.length) await push.afterNotify(stored, n).catch((err) => ctx.log.warn({ err }, 'could not queue push notifications'));
-        return stored.length;
+        const d = await svc.deliver(userIds, n);
+        // d.push: those it was stored for who have a push subscription (read with the insert)
+        if (d.push.length) await push.afterNotify(d.push, n, { subscribed: true }).catch((err) => ctx.log.warn({ err }, 'could not queue push notifications'));
+        return d.stored.length;
       },
     };
     ctx.services.provide(NotificationsService, api);

@@ -1,4 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { expect } from 'chai';
+import { openSse } from '../../../core/testing/sse.ts';
 import { sharedApp, startTestApp, waitFor, type TestApp, type SignedInClient } from '../../../core/testing/index.ts';
 import { NotificationsService, type NotificationsApi } from '../public.ts';
 import { BadgesService } from '../../badges/public.ts';
@@ -174,6 +176,42 @@ describe('notifications', function () {
       await app.events.emit('insights.comment.created', { commentId: nextId(), postId: post, userId: replier.me.id, postAuthorId: author.me.id, parentId: null, parentAuthorId: null });
       await app.events.settled();
       expect(await inbox(author)).to.have.length(3);
+    });
+
+    it('a like told to a member without a tab open is one statement (the rules in the insert); with a tab open, its live update follows', async () => {
+      const author = await app.user();
+      const fan = await app.user({ firstName: 'Lee', lastName: 'Liker' });
+      const als = new AsyncLocalStorage<string[]>();
+      const onQuery = (q: { sql?: string }) => als.getStore()?.push(String(q.sql ?? '').replace(/\s+/g, ' '));
+      app.knex.on('query', onQuery);
+      try {
+        const like = (postId: number) => ({ type: 'like' as const, title: 'New like', message: 'Lee Liker liked your insight.', actorId: fan.me.id, dedupeKey: `like:${postId}:${fan.me.id}`, groupKey: `like:insight:${postId}` });
+        const offline: string[] = [];
+        expect(await als.run(offline, () => api.notify([author.me.id], like(nextId())))).to.equal(1);
+        expect(offline, offline.join('\n')).to.have.length(1);
+        expect(offline[0]).to.match(/^insert into notifications/);
+        // the same insert refuses what the rules refuse: the preference off, then a mute of the liker's notifications
+        await setPrefs(app, author, { likeNotifications: false });
+        expect(await api.notify([author.me.id], like(nextId()))).to.equal(0);
+        await setPrefs(app, author, { likeNotifications: true });
+        expect((await author.post(`/api/user/${fan.me.id}/mute`, { notifications: true })).status).to.be.oneOf([200, 201]);
+        expect(await api.notify([author.me.id], like(nextId()))).to.equal(0);
+        expect((await author.del(`/api/user/${fan.me.id}/mute`)).status).to.be.oneOf([200, 204]);
+        // a tab open: its count and its event come after the insert
+        const s = await openSse(author);
+        try {
+          await waitFor(async () => s.comments.includes('connected'));
+          const online: string[] = [];
+          expect(await als.run(online, () => api.notify([author.me.id], like(nextId())))).to.equal(1);
+          const e = await s.next((x) => x.event === 'notification.created');
+          expect(e.data.unreadCount).to.equal((await author.get('/api/notifications/unread-count')).body.count);
+          expect(online.length, online.join('\n')).to.be.within(2, 4);
+        } finally {
+          s.close();
+        }
+      } finally {
+        app.knex.off('query', onQuery);
+      }
     });
 
     it('suggestion decisions: the museums plugin notifies (with the note); one notification, museumUpdates respected', async function () {

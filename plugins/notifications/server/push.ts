@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import webpush from 'web-push';
+import type { Knex } from 'knex';
 import type { PluginContext } from '../../../core/plugin-api.ts';
 import { HttpError } from '../../../core/errors.ts';
 import { AccountsService } from '../../accounts/public.ts';
@@ -41,8 +42,16 @@ export function vapidKeys(ctx: PluginContext): { publicKey: string; privateKey: 
   }
 }
 
-/** afterNotify: given the members a notification was stored for, queues its push to their devices. */
-export function registerPush(ctx: PluginContext): { afterNotify(userIds: number[], n: NewNotification): Promise<void> } {
+/** A boolean SQL expression: the member in `userIdColumn` has a push subscription (devices to push to). */
+export function pushSubscribedSql(knex: Knex, userIdColumn: string): Knex.Raw {
+  return knex.raw('exists (select 1 from push_subscriptions ps where ps.user_id = ??)', [userIdColumn]);
+}
+
+/**
+ * afterNotify: given the members a notification was stored for, queues its push to their devices
+ * (`subscribed`: the caller already kept only members with a subscription, pushSubscribedSql).
+ */
+export function registerPush(ctx: PluginContext): { afterNotify(userIds: number[], n: NewNotification, opts?: { subscribed?: boolean }): Promise<void> } {
   const knex = ctx.db;
   let keys: { publicKey: string; privateKey: string } | null = null;
   const getKeys = () => (keys ??= vapidKeys(ctx));
@@ -144,13 +153,12 @@ export function registerPush(ctx: PluginContext): { afterNotify(userIds: number[
   });
 
   return {
-    async afterNotify(userIds, n) {
+    async afterNotify(userIds, n, opts) {
       // userIds: those the notification was stored for (a repeat of a deduplicated one was not, and
       // gets no push either)
       if (!userIds.length) return;
       const ids = [...new Set(userIds)];
-      const has = await knex('push_subscriptions').whereIn('user_id', ids).first('id');
-      if (!has) return;
+      if (!opts?.subscribed && !(await knex('push_subscriptions').whereIn('user_id', ids).first('id'))) return;
       await ctx.jobs.enqueue(PUSH_FANOUT_JOB, { id: crypto.randomUUID(), userIds: ids, n: { type: n.type, title: n.title, message: n.message, link: n.link ?? null } }, { maxAttempts: 3 });
     },
   };

@@ -117,6 +117,15 @@ export interface NotificationsDeps {
   syncLimit: number;
   /** live updates (core/stream.ts): `notification.created` with the new unread count to each recipient */
   live?: LiveApi;
+  /** a boolean SQL expression: the member in the column has a push subscription (push.ts); read with the insert */
+  pushSubscribed?: (userIdColumn: string) => Knex.Raw;
+}
+
+/** Whom a notification was stored for, and of them who has a tab open and who a device for pushes. */
+export interface Delivered {
+  stored: number[];
+  live: number[];
+  push: number[];
 }
 
 /**
@@ -153,17 +162,36 @@ export function createNotificationsService(deps: NotificationsDeps) {
    * the foreign key refuse the chunk, naming them: it is written again without them (each chunk
    * inside a transaction runs under a savepoint, so the refusal does not abort the transaction).
    */
-  async function insertFor(trx: Knex | Knex.Transaction, list: number[], row: ReturnType<typeof clean>, sendId: number | null, storedIds?: number[]): Promise<number> {
+  async function insertFor(
+    trx: Knex | Knex.Transaction,
+    list: number[],
+    row: ReturnType<typeof clean>,
+    sendId: number | null,
+    storedIds?: number[],
+    /** deliver(): accounts' rules in the statement (u.id is the recipient), and whom to tell live and by push */
+    one?: { rules: Knex.Raw[]; out: Delivered },
+  ): Promise<number> {
+    const rules = one?.rules ?? [];
+    const flags = one
+      ? [deps.live ? deps.live.hasOpenStream('notifications.user_id') : knex.raw('false'), deps.pushSubscribed ? deps.pushSubscribed('notifications.user_id') : knex.raw('false')]
+      : [];
     const write = async (db: Knex | Knex.Transaction, chunk: number[]) => {
       const rows = rowsOf(
         await db.raw(
           `insert into notifications (user_id, type, title, message, priority, link, template, params, dedupe_key, send_id, actor_id, group_key)
-           select u.id, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?::int, ?::text from unnest(?::int[]) as u(id) order by u.id
-           on conflict do nothing returning user_id`,
-          [row.type, row.title, row.message, row.priority, row.link, row.template, row.params, row.dedupe_key, sendId, row.actor_id, row.group_key ?? null, intArray(chunk)],
+           select u.id, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?::int, ?::text from unnest(?::int[]) as u(id)
+           ${rules.length ? `where ${rules.map(() => '?').join(' and ')}` : ''} order by u.id
+           on conflict do nothing returning user_id${one ? ', ? as live, ? as push' : ''}`,
+          [row.type, row.title, row.message, row.priority, row.link, row.template, row.params, row.dedupe_key, sendId, row.actor_id, row.group_key ?? null, intArray(chunk), ...rules, ...flags],
         ),
       );
       if (storedIds) for (const r of rows) storedIds.push(Number(r.user_id));
+      if (one) {
+        for (const r of rows) {
+          if (r.live) one.out.live.push(Number(r.user_id));
+          if (r.push) one.out.push.push(Number(r.user_id));
+        }
+      }
       return rows.length;
     };
     const inTrx = (trx as Knex.Transaction).isTransaction === true;
@@ -195,20 +223,29 @@ export function createNotificationsService(deps: NotificationsDeps) {
     return stored;
   }
 
-  /** Stores a notification for those of `userIds` who may get it, tells their open tabs, and answers whom it was stored for (a repeat of a deduplicated one is not). */
-  async function deliver(userIds: number[], n: NewNotification): Promise<number[]> {
+  /**
+   * Stores a notification for those of `userIds` who may get it, tells their open tabs, and answers
+   * whom it was stored for (a repeat of a deduplicated one is not) and who of them has a device for
+   * pushes. One statement (issue 18: was five, and three more for the live update of a member
+   * without a tab open): the recipient's preference for this type and, when a member caused it,
+   * no block either way and no mute of their notifications (accounts' rules, AccountsApi.sql) are
+   * conditions of the insert, which also says who has a stream open and a push subscription.
+   */
+  async function deliver(userIds: number[], n: NewNotification): Promise<Delivered> {
     const row = clean(n);
-    let recipients = await allowed(ids(userIds), row.type);
-    if (row.actor_id && recipients.length) {
-      // not to members blocked either way with the actor, nor to those who muted their notifications
-      const reach = await deps.accounts()!.reachable(row.actor_id, recipients, { notifications: true });
-      recipients = recipients.filter((id) => reach.has(id));
-    }
-    if (!recipients.length) return [];
-    const storedIds: number[] = [];
-    await insertFor(knex, recipients, row, null, storedIds);
-    await announce(storedIds);
-    return storedIds;
+    const acc = deps.accounts();
+    if (!acc) throw new Error('Notifications need the accounts plugin');
+    const out: Delivered = { stored: [], live: [], push: [] };
+    const list = ids(userIds);
+    if (!list.length) return out;
+    const pref = PREFERENCE_OF_TYPE[row.type as keyof typeof PREFERENCE_OF_TYPE];
+    const rules: Knex.Raw[] = [];
+    if (pref) rules.push(acc.sql.prefers(pref, 'u.id'));
+    if (row.actor_id) rules.push(acc.sql.reachableBy(row.actor_id, 'u.id', { notifications: true }));
+    await insertFor(knex, list, row, null, out.stored, { rules, out });
+    // only the recipients with a tab open hear of it now; any other tab reads its count when it opens
+    await announce(out.live);
+    return out;
   }
 
   /** After the rows are committed: each recipient's open tabs hear of it, with their new unread count. */
@@ -304,7 +341,7 @@ export function createNotificationsService(deps: NotificationsDeps) {
     markAllRead(userId: number): Promise<number>;
   } = {
     async notify(userIds, n) {
-      return (await deliver(userIds, n)).length;
+      return (await deliver(userIds, n)).stored.length;
     },
 
     async notifyAll(n, opts = {}) {
