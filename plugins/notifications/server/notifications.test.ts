@@ -290,6 +290,23 @@ describe('notifications', function () {
       expect(stored).to.equal(Number(members));
     });
 
+    it('to listed ids: the live update reaches the open tab with its count, and nothing is written for members without one', async () => {
+      const here = await app.user();
+      const away = await app.user();
+      const s = await openSse(here);
+      try {
+        await waitFor(async () => s.comments.includes('connected'));
+        const title = `Live send ${nextId()}`;
+        expect(await api.send({ type: 'admin', title, message: 'To who is here' }, { userIds: [here.me.id, away.me.id] })).to.equal(2);
+        const e = await s.next((x) => x.event === 'notification.created');
+        expect(e.data.unreadCount).to.equal((await here.get('/api/notifications/unread-count')).body.count);
+        expect(await app.knex('core_stream_events').where({ type: 'notification.created' }).whereIn('user_id', [here.me.id, away.me.id]).pluck('user_id')).to.deep.equal([here.me.id]);
+        expect((await inbox(away)).map((n) => n.title)).to.deep.equal([title]);
+      } finally {
+        s.close();
+      }
+    });
+
     it('to a large audience: answers at once, fans out in batches in the background, never twice', async function () {
       this.timeout(120000);
       const small = await startTestApp({ plugins: { disabled: ['admin', 'events', 'groups'], config: { notifications: { batchSize: 40, syncLimit: 10 } } } });

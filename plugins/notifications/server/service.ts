@@ -168,11 +168,12 @@ export function createNotificationsService(deps: NotificationsDeps) {
     row: ReturnType<typeof clean>,
     sendId: number | null,
     storedIds?: number[],
-    /** deliver(): accounts' rules in the statement (u.id is the recipient), and whom to tell live and by push */
-    one?: { rules: Knex.Raw[]; out: Delivered },
+    /** accounts' rules in the statement (u.id is the recipient: deliver()), and where to note whom to tell live and by push */
+    opts?: { rules?: Knex.Raw[]; out?: Delivered },
   ): Promise<number> {
-    const rules = one?.rules ?? [];
-    const flags = one
+    const rules = opts?.rules ?? [];
+    const out = opts?.out;
+    const flags = out
       ? [deps.live ? deps.live.hasOpenStream('notifications.user_id') : knex.raw('false'), deps.pushSubscribed ? deps.pushSubscribed('notifications.user_id') : knex.raw('false')]
       : [];
     const write = async (db: Knex | Knex.Transaction, chunk: number[]) => {
@@ -181,15 +182,15 @@ export function createNotificationsService(deps: NotificationsDeps) {
           `insert into notifications (user_id, type, title, message, priority, link, template, params, dedupe_key, send_id, actor_id, group_key)
            select u.id, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?::int, ?::text from unnest(?::int[]) as u(id)
            ${rules.length ? `where ${rules.map(() => '?').join(' and ')}` : ''} order by u.id
-           on conflict do nothing returning user_id${one ? ', ? as live, ? as push' : ''}`,
+           on conflict do nothing returning user_id${out ? ', ? as live, ? as push' : ''}`,
           [row.type, row.title, row.message, row.priority, row.link, row.template, row.params, row.dedupe_key, sendId, row.actor_id, row.group_key ?? null, intArray(chunk), ...rules, ...flags],
         ),
       );
       if (storedIds) for (const r of rows) storedIds.push(Number(r.user_id));
-      if (one) {
+      if (out) {
         for (const r of rows) {
-          if (r.live) one.out.live.push(Number(r.user_id));
-          if (r.push) one.out.push.push(Number(r.user_id));
+          if (r.live) out.live.push(Number(r.user_id));
+          if (r.push) out.push.push(Number(r.user_id));
         }
       }
       return rows.length;
@@ -296,7 +297,8 @@ export function createNotificationsService(deps: NotificationsDeps) {
       ...clean({ type: s.type, title: s.title, message: s.message, priority: s.priority, link: s.link, template: s.template ?? undefined }),
       params: s.params ? (typeof s.params === 'string' ? s.params : JSON.stringify(s.params)) : null,
     };
-    const storedIds: number[] = [];
+    // whom to tell now: those with a tab open (a send to everyone no longer writes a live event for each member)
+    const out: Delivered = { stored: [], live: [], push: [] };
     const more = await knex.transaction(async (trx) => {
       const locked = await trx('notification_sends').where({ id: sendId }).forUpdate().first('cursor', 'status');
       if (!locked || locked.status === 'done') return false;
@@ -305,13 +307,13 @@ export function createNotificationsService(deps: NotificationsDeps) {
         await trx('notification_sends').where({ id: sendId }).update({ status: 'done', finished_at: trx.fn.now() });
         return false;
       }
-      const n = await insertFor(trx, recipients, row, sendId, storedIds);
+      const n = await insertFor(trx, recipients, row, sendId, out.stored, { out });
       await trx('notification_sends')
         .where({ id: sendId })
         .update({ cursor: batch[batch.length - 1], delivered_count: trx.raw('delivered_count + ?', [n]) });
       return true;
     });
-    await announce(storedIds);
+    await announce(out.live);
     return more;
   }
 
@@ -353,17 +355,17 @@ export function createNotificationsService(deps: NotificationsDeps) {
       const sentBy = opts.sentBy ?? null;
       if (opts.userIds != null) {
         const list = await allowed(ids(opts.userIds), row.type);
-        const storedIds: number[] = [];
+        const out: Delivered = { stored: [], live: [], push: [] };
         const total = await knex.transaction(async (trx) => {
           const [s] = await trx('notification_sends')
             .insert({ type: row.type, title: row.title, message: row.message, priority: row.priority, link: row.link, template: row.template, params: row.params, audience: 'users', status: 'sending', sent_by: sentBy })
             .returning('id');
           const sendId = Number(s.id ?? s);
-          const stored = list.length ? await insertFor(trx, list, row, sendId, storedIds) : 0;
+          const stored = list.length ? await insertFor(trx, list, row, sendId, out.stored, { out }) : 0;
           await trx('notification_sends').where({ id: sendId }).update({ recipient_count: stored, delivered_count: stored, status: 'done', finished_at: trx.fn.now() });
           return stored;
         });
-        await announce(storedIds);
+        await announce(out.live);
         return total;
       }
       const acc = deps.accounts();
