@@ -112,8 +112,9 @@ export default definePluginServer({
       const ref = `${p.postId}:${p.userId}`;
       if (p.liked) await svc.record(p.authorId, 'likes', ref, p.postId);
       else await svc.undo('likes', { ref });
-      // four lanes by the author: a like and its unlike (same author) stay in order
-    }, { lane: (p) => String(p.authorId % 4) });
+      // sixteen lanes by the author: a like and its unlike (same author) stay in order; four fell
+      // behind under the mix (each lane waits its turn for a pooled connection behind the requests)
+    }, { lane: (p) => String(p.authorId % 16) });
     ctx.events.on('communities.member.joined', (p) => svc.record(p.userId, 'community_joins', `${p.communityId}:${p.userId}`, p.communityId));
     ctx.events.on('communities.member.left', async (p) => {
       await svc.undo('community_joins', { ref: `${p.communityId}:${p.userId}` });
