@@ -18,16 +18,22 @@ describe('home feed: "N new insights" from the live stream', function () {
     await app?.close();
   });
 
-  it('shows the pill when a followed member posts, and loads the insight on click', async function () {
+  /** A viewer following an author who posted `older`, on the home feed that shows it. */
+  async function homeOfFollower(author: { firstName: string; lastName: string }, older: string) {
     const viewer = await app.user();
-    const author = await app.user({ firstName: 'Olga', lastName: 'Oil' });
-    expect((await viewer.post(`/api/user/${author.me.id}/follow`)).status).to.be.oneOf([200, 201]);
-    expect((await author.post('/api/posts', { type: 'text', content: 'An older insight from Olga' })).status).to.equal(201);
+    const a = await app.user(author);
+    expect((await viewer.post(`/api/user/${a.me.id}/follow`)).status).to.be.oneOf([200, 201]);
+    expect((await a.post('/api/posts', { type: 'text', content: older })).status).to.equal(201);
     page = await browser.newPage();
     await page.setViewport({ width: 1280, height: 800 });
     await signInPage(page, app, viewer);
     await page.goto(app.url + '/', { waitUntil: 'networkidle2' });
-    await waitForText(page, 'An older insight from Olga');
+    await waitForText(page, older);
+    return { viewer, author: a };
+  }
+
+  it('shows the pill when a followed member posts, and loads the insight on click', async function () {
+    const { author } = await homeOfFollower({ firstName: 'Olga', lastName: 'Oil' }, 'An older insight from Olga');
     await waitFor(async () => app.stream.openCount() >= 1, { timeout: 10000 });
     expect((await author.post('/api/posts', { type: 'text', content: 'Fresh from the sculpture hall' })).status).to.equal(201);
     await page.waitForSelector('[data-testid="feed-new-pill"]', { timeout: 10000 });
@@ -41,15 +47,7 @@ describe('home feed: "N new insights" from the live stream', function () {
   });
 
   it('an insight posted while the tab’s stream was down: nothing is kept for it, and the pill comes when the stream is back', async function () {
-    const viewer = await app.user();
-    const author = await app.user({ firstName: 'Rita', lastName: 'Reconnect' });
-    expect((await viewer.post(`/api/user/${author.me.id}/follow`)).status).to.be.oneOf([200, 201]);
-    expect((await author.post('/api/posts', { type: 'text', content: 'Before the stream dropped' })).status).to.equal(201);
-    page = await browser.newPage();
-    await page.setViewport({ width: 1280, height: 800 });
-    await signInPage(page, app, viewer);
-    await page.goto(app.url + '/', { waitUntil: 'networkidle2' });
-    await waitForText(page, 'Before the stream dropped');
+    const { viewer, author } = await homeOfFollower({ firstName: 'Rita', lastName: 'Reconnect' }, 'Before the stream dropped');
     const leases = () => app.knex('core_stream_leases').where({ user_id: viewer.me.id });
     await waitFor(async () => Boolean(await leases().first()), { timeout: 20_000 });
     // the stream is given up (as another process does at the member's limit): the server closes it
