@@ -472,7 +472,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
   let configJson: string | null = null;
   const contexts = new Map<string, PluginContext>();
   const servers = new Map<string, PluginServer>();
-  const metrics = createMetrics(knex, { token: config.metricsToken, open: config.metricsPublic, deferredBacklog: () => events.backlog });
+  const metrics = createMetrics(knex, { token: config.metricsToken, open: config.metricsPublic, deferredBacklog: () => events.backlog, deferredByPlugin: () => events.backlogByPlugin() });
   const stream = createStreamHub({
     knex,
     kind: db.kind,

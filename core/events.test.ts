@@ -172,7 +172,10 @@ describe('core event bus: deferred work in one lane per plugin, with room for wr
       // reads are not held
       expect((await fan.get(`/api/posts/${ids[3]}`)).body.likesCount).to.equal(0);
       // the metrics show the backlog
-      expect((await app.client().get('/metrics')).text).to.match(/curio_deferred_backlog 3/);
+      const metrics = (await app.client().get('/metrics')).text;
+      expect(metrics).to.match(/curio_deferred_backlog 3/);
+      // by plugin: the probe's lane holds all three
+      expect(metrics).to.match(/curio_deferred_backlog_by_plugin\{plugin="probe"\} 3/);
       // one like handled: the backlog is down to the low mark, and the write goes on
       g.open(1);
       await write;
@@ -185,6 +188,8 @@ describe('core event bus: deferred work in one lane per plugin, with room for wr
       expect(Date.now() - t0).to.be.within(1400, 5000);
       g.open(10);
       await app.events.settled();
+      // idle again: the plugin's series stays, at 0
+      expect((await app.client().get('/metrics')).text).to.match(/curio_deferred_backlog_by_plugin\{plugin="probe"\} 0/);
     });
   });
 });

@@ -150,6 +150,17 @@ export class EventBus {
     return this.pending;
   }
 
+  /** The same by plugin (a lane split by payload counts for its plugin): which plugin falls behind. */
+  backlogByPlugin(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const lane of this.lanes.values()) {
+      const i = lane.name.indexOf(':');
+      const plugin = i < 0 ? lane.name : lane.name.slice(0, i);
+      out.set(plugin, (out.get(plugin) ?? 0) + lane.tasks.length + (lane.running ? 1 : 0));
+    }
+    return out;
+  }
+
   /** Whether writes should wait (`room`) before they add more. */
   get backlogged(): boolean {
     return this.pending >= this.high;

@@ -34,7 +34,7 @@ function metricsRefusal(ctx: Koa.Context, opts: { token: string | null; open: bo
  * Prometheus metrics per app (own registry, so several apps in one process stay apart):
  * request counts and latency per route, database pool, deferred work, job queue.
  */
-export function createMetrics(knex: Knex, opts: { token: string | null; open: boolean; deferredBacklog?: () => number }) {
+export function createMetrics(knex: Knex, opts: { token: string | null; open: boolean; deferredBacklog?: () => number; deferredByPlugin?: () => Map<string, number> }) {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
   const requests = new client.Counter({
@@ -69,6 +69,19 @@ export function createMetrics(knex: Knex, opts: { token: string | null; open: bo
     registers: [registry],
     collect() {
       this.set(opts.deferredBacklog?.() ?? 0);
+    },
+  });
+  // a plugin seen once stays in the output at 0 when its lanes are idle (its series does not vanish)
+  const deferredPlugins = new Set<string>();
+  new client.Gauge({
+    name: 'curio_deferred_backlog_by_plugin',
+    help: "The deferred work by the plugin whose handlers it runs: which plugin's work falls behind",
+    labelNames: ['plugin'] as const,
+    registers: [registry],
+    collect() {
+      const now = opts.deferredByPlugin?.() ?? new Map<string, number>();
+      for (const p of now.keys()) deferredPlugins.add(p);
+      for (const p of deferredPlugins) this.set({ plugin: p }, now.get(p) ?? 0);
     },
   });
   new client.Gauge({
