@@ -91,6 +91,33 @@ describe('web shell', function () {
     expect(await page.$('.curio-topbar')).not.to.equal(null);
   });
 
+  it('keeps the top bar still while the envelope and the bell load: their places are held', async function () {
+    if (!app.enabled.has('accounts') || !app.enabled.has('messages') || !app.enabled.has('notifications')) this.skip();
+    const member = await app.user();
+    await signInPage(page, app, member);
+    // their code arrives a second late, as on a slow connection
+    await page.setRequestInterception(true);
+    page.on('request', (req) => {
+      if (req.isInterceptResolutionHandled()) return;
+      if (/\/assets\/(MessagesLink|NotificationBell)-[^/]*\.js$/.test(req.url())) setTimeout(() => void req.continue().catch(() => {}), 1000);
+      else void req.continue().catch(() => {});
+    });
+    const bar = () =>
+      page.evaluate(() => ({
+        create: Math.round(document.querySelector('.curio-topbar .curio-create-button')?.getBoundingClientRect().left ?? -1),
+        fit: document.querySelector('.curio-topbar__inner')?.className ?? '',
+        icons: document.querySelectorAll('.curio-topbar .msg-nav, .curio-topbar .curio-bell').length,
+      }));
+    await page.goto(`${app.url}/discover`, { waitUntil: 'domcontentloaded' });
+    await page.waitForSelector('.curio-topbar .curio-user-button', { timeout: 20000 });
+    const before = await bar();
+    expect(before.icons, 'measured before the icons arrived').to.equal(0);
+    await page.waitForFunction(() => document.querySelectorAll('.curio-topbar .msg-nav, .curio-topbar .curio-bell').length === 2, { timeout: 20000 });
+    const after = await bar();
+    expect(after.create, 'the Create button did not move').to.equal(before.create);
+    expect(after.fit).to.equal(before.fit);
+  });
+
   it('shows a signed-in member the top bar and signs them out from the account menu', async function () {
     if (!app.enabled.has('accounts')) this.skip();
     const member = await app.user({ firstName: 'Ada', lastName: 'Lovelace' });

@@ -40,7 +40,7 @@ export { useToast, toast, dismissToast, signInToastAction } from './lib/toast.ts
 export type { ToastOptions, ToastVariant, ToastAction } from './lib/toast.tsx';
 
 // shell integration
-export { Slot, useSlot } from './lib/plugins.tsx';
+export { Slot, useSlot, navIconPlaceholder } from './lib/plugins.tsx';
 export { useCreateDialog, CREATE_DIALOG_SLOT } from './lib/create-dialog.tsx';
 export type { CreateDialogState } from './lib/create-dialog.tsx';
 export { useAppConfig, usePluginEnabled, usePluginConfig } from './lib/app-config.tsx';

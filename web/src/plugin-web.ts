@@ -1,4 +1,4 @@
-import type { ComponentType, LazyExoticComponent } from 'react';
+import type { ComponentType, LazyExoticComponent, ReactNode } from 'react';
 import type { ImageInfo } from './components/ResponsiveImage.tsx';
 
 /**
@@ -64,6 +64,11 @@ export interface SlotContribution {
    * lazy code is not even fetched on the public pages
    */
   audience?: Audience;
+  /**
+   * what holds its place while its lazy code loads (nothing by default): the top bar's icons give
+   * an empty box of their size (`navIconPlaceholder`), so the bar does not shift when they arrive
+   */
+  placeholder?: ReactNode;
 }
 
 export interface WebPlugin {

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { defineWebPlugin } from '../../../web/src/index.ts';
+import { defineWebPlugin, navIconPlaceholder } from '../../../web/src/index.ts';
 
 const Messages = lazy(() => import('./pages/MessagesPage.tsx'));
 
@@ -11,7 +11,8 @@ export default defineWebPlugin({
     { path: '/messages/:id', audience: 'signedIn', component: Messages },
   ],
   slots: {
-    'shell.topbarEnd': [{ order: 5, component: lazy(() => import('./components/MessagesLink.tsx')), audience: 'signedIn' }],
+    // its place is held while its code loads: the top bar does not shift when it arrives
+    'shell.topbarEnd': [{ order: 5, component: lazy(() => import('./components/MessagesLink.tsx')), audience: 'signedIn', placeholder: navIconPlaceholder }],
   },
   live: {
     'message.created': ['/api/conversations'],

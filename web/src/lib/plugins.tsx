@@ -63,6 +63,9 @@ export function useSlot(name: string): SlotEntry[] {
   return useMemo(() => (reg.slots.get(name) ?? []).filter((item) => fitsAudience(item.audience, user)), [reg, name, user]);
 }
 
+/** The place of a top bar icon (`.curio-nav-icon`, 40 px) while its code loads: SlotContribution.placeholder. */
+export const navIconPlaceholder = <span className="curio-nav-icon" aria-hidden="true" />;
+
 export type SlotProps = { name: string; fallback?: ReactNode } & Record<string, unknown>;
 
 /**
@@ -78,7 +81,7 @@ export function Slot({ name, fallback = null, ...props }: SlotProps) {
         const C = item.component as ComponentType<any>;
         return (
           <ErrorBoundary key={item.key} fallback={null}>
-            <Suspense fallback={null}>
+            <Suspense fallback={item.placeholder ?? null}>
               <C {...props} />
             </Suspense>
           </ErrorBoundary>
