@@ -52,7 +52,7 @@ export default definePluginServer({
       async notify(userIds: number[], n: NewNotification) {
         const d = await svc.deliver(userIds, n);
         // d.push: those it was stored for who have a push subscription (read with the insert)
-        if (d.push.length) await push.afterNotify(d.push, n, { subscribed: true }).catch((err) => ctx.log.warn({ err }, 'could not queue push notifications'));
+        if (d.push.length) await push.afterNotify(d.push, n).catch((err) => ctx.log.warn({ err }, 'could not queue push notifications'));
         return d.stored.length;
       },
     };

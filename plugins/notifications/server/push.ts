@@ -48,10 +48,10 @@ export function pushSubscribedSql(knex: Knex, userIdColumn: string): Knex.Raw {
 }
 
 /**
- * afterNotify: given the members a notification was stored for, queues its push to their devices
- * (`subscribed`: the caller already kept only members with a subscription, pushSubscribedSql).
+ * afterNotify: given the members a notification was stored for who have a push subscription (read
+ * with its insert through pushSubscribedSql), queues its push to their devices.
  */
-export function registerPush(ctx: PluginContext): { afterNotify(userIds: number[], n: NewNotification, opts?: { subscribed?: boolean }): Promise<void> } {
+export function registerPush(ctx: PluginContext): { afterNotify(userIds: number[], n: NewNotification): Promise<void> } {
   const knex = ctx.db;
   let keys: { publicKey: string; privateKey: string } | null = null;
   const getKeys = () => (keys ??= vapidKeys(ctx));
@@ -153,12 +153,11 @@ export function registerPush(ctx: PluginContext): { afterNotify(userIds: number[
   });
 
   return {
-    async afterNotify(userIds, n, opts) {
+    async afterNotify(userIds, n) {
       // userIds: those the notification was stored for (a repeat of a deduplicated one was not, and
-      // gets no push either)
+      // gets no push either) who have a subscription
       if (!userIds.length) return;
       const ids = [...new Set(userIds)];
-      if (!opts?.subscribed && !(await knex('push_subscriptions').whereIn('user_id', ids).first('id'))) return;
       await ctx.jobs.enqueue(PUSH_FANOUT_JOB, { id: crypto.randomUUID(), userIds: ids, n: { type: n.type, title: n.title, message: n.message, link: n.link ?? null } }, { maxAttempts: 3 });
     },
   };
