@@ -422,14 +422,15 @@ export function createStreamHub(opts: {
       try {
         const ids = Array.isArray(audience) ? knex.raw('select unnest(?::int[])', [audience.filter((id) => Number.isInteger(id) && id > 0)]) : audience;
         const body = data ?? {};
+        const name = type.slice(0, 64);
         const r = await knex.raw(
           `insert into core_stream_events (user_id, type, data)
            select distinct l.user_id, ?, ?::jsonb from core_stream_leases l
            where l.user_id in (?) and l.expires_at > now()
            returning id, user_id`,
-          [type.slice(0, 64), JSON.stringify(body), ids],
+          [name, JSON.stringify(body), ids],
         );
-        await deliver(rowsOf(r).map((row: any) => ({ id: Number(row.id), userId: Number(row.user_id), type: type.slice(0, 64), data: body })));
+        await deliver(rowsOf(r).map((row: any) => ({ id: Number(row.id), userId: Number(row.user_id), type: name, data: body })));
       } catch (err) {
         log.error({ err }, 'live updates: publish failed');
       }

@@ -206,7 +206,7 @@ function withoutCookieLazily(app: Koa, full: Koa.Middleware): Koa.Middleware {
  */
 function leaveUnsavedAfterRawAnswer(ctx: Koa.Context): void {
   if (ctx.respond !== false || !ctx.res.headersSent) return;
-  const s = (ctx as any)[TOUCHED] || (ctx as any)[COOKIE_SENT] ? (ctx.session as any) : null;
+  const s = existingSession(ctx) as any;
   if (s && typeof s === 'object') s._requireSave = false;
 }
 
