@@ -442,9 +442,9 @@ describe('accessibility: axe on every page, keyboard use', function () {
       await signInPage(page, app, data.users.Traveler);
       await open('/');
       // the top bar's plugin controls are lazy chunks: read its order once they have all arrived
-      // (on a slow machine the envelope could land after the first reading, and the walk saw it)
+      // (on a slow machine the envelope could land after the first reading, and the walk saw it);
+      // their places are held meanwhile, so the bar's fit does not change when they arrive
       await page.waitForFunction(() => ['.msg-nav', '.curio-bell', '.curio-user-button'].every((s) => document.querySelector(`.curio-topbar ${s}`)), { timeout: 15_000 });
-      await new Promise((r) => setTimeout(r, 150)); // the bar measures its fit again when they arrive
       const topbar: string[] = await page.evaluate(() =>
         [...document.querySelectorAll<HTMLElement>('.curio-topbar a[href], .curio-topbar button, .curio-topbar select, .curio-topbar input')]
           .filter((el) => el.getBoundingClientRect().width > 0)
