@@ -15,7 +15,8 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { ROOT, loadConfig, proxyHops, type CurioConfig } from './config.ts';
 import { createLogger } from './logger.ts';
-import { openDatabase, type Database } from './db.ts';
+import { openDatabase, DEFAULT_POOL_MAX, type Database } from './db.ts';
+import { Admission, admissionMiddleware } from './admission.ts';
 import { discoverPlugins, resolvePlugins, loadServerModule, type LoadedPlugin } from './plugins.ts';
 import { migrateAll } from './migrate.ts';
 import { SchemaRegistry, makeAjv } from './schemas.ts';
@@ -472,7 +473,9 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
   let configJson: string | null = null;
   const contexts = new Map<string, PluginContext>();
   const servers = new Map<string, PluginServer>();
-  const metrics = createMetrics(knex, { token: config.metricsToken, open: config.metricsPublic, deferredBacklog: () => events.backlog, deferredByPlugin: () => events.backlogByPlugin() });
+  // four requests in the work per pooled connection: each spends part of its time in the app's own code
+  const admission = new Admission(config.maxInFlight ?? 4 * ((knex.client as any).config?.pool?.max ?? DEFAULT_POOL_MAX));
+  const metrics = createMetrics(knex, { admission, token: config.metricsToken, open: config.metricsPublic, deferredBacklog: () => events.backlog, deferredByPlugin: () => events.backlogByPlugin() });
   const stream = createStreamHub({
     knex,
     kind: db.kind,
@@ -679,7 +682,9 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
   // Other methods go straight on (no layer of the parser's own: issue 18).
   const BODY_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
   const parseBody = bodyParser({ enableTypes: ['json'], jsonLimit: '1mb', encoding: 'utf-8', parsedMethods: BODY_METHODS, onError: bodyError } as any);
-  koa.use((ctx, next) => (BODY_METHODS.includes(ctx.method) ? parseBody(ctx, next) : next()));
+  // then admission: at most maxInFlight requests go further at once, the others wait their turn (core/admission.ts)
+  const admit = admissionMiddleware(admission);
+  koa.use((ctx, next) => (BODY_METHODS.includes(ctx.method) ? parseBody(ctx, () => admit(ctx, next)) : admit(ctx, next)));
   for (const fn of pluginMiddleware) koa.use(fn);
 
   const core = buildCoreRoutes();

@@ -49,6 +49,8 @@ export interface CurioConfig {
   drainTimeoutMs?: number;
   /** deferred work waiting or running at which writes wait (high), and down to which (low): core/events.ts */
   deferredBacklog?: { high?: number; low?: number; maxWaitMs?: number };
+  /** requests inside the app's work at once, the others waiting their turn (core/admission.ts); default 4 × database.poolMax */
+  maxInFlight?: number;
   /** V8's old space grows to (1 + this/100) × what was alive after its last full collection; 0: V8's own policy (core/bin/start.ts) */
   heapGrowingPercent?: number;
   /** uploads on local disk (default) or in an S3-compatible bucket */
@@ -128,6 +130,7 @@ function fromEnv(env: NodeJS.ProcessEnv): Json {
   if (env.SEED_ON_START) set('seedOnStart', bool(env.SEED_ON_START));
   if (env.DRAIN_DELAY_MS) set('drainDelayMs', num('DRAIN_DELAY_MS', env.DRAIN_DELAY_MS));
   if (env.DRAIN_TIMEOUT_MS) set('drainTimeoutMs', num('DRAIN_TIMEOUT_MS', env.DRAIN_TIMEOUT_MS));
+  if (env.MAX_IN_FLIGHT) set('maxInFlight', num('MAX_IN_FLIGHT', env.MAX_IN_FLIGHT));
   if (env.HEAP_GROWING_PERCENT) set('heapGrowingPercent', num('HEAP_GROWING_PERCENT', env.HEAP_GROWING_PERCENT));
   // the same setting under the name the deployment notes used first (README: scaling out)
   if (env.DATABASE_POOL_MAX && !env.DB_POOL_MAX) set('database.poolMax', num('DATABASE_POOL_MAX', env.DATABASE_POOL_MAX));
