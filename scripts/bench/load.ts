@@ -38,6 +38,7 @@
  *   --sse-only (the live-updates soak only) --sse-streams 1000 --sse-rate 100 --sse-duration 20 --skip-sse
  *   --high-connections 200 (second mixed run, p99 target) --soak 600 (memory over a long run)
  *   --without search,post (leave parts of the mix out: feed, museum, museum insights, like, search, post)
+ *   --mix-only (the data set, then only the two mixed runs, the RSS and --soak: to compare a change's effect on them)
  *   --overhead-only (raw node:http, bare Koa and Curio's stack on /api/config, anonymous and signed in; nothing else)
  *   --tsx (the app from its TypeScript sources through tsx instead of the compiled server, to compare)
  *   --processes 1,2,3: instead of all this, throughput per added app process behind nginx (scripts/bench/processes.ts)
@@ -132,6 +133,7 @@ const opts = {
   checkOpsOnly: flag('check-ops') === 'true',
   /** --overhead-only: raw node:http, bare Koa and Curio's stack on no-SQL routes (anonymous and signed in), nothing else */
   overheadOnly: flag('overhead-only') === 'true',
+  mixOnly: flag('mix-only') === 'true',
   sseOnly: flag('sse-only') === 'true',
   skipSse: flag('skip-sse') === 'true',
   sseStreams: Math.max(10, num('sse-streams', 1_000, 200)),
@@ -1066,8 +1068,8 @@ async function main() {
       });
       const cookieOf = async (id: number) => login(url, (await knex('users').where({ id }).first('email')).email);
 
-      section('Curio stack overhead (the app without the benchmark\'s statement counting)');
-      {
+      if (!opts.mixOnly) section('Curio stack overhead (the app without the benchmark\'s statement counting)');
+      if (!opts.mixOnly) {
         const plain = await startChild('app', appEnv(dbUrl, await freePort(), dataDir, { BENCH_PLAIN: 'true' }));
         try {
           await curioStack(plain.info.url as string, rawRps);
@@ -1077,10 +1079,10 @@ async function main() {
         }
       }
 
-      await statementCounts(url, knex, cookieOf);
+      if (!opts.mixOnly) await statementCounts(url, knex, cookieOf);
       const slugs = (await knex('museums').select('id', 'slug')).map((m: any) => ({ id: Number(m.id), slug: m.slug }));
       const likeable = await visiblePostIds(knex, 5000);
-      await cpuByRoute(url, cookies, likeable, slugs);
+      if (!opts.mixOnly) await cpuByRoute(url, cookies, likeable, slugs);
       const r = await mixedWorkload(url, cookies, likeable, slugs, { connections: opts.connections, duration: opts.duration, rawRps, targets: 'normal' });
       await mixedWorkload(url, cookies, likeable, slugs, { connections: opts.highConnections, duration: opts.duration, rawRps, targets: 'high' });
       const rss = async () => Number((await (await fetch(`${url}/__bench/rss`)).json()).rss);
