@@ -5,6 +5,7 @@
  * so the bench measures the app as production runs it; `--tsx` runs this file from the sources.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 
 /** This process's CPU time so far (user + system, µs): per request, a figure a busy machine hardly moves. */
@@ -78,12 +79,20 @@ export async function appChild() {
       if (s) s.inHandler = false;
     }
   });
+  // the app's event-loop delay: whether a latency seen by the clients was spent in this process
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
   let stats = new Map<string, RouteStats>();
   const sqlById = new Map<string, string[]>();
   app.koa.middleware.unshift(async (ctx: any, next: () => Promise<void>) => {
     if (ctx.path === '/__bench/stats') {
       ctx.body = Object.fromEntries(stats);
       if (ctx.query.reset) stats = new Map();
+      return;
+    }
+    if (ctx.path === '/__bench/loop') {
+      ctx.body = { maxMs: loop.max / 1e6, p99Ms: loop.percentile(99) / 1e6 };
+      if (ctx.query.reset) loop.reset();
       return;
     }
     if (ctx.path === '/__bench/rss') {
