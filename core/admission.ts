@@ -11,10 +11,10 @@ import type Koa from 'koa';
  * keep their objects alive into the old generation. Queued here instead, a request waits once,
  * holds nothing but its socket, and those inside get the pool and the deferred lanes their share.
  *
- * Not gated: the live-updates stream (it stays open for hours), health checks and /metrics (a
- * balancer must see an answer while the app is busy), and request bodies still arriving (an upload
- * streams in its route: a slow client must not hold a place while it sends). A request whose
- * client has gone while it waited is not started.
+ * Not gated: the paths the app names (the live-updates stream, which stays open for hours; health
+ * checks, which a balancer must see answered while the app is busy; /metrics is answered before this
+ * layer), and request bodies still arriving (an upload streams in its route: a slow client must not
+ * hold a place while it sends). A request whose client has gone while it waited is not started.
  */
 export class Admission {
   private inside = 0;
@@ -62,8 +62,6 @@ export class Admission {
   }
 }
 
-const UNGATED = new Set(['/api/stream', '/api/health', '/healthz', '/metrics']);
-
 /** a body that is still arriving (an upload its route streams); a JSON body was read by the parser before */
 function bodyStillComing(req: Koa.Context['req']): boolean {
   if (req.complete) return false;
@@ -73,24 +71,21 @@ function bodyStillComing(req: Koa.Context['req']): boolean {
 
 /**
  * The middleware: after the body parser (a JSON body is read before its request takes a place), before
- * the session and the routes.
+ * the session and the routes. `ungated`: paths that go straight on.
  */
-export function admissionMiddleware(gate: Admission): Koa.Middleware {
+export function admissionMiddleware(gate: Admission, ungated: ReadonlySet<string>): Koa.Middleware {
   return async function admit(ctx, next) {
-    if (UNGATED.has(ctx.path) || bodyStillComing(ctx.req)) return next();
+    if (ungated.has(ctx.path) || bodyStillComing(ctx.req)) return next();
     const turn = gate.enter();
-    if (turn) {
-      await turn;
+    if (turn) await turn;
+    try {
+      // the client gave up while it waited: nobody reads an answer, and nothing is started
       // (the socket, not the request: a request whose body was read is a finished stream)
-      if (ctx.req.socket.destroyed) {
-        // the client gave up while it waited: nobody reads an answer, and nothing was started
-        gate.leave();
+      if (turn && ctx.req.socket.destroyed) {
         ctx.status = 499;
         ctx.body = { message: 'The client closed the connection before its request started' };
         return;
       }
-    }
-    try {
       await next();
     } finally {
       gate.leave();

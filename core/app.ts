@@ -51,6 +51,10 @@ export const APP_NAME = 'Curio';
 export const WEB_DIST = path.join(ROOT, 'web', 'dist');
 /** The periodic job deleting unreferenced stored files (core/uploads.ts sweepStorage). */
 export const STORAGE_SWEEP_JOB = 'core.storage-sweep';
+/** the live-updates stream's route */
+const STREAM_PATH = '/api/stream';
+/** the health check, under its API path and its usual probe path */
+const HEALTH_PATHS = ['/api/health', '/healthz'];
 
 /**
  * What a plugin may ask of the HTML answer of a web page (set on `ctx.state.webPage` by a plugin
@@ -487,7 +491,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
   });
   routeRegistry.add('core', {
     method: 'GET',
-    path: '/api/stream',
+    path: STREAM_PATH,
     operationId: 'openStream',
     summary:
       'Server-sent events for the signed-in member (one per tab): message.created, conversation.read, notification.created, post.commented, feed.new. ' +
@@ -683,7 +687,8 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
   const BODY_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
   const parseBody = bodyParser({ enableTypes: ['json'], jsonLimit: '1mb', encoding: 'utf-8', parsedMethods: BODY_METHODS, onError: bodyError } as any);
   // then admission: at most maxInFlight requests go further at once, the others wait their turn (core/admission.ts)
-  const admit = admissionMiddleware(admission);
+  // not the stream (open for hours) nor health checks (a balancer must see them answered while the app is busy)
+  const admit = admissionMiddleware(admission, new Set([STREAM_PATH, ...HEALTH_PATHS]));
   koa.use((ctx, next) => (BODY_METHODS.includes(ctx.method) ? parseBody(ctx, () => admit(ctx, next)) : admit(ctx, next)));
   for (const fn of pluginMiddleware) koa.use(fn);
 
@@ -710,7 +715,7 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
         ctx.body = openapiDoc();
         return Promise.resolve();
       }
-      if (at === '/api/health' || at === '/healthz') return health(ctx);
+      if (HEALTH_PATHS.includes(at)) return health(ctx);
       return next();
     };
   }
