@@ -771,9 +771,12 @@ async function mixedWorkload(
   const other = Object.entries(server).filter(([key]) => !Object.values(routeOf).includes(key));
   // requests still waiting for admission (core/admission.ts) when the run ended and its clients left:
   // never started, so never matched to a route
-  const left = other.filter(([, s]) => Object.keys(s.statuses).every((st) => st === '499'));
-  for (const [key, s] of other) if (!left.some(([k]) => k === key)) console.log(`  (also ${key}: ${s.count} requests, statuses ${JSON.stringify(s.statuses)})`);
-  if (left.length) console.log(`  (also ${left.reduce((a, [, s]) => a + s.count, 0)} requests waiting for admission when the run ended: their clients left, 499, never started)`);
+  let left = 0;
+  for (const [key, s] of other) {
+    if (Object.keys(s.statuses).every((st) => st === '499')) left += s.count;
+    else console.log(`  (also ${key}: ${s.count} requests, statuses ${JSON.stringify(s.statuses)})`);
+  }
+  if (left) console.log(`  (also ${left} requests waiting for admission when the run ended: their clients left, 499, never started)`);
   console.log('');
   check(errors === 0, `mixed workload at ${o.connections} connections: zero errors`, String(errors));
   if (o.targets === 'normal') {
@@ -1078,8 +1081,8 @@ async function main() {
       });
       const cookieOf = async (id: number) => login(url, (await knex('users').where({ id }).first('email')).email);
 
-      if (!opts.mixOnly) section('Curio stack overhead (the app without the benchmark\'s statement counting)');
       if (!opts.mixOnly) {
+        section('Curio stack overhead (the app without the benchmark\'s statement counting)');
         const plain = await startChild('app', appEnv(dbUrl, await freePort(), dataDir, { BENCH_PLAIN: 'true' }));
         try {
           await curioStack(plain.info.url as string, rawRps);
