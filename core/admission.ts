@@ -15,13 +15,24 @@ import type Koa from 'koa';
  * checks, which a balancer must see answered while the app is busy; /metrics is answered before this
  * layer), and request bodies still arriving (an upload streams in its route: a slow client must not
  * hold a place while it sends). A request whose client has gone while it waited is not started.
+ *
+ * The work deferred after answers (core/events.ts: notifications, badges, live updates) takes places
+ * too, up to half of them, but never waits for one (`hold`): a running lane is a request fewer let in.
+ * Without that, 40 requests and the lanes shared the app's one thread and the pool turn by turn, the
+ * lanes got a small part of it, and at full size their work fell behind by 200 tasks a minute until
+ * writes were held at the backlog's bound.
  */
 export class Admission {
   private inside = 0;
+  /** places held by background work (inside counts them too) */
+  private held = 0;
   private readonly queue: Array<(() => void) | undefined> = [];
   private head = 0;
+  /** how many places background work may hold at most: half of them (at least one) */
+  readonly share: number;
   constructor(readonly limit: number) {
     if (!(limit >= 1)) throw new Error('admission limit must be at least 1');
+    this.share = Math.max(1, Math.floor(limit / 2));
   }
 
   /** null: in at once; otherwise resolves when it is this request's turn. Each entry is paired with one `leave`. */
@@ -33,9 +44,28 @@ export class Admission {
     return new Promise<void>((resolve) => this.queue.push(resolve));
   }
 
-  /** A request inside is done: its place goes to the first one waiting. */
+  /**
+   * Background work starts: it takes a place at once, never waiting (it must not wait behind the
+   * requests that wait for it to make room: core/events.ts `room`), and true when it counts, within
+   * its share. The place then goes back with `release`; a request waiting gets it only once the
+   * number inside is under the limit again.
+   */
+  hold(): boolean {
+    if (this.held >= this.share) return false;
+    this.held++;
+    this.inside++;
+    return true;
+  }
+
+  /** background work that `hold` counted is done */
+  release(): void {
+    this.held--;
+    this.leave();
+  }
+
+  /** A request inside is done: its place goes to the first one waiting (unless background work had taken more than the limit). */
   leave(): void {
-    if (this.head < this.queue.length) {
+    if (this.inside <= this.limit && this.head < this.queue.length) {
       const next = this.queue[this.head]!;
       this.queue[this.head++] = undefined;
       if (this.head === this.queue.length) {
@@ -58,7 +88,12 @@ export class Admission {
 
   /** requests inside the app's work */
   get running(): number {
-    return this.inside;
+    return this.inside - this.held;
+  }
+
+  /** places held by background work */
+  get background(): number {
+    return this.held;
   }
 }
 

@@ -479,6 +479,8 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
   const servers = new Map<string, PluginServer>();
   // four requests in the work per pooled connection: each spends part of its time in the app's own code
   const admission = new Admission(config.maxInFlight ?? 4 * ((knex.client as any).config?.pool?.max ?? DEFAULT_POOL_MAX));
+  // the deferred lanes hold places at that door while they run (up to half): under load they get their turn
+  events.useGate(admission);
   const metrics = createMetrics(knex, { admission, token: config.metricsToken, open: config.metricsPublic, deferredBacklog: () => events.backlog, deferredByPlugin: () => events.backlogByPlugin() });
   const stream = createStreamHub({
     knex,

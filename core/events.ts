@@ -93,6 +93,13 @@ export class EventBus {
   private idle: Array<() => void> = [];
   private waitingForRoom: Array<() => void> = [];
   private worker: Promise<void>;
+  /** the app's admission (core/admission.ts): a running lane holds one of its places */
+  private gate: { hold(): boolean; release(): void } | null = null;
+
+  /** Each lane, while it runs, holds a place at this door (it never waits for one): requests let in make room for the deferred work. */
+  useGate(gate: { hold(): boolean; release(): void }): void {
+    this.gate = gate;
+  }
 
   /**
    * Runs the handlers after the emitter's answer, in the background, in emission order for each
@@ -217,10 +224,16 @@ export class EventBus {
   }
 
   private async drain(lane: Lane): Promise<void> {
-    for (let task = lane.tasks.shift(); task; task = lane.tasks.shift()) {
-      await task();
-      this.pending--;
-      if (this.waitingForRoom.length && this.pending <= this.low) for (const r of this.waitingForRoom.splice(0)) r();
+    const held = this.gate?.hold() ?? false;
+    try {
+      for (let task = lane.tasks.shift(); task; task = lane.tasks.shift()) {
+        await task();
+        this.pending--;
+        if (this.waitingForRoom.length && this.pending <= this.low) for (const r of this.waitingForRoom.splice(0)) r();
+      }
+    } finally {
+      // tasks never throw (handlers' failures are logged in them)
+      if (held) this.gate!.release();
     }
     lane.running = false;
     // an idle lane goes (lanes named from payloads would otherwise pile up); the next task makes it again

@@ -34,7 +34,7 @@ function metricsRefusal(ctx: Koa.Context, opts: { token: string | null; open: bo
  * Prometheus metrics per app (own registry, so several apps in one process stay apart):
  * request counts and latency per route, database pool, deferred work, job queue.
  */
-export function createMetrics(knex: Knex, opts: { admission?: { running: number; waiting: number }; token: string | null; open: boolean; deferredBacklog?: () => number; deferredByPlugin?: () => Map<string, number> }) {
+export function createMetrics(knex: Knex, opts: { admission?: { running: number; waiting: number; background: number }; token: string | null; open: boolean; deferredBacklog?: () => number; deferredByPlugin?: () => Map<string, number> }) {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
   const requests = new client.Counter({
@@ -65,12 +65,13 @@ export function createMetrics(knex: Knex, opts: { admission?: { running: number;
   });
   new client.Gauge({
     name: 'curio_requests_admitted',
-    help: "Requests inside the app's work (running) and waiting their turn before it (waiting): core/admission.ts",
+    help: "Requests inside the app's work (running), waiting their turn before it (waiting), and places held by the work deferred after answers (deferred): core/admission.ts",
     labelNames: ['state'] as const,
     registers: [registry],
     collect() {
       this.set({ state: 'running' }, opts.admission?.running ?? 0);
       this.set({ state: 'waiting' }, opts.admission?.waiting ?? 0);
+      this.set({ state: 'deferred' }, opts.admission?.background ?? 0);
     },
   });
   new client.Gauge({
