@@ -28,6 +28,12 @@ export const BACKLOG_LOW = 1_900;
 /** how long a write waits for room at most (`room`) */
 export const BACKLOG_MAX_WAIT_MS = 2_000;
 
+/** where a running lane holds a place (core/admission.ts `Admission`): `hold` is true when it counted, and is then paired with one `release` */
+interface LaneGate {
+  hold(): boolean;
+  release(): void;
+}
+
 interface Lane {
   name: string;
   tasks: Array<() => Promise<void>>;
@@ -94,10 +100,10 @@ export class EventBus {
   private waitingForRoom: Array<() => void> = [];
   private worker: Promise<void>;
   /** the app's admission (core/admission.ts): a running lane holds one of its places */
-  private gate: { hold(): boolean; release(): void } | null = null;
+  private gate: LaneGate | null = null;
 
   /** Each lane, while it runs, holds a place at this door (it never waits for one): requests let in make room for the deferred work. */
-  useGate(gate: { hold(): boolean; release(): void }): void {
+  useGate(gate: LaneGate): void {
     this.gate = gate;
   }
 
@@ -225,16 +231,13 @@ export class EventBus {
 
   private async drain(lane: Lane): Promise<void> {
     const held = this.gate?.hold() ?? false;
-    try {
-      for (let task = lane.tasks.shift(); task; task = lane.tasks.shift()) {
-        await task();
-        this.pending--;
-        if (this.waitingForRoom.length && this.pending <= this.low) for (const r of this.waitingForRoom.splice(0)) r();
-      }
-    } finally {
-      // tasks never throw (handlers' failures are logged in them)
-      if (held) this.gate!.release();
+    // tasks never throw: each one logs its handler's failure (enqueue, after)
+    for (let task = lane.tasks.shift(); task; task = lane.tasks.shift()) {
+      await task();
+      this.pending--;
+      if (this.waitingForRoom.length && this.pending <= this.low) for (const r of this.waitingForRoom.splice(0)) r();
     }
+    if (held) this.gate!.release();
     lane.running = false;
     // an idle lane goes (lanes named from payloads would otherwise pile up); the next task makes it again
     this.lanes.delete(lane.name);
