@@ -19,7 +19,7 @@ export interface CurioConfig {
   host: string;
   databaseUrl: string | null;
   /** PostgreSQL pool: connections per process and statement_timeout (defaults in core/db.ts) */
-  database?: { poolMax?: number; statementTimeoutMs?: number; /** named prepared statements for statements run repeatedly (core/plan-cache.ts); default on */ planCache?: boolean };
+  database?: { poolMax?: number; statementTimeoutMs?: number; /** named prepared statements for statements run repeatedly (core/plan-cache.ts); default on */ planCache?: boolean; /** PostgreSQL's JIT compilation for this app's connections; default off (core/db.ts) */ jit?: boolean };
   dataDir: string;
   sessionKeys: string[];
   googleMapsApiKey: string;
@@ -113,6 +113,7 @@ function fromEnv(env: NodeJS.ProcessEnv): Json {
   if (env.DB_POOL_MAX) set('database.poolMax', num('DB_POOL_MAX', env.DB_POOL_MAX));
   if (env.DB_PLAN_CACHE) set('database.planCache', bool(env.DB_PLAN_CACHE));
   if (env.DB_STATEMENT_TIMEOUT_MS) set('database.statementTimeoutMs', num('DB_STATEMENT_TIMEOUT_MS', env.DB_STATEMENT_TIMEOUT_MS));
+  if (env.DB_JIT) set('database.jit', bool(env.DB_JIT));
   if (env.SESSION_KEYS) set('sessionKeys', list(env.SESSION_KEYS));
   if (env.GOOGLE_MAPS_API_KEY !== undefined) set('googleMapsApiKey', env.GOOGLE_MAPS_API_KEY);
   if (env.PUBLIC_ORIGIN) set('publicOrigin', env.PUBLIC_ORIGIN);

@@ -57,6 +57,15 @@ async function openPglite(dataDir: string | null): Promise<{ knex: Knex; pglite:
 export const DEFAULT_POOL_MAX = 10;
 /** none by default: migrations and bulk jobs on a large database may run longer than any request should */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 0;
+/**
+ * PostgreSQL's JIT compiles a statement's expressions to machine code when its plan's estimated cost
+ * passes `jit_above_cost` (100,000 by default). The app's statements are short reads and writes: a
+ * plan costed over that line by a branch that never runs (the feed's fallback for members who follow
+ * more than 400 people and museums, at limit 50) spent 150 ms compiling to run for 2 (issue 18). The
+ * compiled code is not kept, so a statement planned for its values paid it on every run. Off on the
+ * app's connections unless `database.jit` (DB_JIT=1) asks for the server's own setting.
+ */
+export const DEFAULT_JIT = false;
 
 export async function openDatabase(
   config: Pick<CurioConfig, 'databaseUrl' | 'dataDir'> & Partial<Pick<CurioConfig, 'database'>>,
@@ -67,7 +76,12 @@ export async function openDatabase(
     const timeout = config.database?.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
     const knex = knexFactory({
       client: config.database?.planCache === false ? 'pg' : (PlanCachedPgClient as unknown as typeof Knex.Client),
-      connection: { connectionString: config.databaseUrl, ...(timeout > 0 ? { statement_timeout: timeout } : {}) },
+      // startup parameters of every connection (no statement more): the timeout, and JIT off
+      connection: {
+        connectionString: config.databaseUrl,
+        ...(timeout > 0 ? { statement_timeout: timeout } : {}),
+        ...((config.database?.jit ?? DEFAULT_JIT) ? {} : { options: '-c jit=off' }),
+      },
       pool: { min: 0, max: opts.poolMax ?? config.database?.poolMax ?? DEFAULT_POOL_MAX },
     });
     await knex.raw('select 1');
