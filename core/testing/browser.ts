@@ -73,6 +73,16 @@ export async function waitForHydrated(page: Page, selector = '#root', { text, ti
   );
 }
 
+/**
+ * Clicks the element the selector finds once React listens to it, through the DOM rather than at
+ * its coordinates: a lazily loaded part of the page (a slot's component, a hero credit) can move it
+ * between puppeteer's reading of its position and the mouse's press, and that click lands elsewhere.
+ */
+export async function clickWhenReady(page: Page, selector: string, timeout = 20000): Promise<void> {
+  await waitForHydrated(page, selector, { timeout });
+  await page.$eval(selector, (e) => (e as HTMLElement).click());
+}
+
 /** Waits until the page shows the given text somewhere in the body. */
 export async function waitForText(page: Page, text: string, timeout = 15000): Promise<void> {
   await page.waitForFunction((t) => document.body && document.body.innerText.includes(t), { timeout }, text);

@@ -8,7 +8,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser, startE2EApp, signInPage, waitForText, clickText, axeSerious } from '../../../core/testing/browser.ts';
+import { launchBrowser, startE2EApp, signInPage, waitForText, clickText, axeSerious, clickWhenReady } from '../../../core/testing/browser.ts';
 import { uniqueName, type TestApp, type SignedInClient } from '../../../core/testing/index.ts';
 import { MuseumsService, type Museum } from '../../museums/public.ts';
 import { fill } from './e2e-helpers.ts';
@@ -212,7 +212,7 @@ describe('meetups and museum hours, attendance by check-in, in the browser', fun
     await phone.goto(`${app.url}/museum/${museum.slug}`, { waitUntil: 'load' });
     await phone.waitForSelector('[data-testid="checkin-button"]', { timeout: 20000 });
     const answer = phone.waitForResponse((r) => r.url().endsWith(`/api/museums/${museum.id}/checkin`) && r.request().method() === 'POST');
-    await phone.click('[data-testid="checkin-button"]');
+    await clickWhenReady(phone, '[data-testid="checkin-button"]');
     expect((await (await answer).json()).checkIn).to.include({ verified: true });
 
     // marked after the check-in's answer (the after-answer queue): let it finish, then look

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser, signInPage, startE2EApp, waitForText, axeSerious } from '../../../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, waitForText, axeSerious, clickWhenReady } from '../../../core/testing/browser.ts';
 import { uniqueName, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
 import { MuseumsService, type Museum } from '../public.ts';
 import { isoDate, localDateTime } from '../shared/opening-hours.ts';
@@ -185,7 +185,7 @@ describe('museums in the browser: closures and open now', function () {
     await page.goto(`${app.url}/museum/${closedOne.slug}`, { waitUntil: 'load' });
     await page.waitForSelector('[data-testid="checkin-button"]', { timeout: 20000 });
     expect(await page.$eval('[data-fresh="hours"]', (p) => p.textContent)).to.equal('Hours not confirmed yet');
-    await page.click('[data-testid="checkin-button"]');
+    await clickWhenReady(page, '[data-testid="checkin-button"]');
     await page.waitForSelector('[data-testid="fact-question"]', { timeout: 15000 });
     expect(await page.$eval('[data-testid="fact-question"]', (q) => [q.getAttribute('data-group'), q.textContent])).to.deep.equal(['hours', 'Quick question: were the opening hours right today?Yes, rightNo']);
     expect(await axeSerious(page)).to.deep.equal([]);
@@ -207,7 +207,7 @@ describe('museums in the browser: closures and open now', function () {
     await page.waitForSelector('[data-testid="checkin-button"]', { timeout: 20000 });
     const answer = page.waitForResponse((r) => r.url().endsWith(`/api/museums/${openOne.id}/checkin`) && r.request().method() === 'POST');
     const asked = page.waitForResponse((r) => r.url().endsWith(`/api/museums/${openOne.id}/fact-check`) && r.request().method() === 'GET');
-    await page.click('[data-testid="checkin-button"]');
+    await clickWhenReady(page, '[data-testid="checkin-button"]');
     const body = await (await answer).json();
     expect(body.checkIn).to.include({ verified: false, unverifiedReason: 'too_far' });
     expect(await (await asked).json()).to.deep.equal({ group: null });

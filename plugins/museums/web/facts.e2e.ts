@@ -14,7 +14,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import sharp from 'sharp';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser, signInPage, startE2EApp, waitForText, axeSerious } from '../../../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, waitForText, axeSerious, clickWhenReady } from '../../../core/testing/browser.ts';
 import { uniqueName, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
 import { MuseumsService, positionAt, type Museum } from '../public.ts';
 import { isoDate, localDateTime } from '../shared/opening-hours.ts';
@@ -145,7 +145,7 @@ describe('museums in the browser: best time to visit and structured corrections'
       await page.goto(`${app.url}/museum/${fixMe.slug}`, { waitUntil: 'load' });
       await page.waitForSelector('[data-testid="checkin-button"]', { timeout: 20000 });
       expect(await page.$eval('.mz-hero .mz-open-badge', (b) => b.getAttribute('data-status'))).to.not.equal('closed');
-      await page.click('[data-testid="checkin-button"]');
+      await clickWhenReady(page, '[data-testid="checkin-button"]');
       // (the check-in first asks the browser for its position: up to 10 s)
       await page.waitForSelector('[data-testid="fact-question"][data-group="hours"]', { timeout: 30000 });
       await page.click('[data-testid="fact-question"] [data-answer="no"]');

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { clickText, launchBrowser, signInPage, startE2EApp, waitForHydrated, waitForText } from '../../../core/testing/browser.ts';
+import { clickText, launchBrowser, signInPage, startE2EApp, waitForHydrated, waitForText, clickWhenReady } from '../../../core/testing/browser.ts';
 import { uniqueName, waitFor, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
 import { MuseumsService, type Museum } from '../public.ts';
 import { BadgesService } from '../../badges/public.ts';
@@ -152,7 +152,7 @@ describe('museums in the browser', function () {
     });
     await page.waitForSelector('[data-testid="checkin-button"]');
     const answer = page.waitForResponse((r) => r.url().endsWith(`/api/museums/${museum.id}/checkin`) && r.request().method() === 'POST');
-    await page.click('[data-testid="checkin-button"]');
+    await clickWhenReady(page, '[data-testid="checkin-button"]');
     const checkIn = await (await answer).json();
     expect(checkIn.badges.map((b: any) => b.id)).to.include(badge.id);
     await waitForText(page, 'Checked in!');
