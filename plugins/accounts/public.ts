@@ -217,6 +217,12 @@ export interface AccountsSql {
    */
   prefers(preference: string, userIdColumn: string): Knex.Raw;
   /**
+   * A boolean SQL expression: the member in `userIdColumn` may be emailed about what the boolean
+   * preference `preference` covers (e.g. 'emailNotifications'): a confirmed address, and the
+   * preference on (or its default when never set).
+   */
+  mayEmail(preference: string, userIdColumn: string): Knex.Raw;
+  /**
    * A boolean SQL expression: `actorId` may reach the member in `userIdColumn` (`reachable`'s rule
    * inside a statement of one's own, e.g. the insert of a notification): no block either way, and with
    * `notifications`, no active mute of the actor by that member that also hides notifications.

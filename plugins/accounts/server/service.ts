@@ -223,6 +223,10 @@ export function accountsSql(knex: Knex): AccountsSql {
       if (!column || typeof fallback !== 'boolean') throw new Error(`Not a boolean preference: ${preference}`);
       return knex.raw(`coalesce((select acc_p.?? from user_preferences acc_p where acc_p.user_id = ??), ${fallback ? 'true' : 'false'})`, [column, col]);
     },
+    mayEmail(preference, col) {
+      const on = sql.prefers(preference, col).toSQL();
+      return knex.raw(`(exists (select 1 from users acc_u where acc_u.id = ?? and acc_u.email_verified_at is not null) and ${on.sql})`, [col, ...(on.bindings as any[])]);
+    },
     reachableBy(actorId, col, opts) {
       return knex.raw(`(${reachableSql(Boolean(opts?.notifications))})`, [col, actorId, actorId, col, ...(opts?.notifications ? [col, actorId] : [])]);
     },

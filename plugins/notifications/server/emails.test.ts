@@ -120,6 +120,35 @@ describe('notifications by email: batched, digest, one-click unsubscribe (real S
     expect(mail.text).to.not.contain('started following you');
   });
 
+  it('members who cannot be emailed get no send job: their marks move in one statement, and a confirmation later does not send the past', async () => {
+    const unconfirmed = await app.user({ verified: false });
+    const off = await app.user();
+    expect((await off.put('/api/user/preferences', { emailNotifications: false })).status).to.equal(200);
+    const on = await app.user();
+    for (const u of [unconfirmed, off, on]) await like(u, 1);
+    const newest = async (u: SignedInClient) => Number((await app.knex('notifications').where({ user_id: u.me.id }).max('id as m').first())!.m);
+    const sendJobsFor = async (u: SignedInClient) =>
+      (await app.knex('core_jobs').where({ name: 'notifications.email.send' }).select('payload')).filter((j: any) => Number((typeof j.payload === 'string' ? JSON.parse(j.payload) : j.payload).userId) === u.me.id).length;
+    await at(start + 120 * MIN);
+    expect((await smtp.waitFor(on.me.email, isBatch)).text).to.contain('Person 1');
+    expect(await sendJobsFor(on)).to.equal(1);
+    for (const u of [unconfirmed, off]) {
+      expect(await sendJobsFor(u), u.me.username).to.equal(0);
+      const mark = await app.knex('notification_email_state').where({ user_id: u.me.id }).first();
+      expect(Number(mark.last_notification_id), u.me.username).to.equal(await newest(u));
+      expect(mark.last_email_at).to.equal(null);
+    }
+    // the address confirmed afterwards: what happened before is not sent, what comes next is
+    await app.knex('users').where({ id: unconfirmed.me.id }).update({ email_verified_at: app.knex.fn.now() });
+    await like(unconfirmed, 2);
+    await at(start + 140 * MIN);
+    const mail = await smtp.waitFor(unconfirmed.me.email, isBatch);
+    expect(mail.subject).to.equal('1 new notification on Curio');
+    expect(mail.text).to.contain('Person 2');
+    expect(mail.text).to.not.contain('Person 1');
+    expect(smtp.to(off.me.email).filter(isBatch)).to.have.length(0);
+  });
+
   it('the weekly digest goes Monday 08:00 in the member’s time zone, once, and not when empty', async () => {
     const withNews = await app.user();
     const empty = await app.user();

@@ -79,6 +79,7 @@ export function registerNotificationEmails(ctx: PluginContext): DigestSectionsAp
   // ---- batched notification emails ----
   ctx.jobs.repeat(BATCH_SCAN_JOB, every(60_000), async (_p, h) => {
     const cutoff = new Date(h.now.getTime() - BATCH_INTERVAL_MS);
+    const sql = accounts()?.sql;
     const rows = await knex('notifications as n')
       .leftJoin('notification_email_state as s', 's.user_id', 'n.user_id')
       .where('n.read', false)
@@ -87,11 +88,29 @@ export function registerNotificationEmails(ctx: PluginContext): DigestSectionsAp
       .where((q) => q.whereNull('s.last_email_at').orWhere('s.last_email_at', '<=', cutoff))
       .groupBy('n.user_id')
       .limit(5000)
-      .select('n.user_id', knex.raw('max(n.id) as up_to'));
-    for (const r of rows) {
-      await ctx.jobs.enqueueOnce(BATCH_SEND_JOB, { userId: r.user_id, upTo: Number(r.up_to) }, `notif-email:${r.user_id}:${r.up_to}`, { maxAttempts: 5 });
+      .select('n.user_id', knex.raw('max(n.id) as up_to'))
+      // who may be emailed at all (a confirmed address, notification emails on), in this statement
+      .select(sql ? knex.raw('? as may_email', [sql.mayEmail('emailNotifications', 'n.user_id')]) : knex.raw('true as may_email'));
+    // the others are only marked as covered, all in one statement, as their send job did one by one
+    // (issue 18: every member told of a like got a job of eight statements a minute later, most of
+    // them to write that no email goes)
+    const quiet = rows.filter((r) => !r.may_email);
+    if (quiet.length) {
+      await knex.raw(
+        `insert into notification_email_state (user_id, last_notification_id)
+           select u, n from unnest(?::int[], ?::bigint[]) as t(u, n)
+           where exists (select 1 from users where users.id = t.u) -- one deleted since the scan is skipped, not a failure
+         on conflict (user_id) do update set last_notification_id = greatest(notification_email_state.last_notification_id, excluded.last_notification_id)`,
+        [quiet.map((r) => Number(r.user_id)), quiet.map((r) => Number(r.up_to))],
+      );
     }
-    return { queued: rows.length };
+    let queued = 0;
+    for (const r of rows) {
+      if (!r.may_email) continue;
+      await ctx.jobs.enqueueOnce(BATCH_SEND_JOB, { userId: r.user_id, upTo: Number(r.up_to) }, `notif-email:${r.user_id}:${r.up_to}`, { maxAttempts: 5 });
+      queued++;
+    }
+    return { queued, covered: quiet.length };
   });
 
   ctx.jobs.define(BATCH_SEND_JOB, async (p: { userId: number; upTo: number }, h) => {
