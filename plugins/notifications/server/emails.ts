@@ -99,7 +99,8 @@ export function registerNotificationEmails(ctx: PluginContext): DigestSectionsAp
       await knex.raw(
         `insert into notification_email_state (user_id, last_notification_id)
            select u, n from unnest(?::int[], ?::bigint[]) as t(u, n)
-           where exists (select 1 from users where users.id = t.u) -- one deleted since the scan is skipped, not a failure
+           -- a member deleted since the scan has no notifications left (cascade): skipped, not a failure
+           where exists (select 1 from notifications n where n.user_id = t.u)
          on conflict (user_id) do update set last_notification_id = greatest(notification_email_state.last_notification_id, excluded.last_notification_id)`,
         [quiet.map((r) => Number(r.user_id)), quiet.map((r) => Number(r.up_to))],
       );

@@ -12,8 +12,8 @@ const day = (openTime: string, closeTime: string) => ({ isOpen: true, isByAppoin
 const closed = { isOpen: false, isByAppointment: false };
 const week = (o: object, monday: object = closed) => ({ monday, tuesday: o, wednesday: o, thursday: o, friday: o, saturday: o, sunday: o });
 
-const MONDAY = '2026-11-30';
-const TUESDAY = '2026-12-01';
+const MONDAY = '2037-11-30';
+const TUESDAY = '2037-12-01';
 
 describe('plans API', function () {
   this.timeout(120_000);
@@ -53,7 +53,7 @@ describe('plans API', function () {
     expect(p.stops[1]).to.include({ hours: 'closed' });
     expect(p.stops[1].warnings).to.deep.equal(['closed']);
     expect(p.stops[1].walk.distanceMeters).to.be.within(750, 900);
-    expect(p.stops[0].startsAt).to.equal('2026-11-30T09:00:00.000Z'); // 10:00 CET
+    expect(p.stops[0].startsAt).to.equal('2037-11-30T09:00:00.000Z'); // 10:00 CET
     expect(p.summary.warnings).to.equal(1);
 
     expect((await owner.get('/api/plans')).body.map((x: any) => x.id)).to.include(p.id);
@@ -75,7 +75,7 @@ describe('plans API', function () {
   });
 
   it('adds, updates, removes and reorders stops; a too-short visit, the walk and free entry', async () => {
-    const p = (await newPlan(owner, { date: '2026-12-03' })).body; // a Thursday
+    const p = (await newPlan(owner, { date: '2037-12-03' })).body; // a Thursday
     const a = await owner.post(`/api/plans/${p.id}/stops`, { museumId: louvre.id, arrival: '14:00', durationMinutes: 180 });
     expect(a.status, a.text).to.equal(201);
     // no arrival: after the last stop and the walk, rounded up to 5 minutes (17:00 + 11 min → 17:15)
@@ -108,7 +108,7 @@ describe('plans API', function () {
 
   it('"Use suggested order": the suggestion avoids the closed door and applies through the order route', async () => {
     // Monday: the Louvre is closed all day, so nothing helps it; on Christmas both are checked with the real holiday calendar
-    const xmas = (await newPlan(owner, { date: '2026-12-25', stops: [{ museumId: louvre.id, arrival: '10:00' }] })).body;
+    const xmas = (await newPlan(owner, { date: '2037-12-25', stops: [{ museumId: louvre.id, arrival: '10:00' }] })).body;
     expect(xmas.stops[0].warnings).to.deep.equal(['closed']);
     expect(xmas.stops[0].special).to.deep.equal({ reason: 'holiday', holiday: 'Christmas Day' });
     // Tuesday: a morning-only museum planned last gets suggested first
@@ -238,7 +238,7 @@ describe('plans API', function () {
     const secret = await makeMeetup(organizer, priv, { title: 'Members-only tour', date: TUESDAY, startTime: '17:00', endTime: '18:00' });
 
     const p = (await newPlan(owner, { date: TUESDAY, visibility: 'public', stops: [{ museumId: louvre.id, arrival: '10:00', durationMinutes: 120 }, { eventId: meetup.id }] })).body;
-    expect(p.stops[1]).to.include({ museumId: orsay.id, arrival: '14:00', durationMinutes: 90, startsAt: '2026-12-01T13:00:00.000Z', endsAt: '2026-12-01T14:30:00.000Z' });
+    expect(p.stops[1]).to.include({ museumId: orsay.id, arrival: '14:00', durationMinutes: 90, startsAt: '2037-12-01T13:00:00.000Z', endsAt: '2037-12-01T14:30:00.000Z' });
     expect(p.stops[1].event).to.deep.equal({ id: meetup.id, kind: 'meetup', title: 'Sketching at Orsay', location: meetup.location });
     expect(p.stops[1].warnings).to.deep.equal([]);
     expect(p.stops[1].walk.distanceMeters).to.be.within(750, 900);
@@ -246,7 +246,7 @@ describe('plans API', function () {
     // its times come from the meetup
     expect((await owner.patch(`/api/plans/${p.id}/stops/${p.stops[1].id}`, { arrival: '09:00' })).status).to.equal(400);
     // on another day: a warning
-    const moved = (await owner.patch(`/api/plans/${p.id}`, { date: '2026-12-02' })).body;
+    const moved = (await owner.patch(`/api/plans/${p.id}`, { date: '2037-12-02' })).body;
     expect(moved.stops[1].warnings).to.include('event_other_day'); // and the walk from a stop the next day fails too
     await owner.patch(`/api/plans/${p.id}`, { date: TUESDAY });
     // a private community's meetup: only members may add it
@@ -279,14 +279,14 @@ describe('plans API', function () {
     const first = await read();
     expect(first).to.have.length(2);
     expect(first[0].ev.summary).to.equal(louvre.name);
-    expect(first[0].ev.startDate.toJSDate().toISOString()).to.equal('2026-12-01T09:00:00.000Z');
-    expect(first[0].ev.endDate.toJSDate().toISOString()).to.equal('2026-12-01T11:00:00.000Z');
+    expect(first[0].ev.startDate.toJSDate().toISOString()).to.equal('2037-12-01T09:00:00.000Z');
+    expect(first[0].ev.endDate.toJSDate().toISOString()).to.equal('2037-12-01T11:00:00.000Z');
     expect(first[1].ev.uid).to.equal(`plan-${p.id}-stop-${p.stops[1].id}@${new URL(app.url).hostname}`);
     await owner.patch(`/api/plans/${p.id}/stops/${p.stops[1].id}`, { arrival: '14:00' });
     const second = await read();
     expect(second.map((x) => x.ev.uid)).to.deep.equal(first.map((x) => x.ev.uid));
     expect(second[1].seq).to.be.greaterThan(first[1].seq);
-    expect(second[1].ev.startDate.toJSDate().toISOString()).to.equal('2026-12-01T13:00:00.000Z');
+    expect(second[1].ev.startDate.toJSDate().toISOString()).to.equal('2037-12-01T13:00:00.000Z');
   });
   it('a deleted museum or meetup takes its stop away and bumps the SEQUENCE of every plan that had it, once each', async () => {
     const base = { address: '2 Rue de Test', city: 'Paris', country: 'France', category: 'Art Museums', timezone: 'Europe/Paris', latitude: 48.861, longitude: 2.335 };
