@@ -14,7 +14,7 @@ import { makeCommunity, makeMeetup } from '../../events/server/test-helpers.ts';
 const day = (openTime: string, closeTime: string) => ({ isOpen: true, isByAppointment: false, openTime, closeTime });
 const closed = { isOpen: false, isByAppointment: false };
 const week = (o: object, monday: object = closed) => ({ monday, tuesday: o, wednesday: o, thursday: o, friday: o, saturday: o, sunday: o });
-const MONDAY = '2026-11-30';
+const MONDAY = '2037-11-30';
 
 describe('plans in the browser: a day plan that warns about a closed door', function () {
   this.timeout(180_000);
@@ -100,7 +100,7 @@ describe('plans in the browser: a day plan that warns about a closed door', func
     await axe(page, 'the plan editor (en)');
 
     // the date moves to Tuesday: no warning
-    const plan = await member.patch(`/api/plans/${planId}`, { date: '2026-12-01' });
+    const plan = await member.patch(`/api/plans/${planId}`, { date: '2037-12-01' });
     expect(plan.status).to.equal(200);
     await page.reload({ waitUntil: 'networkidle2' });
     await page.waitForFunction(() => (document.querySelector('[data-testid="plan-summary"]') as HTMLElement | null)?.innerText.includes('No warnings'), { timeout: 20000 });
@@ -113,7 +113,7 @@ describe('plans in the browser: a day plan that warns about a closed door', func
     const ics = await page.evaluate(async (h) => (await fetch(h!, { credentials: 'same-origin' })).text(), href);
     const events = new ICAL.Component(ICAL.parse(ics)).getAllSubcomponents('vevent').map((v: any) => new ICAL.Event(v));
     expect(events.map((e: any) => e.summary)).to.deep.equal([museums[0].name, museums[1].name]);
-    expect(events[0].startDate.toJSDate().toISOString()).to.equal('2026-11-30T09:00:00.000Z'); // 10:00 in Paris
+    expect(events[0].startDate.toJSDate().toISOString()).to.equal('2037-11-30T09:00:00.000Z'); // 10:00 in Paris
 
     // the stated walking speed: 4.5 km/h, then 3 km/h makes the same walk longer
     expect(await page.$eval('[data-testid="plan-summary"]', (e) => (e as HTMLElement).innerText)).to.contain('4.5 km/h');
