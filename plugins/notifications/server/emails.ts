@@ -98,9 +98,9 @@ export function registerNotificationEmails(ctx: PluginContext): DigestSectionsAp
     if (quiet.length) {
       await knex.raw(
         `insert into notification_email_state (user_id, last_notification_id)
-           select u, n from unnest(?::int[], ?::bigint[]) as t(u, n)
+           select t.user_id, t.up_to from unnest(?::int[], ?::bigint[]) as t(user_id, up_to)
            -- a member deleted since the scan has no notifications left (cascade): skipped, not a failure
-           where exists (select 1 from notifications n where n.user_id = t.u)
+           where exists (select 1 from notifications x where x.user_id = t.user_id)
          on conflict (user_id) do update set last_notification_id = greatest(notification_email_state.last_notification_id, excluded.last_notification_id)`,
         [quiet.map((r) => Number(r.user_id)), quiet.map((r) => Number(r.up_to))],
       );
