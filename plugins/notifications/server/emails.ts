@@ -105,13 +105,11 @@ export function registerNotificationEmails(ctx: PluginContext): DigestSectionsAp
         [quiet.map((r) => Number(r.user_id)), quiet.map((r) => Number(r.up_to))],
       );
     }
-    let queued = 0;
-    for (const r of rows) {
-      if (!r.may_email) continue;
+    const emailed = rows.filter((r) => r.may_email);
+    for (const r of emailed) {
       await ctx.jobs.enqueueOnce(BATCH_SEND_JOB, { userId: r.user_id, upTo: Number(r.up_to) }, `notif-email:${r.user_id}:${r.up_to}`, { maxAttempts: 5 });
-      queued++;
     }
-    return { queued, covered: quiet.length };
+    return { queued: emailed.length, covered: quiet.length };
   });
 
   ctx.jobs.define(BATCH_SEND_JOB, async (p: { userId: number; upTo: number }, h) => {
