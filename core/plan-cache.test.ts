@@ -3,7 +3,8 @@ import { expect } from 'chai';
 import { adminUrl } from './testing/index.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase, type Database } from './db.ts';
-import { CUSTOM_PLAN, PREPARE_AFTER } from './plan-cache.ts';
+import { createRequire } from 'node:module';
+import { CUSTOM_PLAN, MAX_POSITIONED, PREPARE_AFTER } from './plan-cache.ts';
 
 describe('plan cache: repeated statements are prepared once per connection', function () {
   this.timeout(30000);
@@ -34,6 +35,20 @@ describe('plan cache: repeated statements are prepared once per connection', fun
     for (let i = 0; i < PREPARE_AFTER + 3; i++) answers.push(await db.knex(table).where('a', '>', 0).orderBy('a').select('a'));
     for (const a of answers) expect(a).to.deep.equal([{ a: 1 }, { a: 2 }]);
     expect(await prepared(`from "${table}" where "a" >`)).to.have.length(1);
+  });
+
+  it('the `?` → `$n` rewrite, remembered per text, writes what knex writes (escaped `\\?` too), again and past its bound', async () => {
+    const ClientPg: any = createRequire(import.meta.url)('knex/lib/dialects/postgres/index.js');
+    const knexOwn = (sql: string) => ClientPg.prototype.positionBindings.call(null, sql);
+    const client = db.knex.client as any;
+    const texts = ['select 1 where a = ? and b = ?', "select '\\?' as q, ? as x, data \\? 'k' as has", 'select ?? from t where x in (?, ?, ?)', 'no bindings'];
+    for (let round = 0; round < 3; round++) for (const t of texts) expect(client.positionBindings(t)).to.equal(knexOwn(t));
+    expect(client.positionBindings('select ? where b = ?')).to.equal('select $1 where b = $2');
+    // more texts than it keeps: it starts afresh and still answers right
+    for (let i = 0; i < MAX_POSITIONED + 10; i++) expect(client.positionBindings(`select ? + ${i}`)).to.equal(`select $1 + ${i}`);
+    for (const t of texts) expect(client.positionBindings(t)).to.equal(knexOwn(t));
+    // and the statements run: a `?` escaped for PostgreSQL's jsonb operator stays a `?`
+    expect((await db.knex.raw(`select ?::jsonb \\? 'k' as has, ?::int as x`, ['{"k":1}', 7])).rows).to.deep.equal([{ has: true, x: 7 }]);
   });
 
   it('a statement run once, and one without bindings, stay unnamed', async () => {

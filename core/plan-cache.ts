@@ -51,14 +51,19 @@ type QueryObject = { sql?: string; bindings?: unknown[]; options?: Record<string
 const isStaleResultType = (e: any) => e?.code === '0A000' && /cached plan must not change result type/.test(String(e?.message));
 
 const seen = new Map<string, number>();
+/** knex's text → PostgreSQL's numbered text (positionBindings), at most MAX_POSITIONED texts or MAX_POSITIONED_CHARS characters; then started afresh */
+const positioned = new Map<string, string>();
+let positionedChars = 0;
+export const MAX_POSITIONED = 2_000;
+const MAX_POSITIONED_CHARS = 4_000_000;
 const names = new Map<string, string>();
 
 function nameFor(conn: PgClient, obj: QueryObject): string | undefined {
   const sql = obj.sql;
-  if (!sql || !obj.bindings?.length || obj.options?.name || sql.includes(CUSTOM_PLAN)) return undefined;
+  if (!sql || !obj.bindings?.length || obj.options?.name) return undefined;
   let name = names.get(sql);
   if (!name) {
-    if (names.size >= MAX_NAMES) return undefined;
+    if (names.size >= MAX_NAMES || sql.includes(CUSTOM_PLAN)) return undefined;
     const n = (seen.get(sql) ?? 0) + 1;
     if (n < PREPARE_AFTER) {
       if (seen.size >= MAX_COUNTED) seen.clear();
@@ -85,6 +90,25 @@ function forget(conn: PgClient, name: string) {
  * patched instance: knex makes each transaction's client from the class's prototype.
  */
 export class PlanCachedPgClient extends (ClientPg as new (config: Knex.Config) => object) {
+  /**
+   * knex's `?` → `$n` rewrite (a regular expression with a callback over the whole text, on every
+   * statement), remembered per text. The same text then comes back as the same string: its hash
+   * is already known to the plan cache's lookup above, and pg's check that a named statement's
+   * text is unchanged compares two references instead of two long strings.
+   */
+  positionBindings(sql: string): string {
+    const known = positioned.get(sql);
+    if (known !== undefined) return known;
+    const out: string = (ClientPg.prototype.positionBindings as (s: string) => string).call(this, sql);
+    if (positioned.size >= MAX_POSITIONED || positionedChars + sql.length > MAX_POSITIONED_CHARS) {
+      positioned.clear();
+      positionedChars = 0;
+    }
+    positioned.set(sql, out);
+    positionedChars += sql.length;
+    return out;
+  }
+
   async _query(conn: PgClient, obj: QueryObject): Promise<unknown> {
     const run = (o: QueryObject) => ClientPg.prototype._query.call(this, conn, o);
     if (conn.__curioStale?.size && !conn.__knexTxId) {
