@@ -76,6 +76,34 @@ describe('statements per request on the hot routes (issue 18)', function () {
     expect(unlike.total, unlike.log.all.join('\n')).to.be.at.most(4);
   });
 
+  it("a like's work after its answer (the author's notification, the badge count): 2 statements, the liker not read again", async () => {
+    const p = await b.post('/api/posts', { type: 'text', content: 'A deferred-work probe in the modern gallery', tags: ['light'] });
+    expect(p.status).to.equal(201);
+    await app.events.settled();
+    // every statement from the request on, until the deferred work is done; then the request's own taken out
+    const seen: string[] = [];
+    const onQuery = (q: { sql?: string }) => seen.push(String(q.sql ?? '').replace(/\s+/g, ' ').slice(0, 300));
+    app.knex.on('query', onQuery);
+    let own: string[];
+    try {
+      const like = await measure(a, 'POST', `/api/posts/${p.body.id}/like`);
+      expect(like.r.body.liked).to.equal(true);
+      own = like.log.all;
+      await app.events.settled();
+    } finally {
+      app.knex.off('query', onQuery);
+    }
+    const after = [...seen];
+    for (const q of own) after.splice(after.indexOf(q), 1);
+    // the job runner's own polling may fall in the window: it is not the like's work
+    const likeWork = after.filter((q) => !/core_jobs|^BEGIN|^COMMIT/i.test(q));
+    expect(likeWork.filter((q) => /^select .* from "users" where "users"\."id"/.test(q)), likeWork.join('\n')).to.deep.equal([]);
+    expect(likeWork, likeWork.join('\n')).to.have.length(2);
+    const told = await b.get('/api/notifications');
+    const liked = told.body.items.find((n: any) => n.type === 'like' && n.link === `/insights/${p.body.id}`);
+    expect(liked?.message, 'the author is told who liked').to.equal('Test User liked your insight.');
+  });
+
   it('new insight: at most 6 statements', async () => {
     const m = await measure(a, 'POST', '/api/posts', { type: 'text', content: 'Statement count probe: the light in the modern gallery', tags: ['light'], museumId: museum.id });
     expect(m.r.status).to.equal(201);

@@ -3,6 +3,7 @@
  * Other plugins import only this file from insights, never its server internals or tables.
  */
 import { serviceRef } from '../../core/services.ts';
+import type { UserSummary } from '../accounts/public.ts';
 
 export interface InsightsApi {
   /** Number of insights a user has posted (profile counts). */
@@ -20,7 +21,17 @@ declare module '../../core/events.ts' {
     /** A text or video insight was shared. museumId is null for untagged or still-pending museums. */
     'insights.post.created': { postId: number; userId: number; museumId: number | null; type: 'text' | 'video' | 'photo' };
     /** A like was added (liked: true) or taken back (liked: false). authorId owns the post. */
-    'insights.post.liked': { postId: number; userId: number; authorId: number; liked: boolean; likesCount: number; /** the start of the insight's text (for the notification's excerpt) */ excerpt?: string };
+    'insights.post.liked': {
+      postId: number;
+      userId: number;
+      authorId: number;
+      liked: boolean;
+      likesCount: number;
+      /** the start of the insight's text (for the notification's excerpt) */
+      excerpt?: string;
+      /** the liker's summary, read with the like (the notification names them without reading it again) */
+      liker?: UserSummary;
+    };
     /** A comment or a reply (parentId set). postAuthorId owns the post; parentAuthorId the replied comment. */
     'insights.comment.created': {
       commentId: number;

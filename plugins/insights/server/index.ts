@@ -4,7 +4,7 @@ import type { ImageInfo } from '../../../core/images.ts';
 import { definePluginServer, type PluginContext, type ApiContext } from '../../../core/plugin-api.ts';
 import { HttpError } from '../../../core/errors.ts';
 import { CUSTOM_PLAN } from '../../../core/plan-cache.ts';
-import { AccountsService, UserStatsProvider, type AccountsApi } from '../../accounts/public.ts';
+import { AccountsService, UserStatsProvider, type AccountsApi, type UserSummary } from '../../accounts/public.ts';
 import { earnedBadgesFrom } from '../../badges/public.ts';
 import { MuseumsService, SearchRegistry, type MuseumsApi } from '../../museums/public.ts';
 import { registerInsightsDigest } from './digest.ts';
@@ -483,6 +483,11 @@ export default definePluginServer({
     });
 
     // ---------- likes ----------
+    /** a member's summary as the likes statement reads it (accounts' summary columns, named as UserSummary's fields) */
+    const likerColumns = () =>
+      Object.entries(accounts().summaryColumns)
+        .map(([field, column]) => `${column} as "${field}"`)
+        .join(', ');
     ctx.routes.add<{ id: number }>({
       method: 'POST',
       path: '/api/posts/:id/like',
@@ -498,16 +503,19 @@ export default definePluginServer({
         // deleted. A post the member may not see (or none) changes nothing and answers 404.
         const canView = accounts().sql.canView(c.user, 'p.user_id').toSQL();
         const toggle = async () => {
+          // with the liker's summary for the author's notification (accounts' summary columns), which
+          // would otherwise read it in a statement of its own after the answer
           const r = await knex.raw(
             `with post as (select p.id, p.user_id, p.content from insights_posts p where p.id = ? and ${canView.sql}),
               del as (delete from insights_likes where post_id = (select id from post) and user_id = ? returning post_id),
               ins as (insert into insights_likes (post_id, user_id) select id, ?::int from post where not exists (select 1 from del) on conflict do nothing returning post_id),
               upd as (update insights_posts set likes_count = likes_count + (select count(*) from ins) - (select count(*) from del) where id = (select id from post) returning likes_count)
             select (select count(*) from ins)::int as inserted, (select count(*) from del)::int as deleted, (select likes_count from upd) as likes_count,
-              (select user_id from post) as author_id, (select content from post) as content`,
-            [postId, ...(canView.bindings as any[]), me, me],
+              (select user_id from post) as author_id, (select content from post) as content,
+              (select row_to_json(s) from (select ${likerColumns()} from users where users.id = ?) s) as liker`,
+            [postId, ...(canView.bindings as any[]), me, me, me],
           );
-          return r.rows[0] as { inserted: number; deleted: number; likes_count: number | null; author_id: number | null; content: string | null };
+          return r.rows[0] as { inserted: number; deleted: number; likes_count: number | null; author_id: number | null; content: string | null; liker: UserSummary | null };
         };
         // Each answer is exactly one committed transition (insert when absent, delete when present),
         // so one member's concurrent toggles alternate (a double click cancels out); a statement that
@@ -522,7 +530,7 @@ export default definePluginServer({
         const result = { liked: row.inserted > 0, likesCount: Number(row.likes_count), changed: row.inserted + row.deleted > 0 };
         if (result.changed) {
           // the author's notification and badge count after the answer
-          ctx.events.defer('insights.post.liked', { postId, userId: me, authorId: Number(row.author_id), liked: result.liked, likesCount: result.likesCount, excerpt: String(row.content ?? '').slice(0, 300) });
+          ctx.events.defer('insights.post.liked', { postId, userId: me, authorId: Number(row.author_id), liked: result.liked, likesCount: result.likesCount, excerpt: String(row.content ?? '').slice(0, 300), liker: row.liker ?? undefined });
         }
         return { liked: result.liked, likesCount: result.likesCount };
       },
