@@ -221,7 +221,7 @@ describe('museums in the browser: closures and open now', function () {
     await signInPage(page, app, manager);
     await page.goto(`${app.url}/museum/${openOne.slug}`, { waitUntil: 'load' });
     await page.waitForSelector('[data-testid="edit-button"]', { timeout: 20000 });
-    await page.click('[data-testid="edit-button"]');
+    await clickWhenReady(page, '[data-testid="edit-button"]');
     await page.waitForSelector('[data-testid="closures-editor"]');
     // a date input takes its value in the browser's own format: set it as the page would
     await page.evaluate((v) => {

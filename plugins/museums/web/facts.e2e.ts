@@ -212,7 +212,7 @@ describe('museums in the browser: best time to visit and structured corrections'
     try {
       await page.goto(`${app.url}/museum/${quiet.slug}`, { waitUntil: 'load' });
       await page.waitForSelector('[data-testid="edit-button"]', { timeout: 20000 });
-      await page.click('[data-testid="edit-button"]');
+      await clickWhenReady(page, '[data-testid="edit-button"]');
       const input = await page.waitForSelector('[data-testid="access-photo-editor-stepFreeEntrance"] input[type="file"]');
       const uploaded = page.waitForResponse((r) => r.url().endsWith(`/api/museums/${quiet.id}/accessibility/stepFreeEntrance/photo`) && r.request().method() === 'POST');
       await (input as any).uploadFile(file);
@@ -226,7 +226,7 @@ describe('museums in the browser: best time to visit and structured corrections'
       const url = (await app.client().get(`/api/museums/${quiet.id}`)).body.accessibility.stepFreeEntrance.photo;
       expect(url).to.match(/^\/uploads\/museums\/accessibility\//);
 
-      await page.click('[data-testid="edit-button"]');
+      await clickWhenReady(page, '[data-testid="edit-button"]');
       await page.waitForSelector('[data-testid="access-photo-editor-stepFreeEntrance"] button.is-text');
       const removed = page.waitForResponse((r) => r.url().endsWith(`/api/museums/${quiet.id}/accessibility/stepFreeEntrance/photo`) && r.request().method() === 'DELETE');
       await page.click('[data-testid="access-photo-editor-stepFreeEntrance"] button.is-text');

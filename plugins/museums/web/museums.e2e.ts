@@ -178,7 +178,7 @@ describe('museums in the browser', function () {
     // server-rendered: a click before React has hydrated the button does nothing
     await waitForHydrated(page, '[data-testid="edit-button"]');
     expect(await page.$eval('[data-testid="edit-button"]', (b) => b.textContent)).to.equal('Suggest Edit');
-    await page.click('[data-testid="edit-button"]');
+    await clickWhenReady(page, '[data-testid="edit-button"]');
     await waitForText(page, 'Suggest Museum Edit');
     // nothing changed yet
     await clickText(page, 'Submit Suggestion');
@@ -203,7 +203,7 @@ describe('museums in the browser', function () {
     // server-rendered: a click before React has hydrated the button does nothing
     await waitForHydrated(page, '[data-testid="edit-button"]');
     expect(await page.$eval('[data-testid="edit-button"]', (b) => b.textContent)).to.equal('Edit');
-    await page.click('[data-testid="edit-button"]');
+    await clickWhenReady(page, '[data-testid="edit-button"]');
     await waitForText(page, 'Edit Museum Information');
     await page.select('select[aria-label="Saturday status"]', 'open');
     await page.select('select[aria-label="Saturday opening time"]', '10:00');
