@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { startTestApp, uniqueName, type TestApp, type SignedInClient } from '../testing/index.ts';
 import { countStatements, type StatementCounter } from '../testing/statements.ts';
 import { MuseumsService, SearchRegistry, positionAt } from '../../plugins/museums/public.ts';
+import { AccountsService, type UserSummary } from '../../plugins/accounts/public.ts';
 import { futureDate, makeCommunity, makeMeetup } from '../../plugins/events/server/test-helpers.ts';
 
 let app: TestApp;
@@ -80,6 +81,11 @@ describe('statements per request on the hot routes (issue 18)', function () {
     const p = await b.post('/api/posts', { type: 'text', content: 'A deferred-work probe in the modern gallery', tags: ['light'] });
     expect(p.status).to.equal(201);
     await app.events.settled();
+    // the summary the event carries is the one accounts would have read
+    let carried: UserSummary | undefined;
+    app.events.on('insights.post.liked', async (e) => {
+      if (e.postId === p.body.id) carried = e.liker;
+    });
     // every statement from the request on, until the deferred work is done; then the request's own taken out
     const seen: string[] = [];
     const onQuery = (q: { sql?: string }) => seen.push(String(q.sql ?? '').replace(/\s+/g, ' ').slice(0, 300));
@@ -104,6 +110,7 @@ describe('statements per request on the hot routes (issue 18)', function () {
     expect(after.filter((q) => /^select "users"\."id" as "id", .* from "users" where "id" = /.test(q)), work).to.deep.equal([]);
     expect(after.filter((q) => q.startsWith('insert into notifications ')), work).to.have.length(1);
     expect(after.filter((q) => q.startsWith('with act as ( insert into badge_activity')), work).to.have.length(1);
+    expect(carried).to.deep.equal(await app.services.get(AccountsService).getUserSummary(a.me.id));
     const told = await b.get('/api/notifications');
     const liked = told.body.items.find((n: any) => n.type === 'like' && n.link === `/insights/${p.body.id}`);
     expect(liked?.message, 'the author is told who liked').to.equal('Test User liked your insight.');

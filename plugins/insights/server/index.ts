@@ -4,7 +4,7 @@ import type { ImageInfo } from '../../../core/images.ts';
 import { definePluginServer, type PluginContext, type ApiContext } from '../../../core/plugin-api.ts';
 import { HttpError } from '../../../core/errors.ts';
 import { CUSTOM_PLAN } from '../../../core/plan-cache.ts';
-import { AccountsService, UserStatsProvider, type AccountsApi, type UserSummary } from '../../accounts/public.ts';
+import { AccountsService, UserStatsProvider, type AccountsApi } from '../../accounts/public.ts';
 import { earnedBadgesFrom } from '../../badges/public.ts';
 import { MuseumsService, SearchRegistry, type MuseumsApi } from '../../museums/public.ts';
 import { registerInsightsDigest } from './digest.ts';
@@ -25,6 +25,7 @@ import {
   type ReadScope,
   POST_COLUMNS,
   prefixed,
+  summaryOf,
 } from './posts.ts';
 import { createRecommendations } from './recommendations.ts';
 import { resolveMentions, type Mention } from './mentions.ts';
@@ -483,11 +484,12 @@ export default definePluginServer({
     });
 
     // ---------- likes ----------
-    /** a member's summary as the likes statement reads it (accounts' summary columns, named as UserSummary's fields) */
+    /** the liker's summary columns as the likes statement reads them (u_-prefixed, for summaryOf); the same text every time */
+    let likerColumnsText: string | undefined;
     const likerColumns = () =>
-      Object.entries(accounts().summaryColumns)
-        .map(([field, column]) => `${column} as "${field}"`)
-        .join(', ');
+      (likerColumnsText ??= Object.entries(prefixed(accounts().summaryColumns))
+        .map(([alias, column]) => `${column} as "${alias}"`)
+        .join(', '));
     ctx.routes.add<{ id: number }>({
       method: 'POST',
       path: '/api/posts/:id/like',
@@ -503,8 +505,8 @@ export default definePluginServer({
         // deleted. A post the member may not see (or none) changes nothing and answers 404.
         const canView = accounts().sql.canView(c.user, 'p.user_id').toSQL();
         const toggle = async () => {
-          // with the liker's summary for the author's notification (accounts' summary columns), which
-          // would otherwise read it in a statement of its own after the answer
+          // with the liker's summary for the author's notification (accounts' summary columns, shaped
+          // by summaryOf as the pages' authors are), which it would otherwise read after the answer
           const r = await knex.raw(
             `with post as (select p.id, p.user_id, p.content from insights_posts p where p.id = ? and ${canView.sql}),
               del as (delete from insights_likes where post_id = (select id from post) and user_id = ? returning post_id),
@@ -515,7 +517,7 @@ export default definePluginServer({
               (select row_to_json(s) from (select ${likerColumns()} from users where users.id = ?) s) as liker`,
             [postId, ...(canView.bindings as any[]), me, me, me],
           );
-          return r.rows[0] as { inserted: number; deleted: number; likes_count: number | null; author_id: number | null; content: string | null; liker: UserSummary | null };
+          return r.rows[0] as { inserted: number; deleted: number; likes_count: number | null; author_id: number | null; content: string | null; liker: Record<string, unknown> | null };
         };
         // Each answer is exactly one committed transition (insert when absent, delete when present),
         // so one member's concurrent toggles alternate (a double click cancels out); a statement that
@@ -530,7 +532,7 @@ export default definePluginServer({
         const result = { liked: row.inserted > 0, likesCount: Number(row.likes_count), changed: row.inserted + row.deleted > 0 };
         if (result.changed) {
           // the author's notification and badge count after the answer
-          ctx.events.defer('insights.post.liked', { postId, userId: me, authorId: Number(row.author_id), liked: result.liked, likesCount: result.likesCount, excerpt: String(row.content ?? '').slice(0, 300), liker: row.liker ?? undefined });
+          ctx.events.defer('insights.post.liked', { postId, userId: me, authorId: Number(row.author_id), liked: result.liked, likesCount: result.likesCount, excerpt: String(row.content ?? '').slice(0, 300), liker: row.liker ? summaryOf(row.liker) : undefined });
         }
         return { liked: result.liked, likesCount: result.likesCount };
       },

@@ -469,7 +469,8 @@ function museumCard(r: Record<string, any>) {
   };
 }
 
-function summaryOf(r: Record<string, any>): UserSummary {
+/** A member's summary from the u_-prefixed columns (prefixed(accounts' summaryColumns)) a statement read. */
+export function summaryOf(r: Record<string, any>): UserSummary {
   return {
     id: Number(r.u_id),
     slug: r.u_slug,
