@@ -220,7 +220,6 @@ describe('museums in the browser: closures and open now', function () {
   it('a manager adds a closure for today in the edit dialog (SchemaForm) and the museum turns closed', async () => {
     await signInPage(page, app, manager);
     await page.goto(`${app.url}/museum/${openOne.slug}`, { waitUntil: 'load' });
-    await page.waitForSelector('[data-testid="edit-button"]', { timeout: 20000 });
     await clickWhenReady(page, '[data-testid="edit-button"]');
     await page.waitForSelector('[data-testid="closures-editor"]');
     // a date input takes its value in the browser's own format: set it as the page would

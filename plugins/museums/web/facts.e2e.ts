@@ -211,7 +211,6 @@ describe('museums in the browser: best time to visit and structured corrections'
     const page = await pageAs(manager);
     try {
       await page.goto(`${app.url}/museum/${quiet.slug}`, { waitUntil: 'load' });
-      await page.waitForSelector('[data-testid="edit-button"]', { timeout: 20000 });
       await clickWhenReady(page, '[data-testid="edit-button"]');
       const input = await page.waitForSelector('[data-testid="access-photo-editor-stepFreeEntrance"] input[type="file"]');
       const uploaded = page.waitForResponse((r) => r.url().endsWith(`/api/museums/${quiet.id}/accessibility/stepFreeEntrance/photo`) && r.request().method() === 'POST');
