@@ -15,7 +15,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'puppeteer';
-import { launchBrowser, signInPage, startE2EApp } from '../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, clickWhenReady } from '../core/testing/browser.ts';
 import type { SignedInClient, TestApp } from '../core/testing/index.ts';
 import { makeVideo } from '../plugins/insights/server/test-helpers.ts';
 import { safeNextPath, signInPath } from './src/lib/next-path.ts';
@@ -141,8 +141,8 @@ describe('issue 21: layout and interaction defects at 390 and 1366 px (en, fr)',
     // focus is inside the dialog
     await page.waitForFunction(() => Boolean(document.activeElement?.closest('.curio-confirm')), { timeout: 5_000 });
     if (answer === 'escape') await page.keyboard.press('Escape');
-    else if (answer === 'cancel') await page.click('.curio-confirm__buttons .button:not(.is-danger):not(.is-primary)');
-    else await page.click('.curio-confirm__buttons .button.is-danger, .curio-confirm__buttons .button.is-primary');
+    else if (answer === 'cancel') await clickWhenReady(page, '.curio-confirm__buttons .button:not(.is-danger):not(.is-primary)');
+    else await clickWhenReady(page, '.curio-confirm__buttons .button.is-danger, .curio-confirm__buttons .button.is-primary');
     await page.waitForFunction(() => !document.querySelector('.curio-confirm'), { timeout: 5_000 });
   }
 
@@ -167,7 +167,7 @@ describe('issue 21: layout and interaction defects at 390 and 1366 px (en, fr)',
       return x.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2));
     });
     expect(hit).to.equal(true);
-    await page.click('.curio-modal .modal-card-head button');
+    await clickWhenReady(page, '.curio-modal .modal-card-head button');
     await page.waitForFunction(() => !document.querySelector('.curio-modal'), { timeout: 5_000 });
   }
 
@@ -255,7 +255,7 @@ describe('issue 21: layout and interaction defects at 390 and 1366 px (en, fr)',
           // the comment: its delete button, Escape keeps it, confirming deletes it
           const commentDelete = async () => {
             await page.waitForSelector('button.is-ghost.has-text-danger', { timeout: 10_000 });
-            await page.click('button.is-ghost.has-text-danger');
+            await clickWhenReady(page, 'button.is-ghost.has-text-danger');
           };
           await commentDelete();
           await expectConfirm(page, 'escape');
@@ -354,7 +354,7 @@ describe('issue 21: layout and interaction defects at 390 and 1366 px (en, fr)',
           expect(bounce, 'nav links that bounce visitors').to.deep.equal([]);
           expect(await v.$('.curio-create-button'), 'no Create button for visitors').to.equal(null);
           // "Sign in required": the toast links to sign-in and back here
-          await v.click('[data-testid="follow-button"]');
+          await clickWhenReady(v, '[data-testid="follow-button"]');
           await v.waitForSelector('.curio-toast .curio-toast__action');
           expect(await v.$eval('.curio-toast .curio-toast__action', (a) => a.getAttribute('href'))).to.equal(`/auth?next=${encodeURIComponent(`/museum/${museum.slug}`)}`);
           // a shared link: sign in, then back to the community

@@ -13,7 +13,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser, signInPage, startE2EApp, waitForHydrated, waitForText } from '../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, waitForHydrated, waitForText, clickWhenReady } from '../core/testing/browser.ts';
 import type { SignedInClient, TestApp } from '../core/testing/index.ts';
 
 const WIDTHS = [390, 1366];
@@ -103,7 +103,7 @@ describe('issue 21: notifications, times, badge icons, dark mode (390 and 1366 p
             // the bell's dropdown: the same rows, inside the viewport (the bell's code loads lazily,
             // after the page: on a busy machine the inbox can be drawn first)
             await page.waitForSelector('.curio-bell', { timeout: 20000 });
-            await page.click('.curio-bell');
+            await clickWhenReady(page, '.curio-bell');
             await page.waitForSelector('.curio-bell__panel .curio-notification');
             expect(await page.$eval('.curio-bell', (b) => b.getAttribute('aria-expanded'))).to.equal('true');
             const box = await page.$eval('.curio-bell__panel', (p) => {
@@ -119,11 +119,11 @@ describe('issue 21: notifications, times, badge icons, dark mode (390 and 1366 p
             expect(await page.evaluate(() => document.activeElement?.classList.contains('curio-bell'))).to.equal(true);
 
             // the comment's notification opens the insight at the comment
-            await page.click('.curio-bell');
+            await clickWhenReady(page, '.curio-bell');
             const link = `/insights/${postId}#comment-${commentId}`;
             await page.waitForSelector(`.curio-bell__panel a[href="${link}"]`);
             expect(await page.$eval(`.curio-bell__panel a[href="${link}"]`, (a) => a.closest('article')!.querySelector('.curio-notification__excerpt')?.textContent)).to.equal('The reflections on the ceiling are the best part.');
-            await page.click(`.curio-bell__panel a[href="${link}"]`);
+            await clickWhenReady(page, `.curio-bell__panel a[href="${link}"]`);
             await page.waitForFunction((id) => location.pathname === `/insights/${id}`, {}, postId);
             await page.waitForSelector(`#comment-${commentId}.curio-hash-target`, { timeout: 15000 });
             await page.waitForFunction(
@@ -213,7 +213,7 @@ describe('issue 21: notifications, times, badge icons, dark mode (390 and 1366 p
       const create = await page.waitForSelector('xpath/.//button[contains(normalize-space(), "Create Badge")]', { timeout: 15000 });
       await create!.click();
       await page.waitForSelector('.admin-badge-symbols button[data-symbol="compass"]');
-      await page.click('.admin-badge-symbols button[data-symbol="compass"]');
+      await clickWhenReady(page, '.admin-badge-symbols button[data-symbol="compass"]');
       expect(await page.$eval('.admin-badge-symbols button[data-symbol="compass"]', (b) => b.getAttribute('aria-pressed'))).to.equal('true');
       expect(await page.$eval('.admin-badge-icon-input', (i) => (i as HTMLInputElement).value)).to.equal('🧭');
       expect(await page.$eval('.admin-badge-icon-field svg', (s) => s.getAttribute('data-symbol'))).to.equal('compass');

@@ -9,7 +9,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'puppeteer';
-import { launchBrowser, signInPage, startE2EApp } from '../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, clickWhenReady } from '../core/testing/browser.ts';
 import type { SignedInClient, TestApp } from '../core/testing/index.ts';
 
 type Who = 'signed out' | 'member' | 'admin';
@@ -351,7 +351,7 @@ describe('layout: no horizontal scroll at 320–1440 px (en, fr)', function () {
       const page = await open('member', locale, 'light', '/profile');
       await page.setViewport({ width: 320, height: 800 });
       await page.waitForSelector('button[aria-label="Settings"], button[aria-label="Paramètres"]', { timeout: 10000 });
-      await page.click('button[aria-label="Settings"], button[aria-label="Paramètres"]');
+      await clickWhenReady(page, 'button[aria-label="Settings"], button[aria-label="Paramètres"]');
       await page.waitForSelector('[role="dialog"] [role="tab"][aria-selected="true"]', { timeout: 10000 });
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       const r = await page.evaluate(() => {

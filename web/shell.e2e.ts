@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { AxePuppeteer } from '@axe-core/puppeteer';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser, startE2EApp, signInPage, waitForText } from '../core/testing/browser.ts';
+import { launchBrowser, startE2EApp, signInPage, waitForText, clickWhenReady } from '../core/testing/browser.ts';
 import type { TestApp } from '../core/testing/index.ts';
 
 describe('web shell', function () {
@@ -125,7 +125,7 @@ describe('web shell', function () {
     await page.goto(`${app.url}/no-such-page`, { waitUntil: 'networkidle0' });
     await shellReady();
     await page.waitForSelector('.curio-topbar .curio-user-button');
-    await page.click('.curio-topbar .curio-user-button');
+    await clickWhenReady(page, '.curio-topbar .curio-user-button');
     await waitForText(page, `@${member.me.username}`);
     await page.evaluate(() => {
       const items = [...document.querySelectorAll<HTMLButtonElement>('.curio-user-menu__item')];

@@ -80,7 +80,11 @@ export async function waitForHydrated(page: Page, selector = '#root', { text, ti
  */
 export async function clickWhenReady(page: Page, selector: string, timeout = 20000): Promise<void> {
   await waitForHydrated(page, selector, { timeout });
-  await page.$eval(selector, (e) => (e as HTMLElement).click());
+  // focused first, as the mouse's press would: what follows may read or type from there
+  await page.$eval(selector, (e) => {
+    (e as HTMLElement).focus({ preventScroll: true });
+    (e as HTMLElement).click();
+  });
 }
 
 /** Waits until the page shows the given text somewhere in the body. */

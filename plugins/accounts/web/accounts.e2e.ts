@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { clickText, launchBrowser, phonePage, startE2EApp, waitForText } from '../../../core/testing/browser.ts';
+import { clickText, launchBrowser, phonePage, startE2EApp, waitForText, clickWhenReady } from '../../../core/testing/browser.ts';
 import { uniqueName, type TestApp } from '../../../core/testing/index.ts';
 
 describe('accounts in the browser', function () {
@@ -60,8 +60,8 @@ describe('accounts in the browser', function () {
     await page.goto(`${app.url}/auth`, { waitUntil: 'networkidle0' });
     await type('#acc-signin-form-email', email);
     await type('#acc-signin-form-password', password);
-    if (remember) await page.click('#acc-signin-form-rememberMe');
-    await page.click('#acc-signin-form button[type="submit"]');
+    if (remember) await clickWhenReady(page, '#acc-signin-form-rememberMe');
+    await clickWhenReady(page, '#acc-signin-form button[type="submit"]');
     await toast('Welcome back!');
     await waitPath('/');
   }
@@ -187,7 +187,7 @@ describe('accounts in the browser', function () {
     await page.goto(`${app.url}/auth`, { waitUntil: 'networkidle0' });
     await type('#acc-signin-form-email', email);
     await type('#acc-signin-form-password', password);
-    await page.click('#acc-signin-form button[type="submit"]');
+    await clickWhenReady(page, '#acc-signin-form button[type="submit"]');
     await toast('Sign in failed');
     expect(await path()).to.equal('/auth');
     await signIn(email, newPassword, false);
@@ -199,7 +199,7 @@ describe('accounts in the browser', function () {
     await clickText(page, 'Delete Account');
     // the app's confirm dialog (issue 21 #6)
     await page.waitForSelector('.curio-confirm .button.is-danger');
-    await page.click('.curio-confirm .button.is-danger');
+    await clickWhenReady(page, '.curio-confirm .button.is-danger');
     await toast('Account Deleted');
     await waitPath('/');
     await waitForText(page, 'Start Exploring');

@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser, startE2EApp, waitForText, expectAxeClean, WCAG21 } from '../../../core/testing/browser.ts';
+import { launchBrowser, startE2EApp, waitForText, expectAxeClean, WCAG21, clickWhenReady } from '../../../core/testing/browser.ts';
 import { uniqueName, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
 import { startSmtpServer, type TestSmtp } from '../../../core/testing/smtp.ts';
 import { MuseumsService } from '../../museums/public.ts';
@@ -69,7 +69,7 @@ describe('accounts: signing in again resumes an unfinished onboarding (issue 21)
     await page.type('#acc-register-form-username', username);
     await page.type('#acc-register-form-email', email);
     await page.type('#acc-register-form-password', password);
-    await page.click('#acc-register-form button[type="submit"]');
+    await clickWhenReady(page, '#acc-register-form button[type="submit"]');
     await waitPath(page, '/welcome');
     await waitForText(page, 'Step 1 of 3');
     // no "welcome back" for a new member
@@ -81,7 +81,7 @@ describe('accounts: signing in again resumes an unfinished onboarding (issue 21)
 
     // signs out from the top bar's menu, half-way
     await page.waitForSelector('.curio-user-button', { visible: true });
-    await page.click('.curio-user-button');
+    await clickWhenReady(page, '.curio-user-button');
     await page.waitForFunction(() => [...document.querySelectorAll('.curio-user-menu__item')].some((b) => (b as HTMLElement).innerText.trim() === 'Sign out'), { timeout: 20000 });
     await page.evaluate(() => ([...document.querySelectorAll('.curio-user-menu__item')].find((b) => (b as HTMLElement).innerText.trim() === 'Sign out') as HTMLElement).click());
     await waitForText(page, 'You have been successfully signed out.');

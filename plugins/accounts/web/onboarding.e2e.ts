@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser, signInPage, startE2EApp, waitForText, expectAxeClean, WCAG22_BEST } from '../../../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, waitForText, expectAxeClean, WCAG22_BEST, clickWhenReady } from '../../../core/testing/browser.ts';
 import { uniqueName, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
 import { MuseumsService } from '../../museums/public.ts';
 
@@ -119,12 +119,12 @@ describe('accounts: onboarding after sign-up, never-empty home (issue 21)', func
     await page.waitForSelector('[data-testid="acc-onboarding-dismiss"]', { timeout: 20000 });
     // offline: the click tells the member it did not go through, and the notice waits for another try
     await page.setOfflineMode(true);
-    await page.click('[data-testid="acc-onboarding-dismiss"]');
+    await clickWhenReady(page, '[data-testid="acc-onboarding-dismiss"]');
     await waitForText(page, 'Connection Error');
     await page.waitForSelector('[data-testid="acc-onboarding-dismiss"]:not([disabled])');
     await page.setOfflineMode(false);
     expect((await onboardingOf(page)).status).to.equal('started');
-    await page.click('[data-testid="acc-onboarding-dismiss"]');
+    await clickWhenReady(page, '[data-testid="acc-onboarding-dismiss"]');
     await page.waitForFunction(() => !document.querySelector('[data-testid="acc-onboarding-resume"]'), { timeout: 20000 });
     expect((await onboardingOf(page)).status).to.equal('skipped');
     // and it stays away
@@ -146,7 +146,7 @@ describe('accounts: onboarding after sign-up, never-empty home (issue 21)', func
         await page.type('#acc-register-form-username', username);
         await page.type('#acc-register-form-email', `${username}@example.com`);
         await page.type('#acc-register-form-password', 'Quiet-museum-walks-42');
-        await page.click('#acc-register-form button[type="submit"]');
+        await clickWhenReady(page, '#acc-register-form button[type="submit"]');
         await waitPath(page, '/welcome');
         await waitForText(page, T.step1);
         expect(await page.evaluate(() => document.activeElement?.id)).to.equal('acc-onb-heading');

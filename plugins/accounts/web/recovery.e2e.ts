@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser, signInPage, startE2EApp, waitForText } from '../../../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, waitForText, clickWhenReady } from '../../../core/testing/browser.ts';
 import type { TestApp } from '../../../core/testing/index.ts';
 import { startSmtpServer, type TestSmtp } from '../../../core/testing/smtp.ts';
 
@@ -47,10 +47,10 @@ describe('account recovery in the browser (real SMTP)', function () {
     expect((await u.get('/api/auth/user')).status).to.equal(200);
 
     await page.goto(`${app.url}/auth`, { waitUntil: 'networkidle0' });
-    await page.click('#acc-forgot-link');
+    await clickWhenReady(page, '#acc-forgot-link');
     await page.waitForFunction(() => location.pathname === '/auth/forgot');
     await type('#acc-forgot-form-email', u.me.email);
-    await page.click('#acc-forgot-form button[type="submit"]');
+    await clickWhenReady(page, '#acc-forgot-form button[type="submit"]');
     await page.waitForSelector('#acc-reset-sent');
 
     const mail = await smtp.waitFor(u.me.email, (m) => m.subject === 'Reset your Curio password');
@@ -60,7 +60,7 @@ describe('account recovery in the browser (real SMTP)', function () {
     await page.goto(link, { waitUntil: 'networkidle0' });
     await waitForText(page, 'Choose a new password');
     await type('#acc-reset-form-newPassword', 'a-fresh-start-2026');
-    await page.click('#acc-reset-form button[type="submit"]');
+    await clickWhenReady(page, '#acc-reset-form button[type="submit"]');
     await page.waitForFunction(() => location.pathname === '/', { timeout: 15000 });
     await waitForText(page, 'Password changed');
 
@@ -73,7 +73,7 @@ describe('account recovery in the browser (real SMTP)', function () {
     // the link works once
     await page.goto(link, { waitUntil: 'networkidle0' });
     await type('#acc-reset-form-newPassword', 'another-fresh-start-7');
-    await page.click('#acc-reset-form button[type="submit"]');
+    await clickWhenReady(page, '#acc-reset-form button[type="submit"]');
     await waitForText(page, 'This password reset link is invalid or has expired');
   });
 

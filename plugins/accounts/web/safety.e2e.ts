@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { clickText, launchBrowser, signInPage, startE2EApp, waitForText, expectAxeClean, WCAG22_BEST } from '../../../core/testing/browser.ts';
+import { clickText, launchBrowser, signInPage, startE2EApp, waitForText, expectAxeClean, WCAG22_BEST, clickWhenReady } from '../../../core/testing/browser.ts';
 import type { SignedInClient, TestApp } from '../../../core/testing/index.ts';
 
 describe('locked profiles, block and mute in the browser', function () {
@@ -89,7 +89,7 @@ describe('locked profiles, block and mute in the browser', function () {
     await page.keyboard.press('Enter');
     // the app's confirmation dialog (not the browser's): its danger button blocks
     await page.waitForSelector('.curio-confirm [role="dialog"][aria-modal="true"]', { visible: true });
-    await page.click('.curio-confirm__buttons .button.is-danger');
+    await clickWhenReady(page, '.curio-confirm__buttons .button.is-danger');
     await waitForText(page, 'You blocked this member');
     await waitForText(page, 'Tom Troll is blocked');
     // the blocked member: the blocker's profile does not exist for them
@@ -125,7 +125,7 @@ describe('locked profiles, block and mute in the browser', function () {
     await axe(page, 'settings: bloqués et masqués (fr)');
     await page.keyboard.press('Escape');
     await page.goto(`${app.url}/profile/${muted.me.id}`, { waitUntil: 'networkidle0' });
-    await page.click('button[aria-label]:not([aria-label=""])[aria-haspopup="menu"]');
+    await clickWhenReady(page, 'button[aria-label]:not([aria-label=""])[aria-haspopup="menu"]');
     await page.waitForSelector('[role="menu"] [role="menuitem"]', { visible: true });
     await waitForText(page, 'Ne plus masquer');
     await waitForText(page, 'Bloquer');
@@ -135,13 +135,13 @@ describe('locked profiles, block and mute in the browser', function () {
     // mute from the menu for a day, keeping their notifications: the dialog in French, then the list
     const loud = await app.user({ firstName: 'Léa', lastName: 'Bavarde' });
     await page.goto(`${app.url}/profile/${loud.me.id}`, { waitUntil: 'networkidle0' });
-    await page.click('button[aria-haspopup="menu"]');
+    await clickWhenReady(page, 'button[aria-haspopup="menu"]');
     await clickText(page, 'Masquer', '[role="menuitem"]');
     await page.waitForSelector('[role="dialog"] input[name="mute-duration"]', { visible: true });
     await waitForText(page, 'Pendant combien de temps ?');
     await axe(page, 'mute dialog (fr)');
-    await page.click('input[name="mute-duration"][value="day"]');
-    await page.click('[role="dialog"] input[type="checkbox"]'); // keep their notifications
+    await clickWhenReady(page, 'input[name="mute-duration"][value="day"]');
+    await clickWhenReady(page, '[role="dialog"] input[type="checkbox"]'); // keep their notifications
     await clickText(page, 'Masquer', '[role="dialog"] button[type="submit"]');
     await waitForText(page, 'Léa Bavarde est masqué');
     const mutes = (await owner.get('/api/user/mutes')).body.items;

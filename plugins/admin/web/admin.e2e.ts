@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser, signInPage, startE2EApp, waitForText, clickText } from '../../../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, waitForText, clickText, clickWhenReady } from '../../../core/testing/browser.ts';
 import type { TestApp, SignedInClient } from '../../../core/testing/index.ts';
 
 describe('admin dashboard (browser)', function () {
@@ -65,7 +65,7 @@ describe('admin dashboard (browser)', function () {
     expect(await page.evaluate(() => document.body.innerText.includes('@marguerite_mgr'))).to.equal(false);
     await search!.type('arguerite');
     await waitForText(page, 'Marguerite Keeper (@marguerite_mgr)');
-    await page.click('.admin-manager__option');
+    await clickWhenReady(page, '.admin-manager__option');
     await waitForText(page, 'Remove');
     await clickText(page, 'Save Changes');
     await waitForText(page, 'Museum updated successfully');
@@ -105,7 +105,7 @@ describe('admin dashboard (browser)', function () {
     await page.waitForFunction(() => !document.querySelector('[data-testid="confirm-update-museums"]'));
     expect(await count('admin_actions', { action: 'update_museums' }), 'cancelled: nothing started').to.equal(0);
     await clickText(page, 'Update Museums');
-    await page.click('[data-testid="confirm-update-museums"]');
+    await clickWhenReady(page, '[data-testid="confirm-update-museums"]');
     await waitForText(page, 'Update Failed', 30000);
     await waitForText(page, 'Failed to update museums. Please try again.');
     expect(await page.evaluate(() => document.body.innerText.includes('museums updated ('))).to.equal(false);
@@ -131,7 +131,7 @@ describe('admin dashboard (browser)', function () {
     await waitForText(page, 'Reason number 23');
     expect(await page.evaluate(() => document.body.innerText.includes('Reason number 00'))).to.equal(false);
     expect(made + 24).to.be.above(20);
-    await page.click('.admin-collapsible .pagination-next');
+    await clickWhenReady(page, '.admin-collapsible .pagination-next');
     await waitForText(page, 'Reason number 00');
     expect(await page.evaluate(() => document.body.innerText.includes('Reason number 23'))).to.equal(false);
   });
@@ -154,7 +154,7 @@ describe('admin dashboard (browser)', function () {
     await clickText(page, 'Send Notification', 'form button');
     await page.waitForSelector('[data-testid="confirm-send"]');
     expect(await page.$eval('[data-testid="confirm-send"]', (b) => b.textContent)).to.equal(`Send to ${users} members`);
-    await page.click('[data-testid="confirm-send"]');
+    await clickWhenReady(page, '[data-testid="confirm-send"]');
     await waitForText(page, `Sent to ${users} users.`);
     expect(await count('notification_sends')).to.equal(sends + 1);
   });
@@ -170,7 +170,7 @@ describe('admin dashboard (browser)', function () {
     const search = await page.waitForSelector('input[placeholder^="Search managers"]');
     await search!.type('demoted');
     await waitForText(page, 'Dora Demoted (@demoted_mgr)');
-    await page.click('.admin-manager__option');
+    await clickWhenReady(page, '.admin-manager__option');
     // meanwhile the member stops being a Museum Manager
     await app.knex('users').where({ id: manager.me.id }).update({ role: 'Traveler' });
     await clickText(page, 'Save Changes');

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser, signInPage, startE2EApp, waitForText, axeSerious } from '../../../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, waitForText, axeSerious, clickWhenReady } from '../../../core/testing/browser.ts';
 import { uniqueName, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
 import { MuseumsService, positionAt, type Museum } from '../../museums/public.ts';
 import { isoDate, localDateTime } from '../../museums/shared/opening-hours.ts';
@@ -137,7 +137,7 @@ describe('admin: structured corrections in the suggestion queue (browser)', func
       expect(prices).to.include(`${flat(fr.admin.suggestions.now)} 12,00 €`);
       expect(prices).to.include(`${flat(fr.admin.suggestions.proposed)} 14,00 €`);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(320);
-      await page.click(`${item(dearer.name)} button.is-success`);
+      await clickWhenReady(page, `${item(dearer.name)} button.is-success`);
       await waitForText(page, fr.admin.suggestions.approved);
       const after = (await app.client().get(`/api/museums/${dearer.id}`)).body;
       expect(after.admission.prices).to.deep.equal([

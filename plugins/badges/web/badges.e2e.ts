@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser, startE2EApp, signInPage, waitForText } from '../../../core/testing/browser.ts';
+import { launchBrowser, startE2EApp, signInPage, waitForText, clickWhenReady } from '../../../core/testing/browser.ts';
 import { uniqueName, type TestApp } from '../../../core/testing/index.ts';
 import { ROOT } from '../../../core/config.ts';
 import { BadgesService } from '../public.ts';
@@ -70,7 +70,7 @@ describe('badges and notifications in the browser', function () {
 
     // navigating re-checks the bell: the new badge notification is celebrated (the bell opens its
     // dropdown; "See all notifications" goes to the inbox)
-    await page.click('.curio-bell');
+    await clickWhenReady(page, '.curio-bell');
     await (await page.waitForSelector('.curio-bell__panel a[href="/notifications"]'))!.click();
     await page.waitForFunction(() => location.pathname === '/notifications');
     await page.waitForFunction((name) => [...document.querySelectorAll('.curio-toast')].some((t) => t.textContent!.includes('Badge earned!') && t.textContent!.includes(name)), { timeout: 15000 }, badge.name);
@@ -88,7 +88,7 @@ describe('badges and notifications in the browser', function () {
     await page.reload({ waitUntil: 'networkidle0' });
     await waitForText(page, 'Museum Night');
     await page.waitForFunction(() => document.querySelector('.curio-bell__count')?.textContent === '3', { timeout: 15000 });
-    await page.click('button[aria-label="Mark “Welcome” as read"]');
+    await clickWhenReady(page, 'button[aria-label="Mark “Welcome” as read"]');
     await page.waitForFunction(() => document.querySelector('.curio-bell__count')?.textContent === '2', { timeout: 15000 });
     expect(await page.$$eval('.curio-notification.is-unread', (els) => els.length)).to.equal(2);
     expect((await member.get('/api/notifications/unread-count')).body.count).to.equal(2);
@@ -130,7 +130,7 @@ describe('badges and notifications in the browser', function () {
     expect(r.status).to.equal(201);
     expect(r.body.badges.map((b: any) => b.id)).to.include(badge.id);
     // the bell sees the new notification when the page changes, and the badges plugin celebrates it
-    await page.click('.curio-bell');
+    await clickWhenReady(page, '.curio-bell');
     await (await page.waitForSelector('.curio-bell__panel a[href="/notifications"]'))!.click();
     await page.waitForFunction((name) => [...document.querySelectorAll('.curio-toast')].some((t) => t.textContent!.includes(name)), { timeout: 15000 }, badge.name);
     const toast = await page.evaluate((name) => {

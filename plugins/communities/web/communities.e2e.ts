@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import path from 'node:path';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser, startE2EApp, signInPage, waitForText, clickText } from '../../../core/testing/browser.ts';
+import { launchBrowser, startE2EApp, signInPage, waitForText, clickText, clickWhenReady } from '../../../core/testing/browser.ts';
 import type { TestApp, SignedInClient } from '../../../core/testing/index.ts';
 
 const SHOTS = process.env.COMMUNITIES_SCREENSHOTS || '';
@@ -56,13 +56,13 @@ describe('communities in the browser', function () {
     await clickText(creatorPage, 'Create Community');
     await creatorPage.waitForSelector('#cm-name');
     // an empty name is refused in the dialog
-    await creatorPage.click('.modal-card-foot button[type="submit"]');
+    await clickWhenReady(creatorPage, '.modal-card-foot button[type="submit"]');
     await waitForText(creatorPage, 'Community name is required');
     await creatorPage.type('#cm-name', name);
     await creatorPage.type('#cm-description', 'Light on canvas');
     await creatorPage.type('#cm-location', 'Paris');
     await creatorPage.type('#cm-tags', 'monet, morisot , pissarro');
-    await creatorPage.click('.modal-card-foot button[type="submit"]');
+    await clickWhenReady(creatorPage, '.modal-card-foot button[type="submit"]');
     await waitForText(creatorPage, 'Community created successfully!');
     await creatorPage.waitForFunction(() => /\/communities\/\d+$/.test(location.pathname));
     communityId = Number(new URL(creatorPage.url()).pathname.split('/').pop());
@@ -82,7 +82,7 @@ describe('communities in the browser', function () {
     await clickText(creatorPage, 'Add option');
     await creatorPage.waitForSelector('#cm-opt-2');
     await creatorPage.type('#cm-opt-2', '   ');
-    await creatorPage.click('[data-testid="post-composer"] button[type="submit"]');
+    await clickWhenReady(creatorPage, '[data-testid="post-composer"] button[type="submit"]');
     await waitForText(creatorPage, 'Post created successfully!');
     await creatorPage.waitForSelector(pollSelector);
     await waitForText(creatorPage, 'Which museum has the best Impressionists?');
@@ -143,7 +143,7 @@ describe('communities in the browser', function () {
 
     // the member's open page still shows the composer: the server refuses the post
     await memberPage.type('#cm-post-content', 'Can I still post?');
-    await memberPage.click('[data-testid="post-composer"] button[type="submit"]');
+    await clickWhenReady(memberPage, '[data-testid="post-composer"] button[type="submit"]');
     await waitForText(memberPage, 'Failed to create post');
     await waitForText(memberPage, 'You are not allowed to post in this community');
     // after a reload the composer is gone, the restriction is explained, moderation stays
@@ -165,7 +165,7 @@ describe('communities in the browser', function () {
     const ownerPage = await pageFor(owner);
     const askerPage = await pageFor(asker);
     const openMenu = async (item: string) => {
-      await ownerPage.click('[data-testid="manage-menu"]');
+      await clickWhenReady(ownerPage, '[data-testid="manage-menu"]');
       await clickText(ownerPage, item, '[role="menuitem"]');
     };
 
@@ -188,7 +188,7 @@ describe('communities in the browser', function () {
     await openMenu('Edit Community Info');
     await ownerPage.waitForSelector('#cm-description');
     await ownerPage.type('#cm-description', 'We photograph galleries.');
-    await ownerPage.click('.modal-card-foot button[type="submit"]');
+    await clickWhenReady(ownerPage, '.modal-card-foot button[type="submit"]');
     await waitForText(ownerPage, 'Community updated');
     await waitForText(ownerPage, 'We photograph galleries.');
 
@@ -207,7 +207,7 @@ describe('communities in the browser', function () {
     await clickText(askerPage, 'Report', `[data-post-id="${bad.body.id}"] button`);
     await askerPage.waitForSelector('#cm-reason');
     await askerPage.type('#cm-reason', 'spam');
-    await askerPage.click('.modal-card-foot button[type="submit"]');
+    await clickWhenReady(askerPage, '.modal-card-foot button[type="submit"]');
     await waitForText(askerPage, 'Report sent');
     await ownerPage.reload({ waitUntil: 'networkidle0' });
     await openMenu('Reported Content');

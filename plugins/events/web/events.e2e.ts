@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser, startE2EApp, signInPage, waitForText, clickText } from '../../../core/testing/browser.ts';
+import { launchBrowser, startE2EApp, signInPage, waitForText, clickText, clickWhenReady } from '../../../core/testing/browser.ts';
 import type { TestApp, SignedInClient } from '../../../core/testing/index.ts';
 import { fill } from './e2e-helpers.ts';
 
@@ -79,7 +79,7 @@ describe('events in the browser', function () {
     await clickText(page, 'Create Meetup');
     await waitForText(page, 'Community or group');
     // the dialog's own validation speaks the spec's words
-    await page.click('.modal-card-foot button[type="submit"]');
+    await clickWhenReady(page, '.modal-card-foot button[type="submit"]');
     await waitForText(page, 'Title is required');
     await waitForText(page, 'Start time is required');
     await page.select('.ev-meetup-form select[name="host"]', `community:${communityId}`);
@@ -105,7 +105,7 @@ describe('events in the browser', function () {
     await page.waitForSelector('.ev-meetup-form input[name="costAmount"]');
     await page.select('.ev-meetup-form select[name="cost"]', 'free');
     await shot(page, 'create-dialog');
-    await page.click('.modal-card-foot button[type="submit"]');
+    await clickWhenReady(page, '.modal-card-foot button[type="submit"]');
     await waitForText(page, 'Meetup created successfully!');
     await waitForText(page, title);
     const created = await app.knex('events_events').where({ title }).first();
@@ -187,14 +187,14 @@ describe('events in the browser', function () {
     await clickText(uploader, 'Upload Photo');
     await waitForText(uploader, 'PNG, JPG, GIF up to 10MB each');
     // nothing chosen
-    await uploader.click('.modal-card-foot button[type="submit"]');
+    await clickWhenReady(uploader, '.modal-card-foot button[type="submit"]');
     await waitForText(uploader, 'Please select at least one photo');
     const input = await uploader.waitForSelector('#ev-upload-form input[type="file"]');
     await input!.uploadFile(file);
     await waitForText(uploader, '1 photo selected');
     await fill(uploader, '#ev-upload-form input[type="text"]', 'Our first sketches');
     await shot(uploader, 'upload-dialog');
-    await uploader.click('.modal-card-foot button[type="submit"]');
+    await clickWhenReady(uploader, '.modal-card-foot button[type="submit"]');
     await waitForText(uploader, 'Photos uploaded');
     await uploader.waitForFunction(() => !document.querySelector('#ev-upload-form'), { timeout: 15000 }); // closed
     await uploader.waitForSelector('[data-testid="photo-grid"] img');
@@ -214,7 +214,7 @@ describe('events in the browser', function () {
     expect(src).to.match(/\/uploads\/events\/\d+\/[0-9a-f]+_thumb\.jpg$/);
     const loaded = await viewer.$eval('[data-testid="photo-grid"] img', (el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0);
     expect(loaded).to.equal(true);
-    await viewer.click('[data-testid="photo-grid"] button');
+    await clickWhenReady(viewer, '[data-testid="photo-grid"] button');
     await waitForText(viewer, 'Our first sketches');
     await shot(viewer, 'photo-view');
     await viewer.browserContext().close();

@@ -76,7 +76,7 @@ describe('meetups and museum hours, attendance by check-in, in the browser', fun
     // the museum first (its zone becomes the meetup's), then a Monday
     await fill(page, '.ev-meetup-form input[type="search"]', word);
     await page.waitForSelector('.ev-museum-option', { timeout: 20000 });
-    await page.click('.ev-museum-option');
+    await clickWhenReady(page, '.ev-museum-option');
     expect(await page.$eval('.ev-meetup-form select[name="timeZone"]', (el) => (el as HTMLSelectElement).value)).to.equal('Europe/Paris');
     await fill(page, '.ev-meetup-form input[name="date"]', nextMonday());
     await page.select('.ev-meetup-form select[name="startTime"]', '11:00');
@@ -95,7 +95,7 @@ describe('meetups and museum hours, attendance by check-in, in the browser', fun
     await page.select('.ev-meetup-form select[name="startTime"]', '11:00');
     await page.waitForFunction(() => document.querySelector('.ev-meetup-form [data-testid="hours-warning"]')?.textContent?.includes('The museum is closed that day'), { timeout: 15000 });
     expect(await axeSerious(page)).to.deep.equal([]);
-    await page.click('.modal-card-foot button[type="submit"]');
+    await clickWhenReady(page, '.modal-card-foot button[type="submit"]');
     await waitForText(page, "Saved, outside the museum's opening hours");
     const created = await app.knex('events_events').where({ title }).first();
     expect(created.museum_id).to.equal(museum.id);
@@ -176,7 +176,7 @@ describe('meetups and museum hours, attendance by check-in, in the browser', fun
     const live = await page.$eval('#ev-museum-event-form [data-testid="hours-warning"]', (el) => (el as HTMLElement).innerText);
     expect(live).to.contain('The museum is closed that day');
     expect(live).to.contain('You can still save the event');
-    await page.click('.modal-card-foot button[type="submit"]');
+    await clickWhenReady(page, '.modal-card-foot button[type="submit"]');
     await waitForText(page, "Saved, outside the museum's opening hours");
     const created = await app.knex('events_events').where({ title: eventTitle }).first();
     expect(created).to.include({ kind: 'museum_event', museum_id: museum.id });

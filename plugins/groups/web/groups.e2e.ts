@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser, phonePage, startE2EApp, signInPage, waitForText, clickText } from '../../../core/testing/browser.ts';
+import { launchBrowser, phonePage, startE2EApp, signInPage, waitForText, clickText, clickWhenReady } from '../../../core/testing/browser.ts';
 import { waitFor, type TestApp, type SignedInClient } from '../../../core/testing/index.ts';
 
 describe('groups in the browser', function () {
@@ -91,9 +91,9 @@ describe('groups in the browser', function () {
     expect(note.link).to.equal(link);
     await page.goto(`${app.url}/`, { waitUntil: 'networkidle0' });
     await page.waitForSelector('.curio-bell', { timeout: 20000 });
-    await page.click('.curio-bell');
+    await clickWhenReady(page, '.curio-bell');
     await page.waitForSelector(`.curio-bell__panel a[href="${link}"]`, { timeout: 15000 });
-    await page.click(`.curio-bell__panel a[href="${link}"]`);
+    await clickWhenReady(page, `.curio-bell__panel a[href="${link}"]`);
     await page.waitForSelector(`#post-${target.id}.curio-hash-target`, { timeout: 15000 });
     await page.waitForFunction(
       (id) => {

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser, startE2EApp, signInPage, waitForText, clickText } from '../../../core/testing/browser.ts';
+import { launchBrowser, startE2EApp, signInPage, waitForText, clickText, clickWhenReady } from '../../../core/testing/browser.ts';
 import type { TestApp, SignedInClient } from '../../../core/testing/index.ts';
 import { MuseumsService } from '../../museums/public.ts';
 
@@ -56,7 +56,7 @@ describe('insights in the browser', function () {
 
   async function openDialog() {
     await page.waitForSelector('.insights-stories .insights-story');
-    await page.click('.insights-stories button.insights-story'); // 'Your Story'
+    await clickWhenReady(page, '.insights-stories button.insights-story'); // 'Your Story'
     await waitForText(page, 'Create Insight');
   }
 
@@ -115,7 +115,7 @@ describe('insights in the browser', function () {
     await page.setViewport({ width: 1280, height: 900 });
     await openHome(viewer);
     await waitForText(page, 'Test pattern in motion');
-    await page.click('.insights-post .insights-play');
+    await clickWhenReady(page, '.insights-post .insights-play');
     await page.waitForSelector('.insights-post video');
     await page.waitForFunction(() => {
       const v = document.querySelector<HTMLVideoElement>('.insights-post video');
@@ -127,13 +127,13 @@ describe('insights in the browser', function () {
     await shot('video-playing');
 
     // like
-    await page.click('.insights-post .insights-like');
+    await clickWhenReady(page, '.insights-post .insights-like');
     await waitForText(page, '1 like');
     // comment
     await clickText(page, 'Add Comment');
     await page.waitForSelector('.insights-comment-form input');
     await page.type('.insights-comment-form input', 'Beautiful colours!');
-    await page.click('.insights-comment-form button[type="submit"]');
+    await clickWhenReady(page, '.insights-comment-form button[type="submit"]');
     await waitForText(page, 'Beautiful colours!');
     await shot('comment');
     // exact counts survive a reload

@@ -1,7 +1,7 @@
 /** Live updates on the home feed, in Chromium: a followed member posts; the open feed shows "1 new insight"; clicking loads it. */
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser, startE2EApp, signInPage, waitForText } from '../../../core/testing/browser.ts';
+import { launchBrowser, startE2EApp, signInPage, waitForText, clickWhenReady } from '../../../core/testing/browser.ts';
 import { waitFor, type TestApp } from '../../../core/testing/index.ts';
 
 describe('home feed: "N new insights" from the live stream', function () {
@@ -40,7 +40,7 @@ describe('home feed: "N new insights" from the live stream', function () {
     expect(await page.$eval('[data-testid="feed-new-pill"]', (e) => (e as HTMLElement).innerText.trim())).to.equal('1 new insight');
     const before = await page.evaluate(() => document.body.innerText.includes('Fresh from the sculpture hall'));
     expect(before, 'not shown before the pill is clicked').to.equal(false);
-    await page.click('[data-testid="feed-new-pill"]');
+    await clickWhenReady(page, '[data-testid="feed-new-pill"]');
     await waitForText(page, 'Fresh from the sculpture hall');
     await page.waitForFunction(() => !document.querySelector('[data-testid="feed-new-pill"]'));
     await page.close();

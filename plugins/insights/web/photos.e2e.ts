@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser, startE2EApp, signInPage, waitForText, clickText, axeSerious, WCAG21 } from '../../../core/testing/browser.ts';
+import { launchBrowser, startE2EApp, signInPage, waitForText, clickText, axeSerious, WCAG21, clickWhenReady } from '../../../core/testing/browser.ts';
 import type { TestApp, SignedInClient } from '../../../core/testing/index.ts';
 import { MuseumsService } from '../../museums/public.ts';
 
@@ -66,7 +66,7 @@ describe('photo insights in the browser', function () {
     const author = await app.user();
     await openHome(author);
     await page.waitForSelector('.insights-stories button.insights-story');
-    await page.click('.insights-stories button.insights-story');
+    await clickWhenReady(page, '.insights-stories button.insights-story');
     await waitForText(page, 'Create Insight');
     await clickText(page, 'Photo', '[role="tab"]');
     const input = await page.waitForSelector('input[data-testid="photo-input"]');
@@ -131,7 +131,7 @@ describe('photo insights in the browser', function () {
     await page.setViewport({ width: 320, height: 640, isMobile: true, hasTouch: true });
     await openHome(author);
     await page.waitForSelector('.insights-stories button.insights-story');
-    await page.click('.insights-stories button.insights-story');
+    await clickWhenReady(page, '.insights-stories button.insights-story');
     await waitForText(page, 'Create Insight');
     await clickText(page, 'Photo', '[role="tab"]');
     const input = await page.waitForSelector('input[data-testid="photo-input"]');

@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser, startE2EApp, signInPage, waitForText } from '../../../core/testing/browser.ts';
+import { launchBrowser, startE2EApp, signInPage, waitForText, clickWhenReady } from '../../../core/testing/browser.ts';
 import { waitFor, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
 
 describe('messages in the browser: two members talk live', function () {
@@ -48,7 +48,7 @@ describe('messages in the browser: two members talk live', function () {
 
     const annPage = await open(browserA, ann, `/profile/${bob.me.slug}`);
     await annPage.waitForSelector('[data-testid="profile-message"]');
-    await annPage.click('[data-testid="profile-message"]');
+    await clickWhenReady(annPage, '[data-testid="profile-message"]');
     await annPage.waitForSelector('#msg-composer-text');
     await annPage.type('#msg-composer-text', 'Hello Bob, seen the new wing?');
     await annPage.keyboard.press('Enter');
@@ -64,7 +64,7 @@ describe('messages in the browser: two members talk live', function () {
     // published before that is caught up by the first connection's revalidation
     await waitFor(async () => app.stream.openCount() >= 2, { timeout: 20000 });
     // Bob opens it and replies: Shift+Enter makes a new line, Enter sends
-    await bobPage.click('.msg-row__link');
+    await clickWhenReady(bobPage, '.msg-row__link');
     await bobPage.waitForSelector('#msg-composer-text');
     await bobPage.type('#msg-composer-text', 'Yes!');
     await bobPage.keyboard.down('Shift');
@@ -89,7 +89,7 @@ describe('messages in the browser: two members talk live', function () {
     expect((await cat.put('/api/user/preferences', { allowMessages: false })).status).to.equal(200);
     const page = await open(browserA, ann, `/profile/${cat.me.slug}`);
     await page.waitForSelector('[data-testid="profile-message"]');
-    await page.click('[data-testid="profile-message"]');
+    await clickWhenReady(page, '[data-testid="profile-message"]');
     await waitForText(page, 'This member only receives messages from people they follow.');
     expect(await page.$('#msg-composer-text')).to.equal(null);
     await page.close();
@@ -100,7 +100,7 @@ describe('messages in the browser: two members talk live', function () {
     const ann = await app.user();
     const [p1, p2, p3] = await Promise.all(['Gwen', 'Hugo', 'Iris'].map((n) => app.user({ firstName: `${n}${tag}`, lastName: 'Group' })));
     const page = await open(browserA, ann, '/messages');
-    await page.click('[data-testid="new-message"]');
+    await clickWhenReady(page, '[data-testid="new-message"]');
     await page.waitForSelector('#msg-picker-q');
     for (const name of [`Gwen${tag}`, `Hugo${tag}`]) {
       await page.click('#msg-picker-q', { count: 3 });
@@ -119,12 +119,12 @@ describe('messages in the browser: two members talk live', function () {
     expect(conv.body.participants.map((x: any) => x.id).sort()).to.deep.equal([ann.me.id, p2.me.id].sort());
     // Add people (the creator's menu)
     await page.waitForSelector('[aria-label="Conversation options"]', { visible: true });
-    await page.click('[aria-label="Conversation options"]');
+    await clickWhenReady(page, '[aria-label="Conversation options"]');
     await page.evaluate(() => [...document.querySelectorAll<HTMLElement>('[role="menuitem"]')].find((e) => e.innerText.trim() === 'Add people')!.click());
     await page.waitForSelector('.modal #msg-picker-q, [role="dialog"] #msg-picker-q');
     await page.type('[role="dialog"] #msg-picker-q', `Iris${tag}`);
     await page.waitForSelector('[role="dialog"] .msg-picker__person');
-    await page.click('[role="dialog"] .msg-picker__person');
+    await clickWhenReady(page, '[role="dialog"] .msg-picker__person');
     await page.evaluate(() => [...document.querySelectorAll<HTMLElement>('[role="dialog"] button')].find((e) => e.innerText.trim() === 'Add')!.click());
     await waitFor(async () => (await p3.get(`/api/conversations/${id}`)).status === 200, { timeout: 20000 });
     await page.close();
@@ -138,14 +138,14 @@ describe('messages in the browser: two members talk live', function () {
     const page = await open(browserA, ann, '/messages', 320);
     await page.waitForSelector('.msg-row__link');
     expect(await page.$eval('.msg-thread', (e) => getComputedStyle(e).display)).to.equal('none');
-    await page.click('.msg-row__link');
+    await clickWhenReady(page, '.msg-row__link');
     // the thread, not the list row's preview of it (the thread loads its conversation first)
     await page.waitForSelector('.msg-back', { visible: true });
     await page.waitForFunction(() => document.querySelector('.msg-thread')?.textContent?.includes('Small screens too'));
     expect(await page.$eval('.msg-list', (e) => getComputedStyle(e).display)).to.equal('none');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow, 'no horizontal scrolling at 320 px').to.be.at.most(0);
-    await page.click('.msg-back');
+    await clickWhenReady(page, '.msg-back');
     await page.waitForFunction(() => location.pathname === '/messages');
     await page.waitForSelector('.msg-row__link', { visible: true });
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 'the list at 320 px (top bar with the envelope)').to.be.at.most(0);

@@ -86,7 +86,7 @@ describe('museums in the browser: closures and open now', function () {
     await page.goto(`${app.url}/discover?category=${encodeURIComponent('University Museums')}`, { waitUntil: 'load' });
     await waitForText(page, `${word} Under Works`);
     expect((await names()).join('|')).to.include(`${word} Always Open`);
-    await page.click('[data-testid="discover-filters"] [data-filter="open"]');
+    await clickWhenReady(page, '[data-testid="discover-filters"] [data-filter="open"]');
     await page.waitForFunction(() => new URL(location.href).searchParams.get('open') === 'now');
     await page.waitForFunction((w) => !document.querySelector('[data-testid="filtered"]')!.textContent!.includes(`${w} Under Works`), { timeout: 15000 }, word);
     expect((await names()).join('|')).to.include(`${word} Always Open`);
@@ -102,11 +102,11 @@ describe('museums in the browser: closures and open now', function () {
   it('Discover: "Open now" + "Free now" + "Step-free" leave only the free, open, step-free museum; cards say Free now', async () => {
     await page.goto(`${app.url}/discover?category=${encodeURIComponent('University Museums')}&open=now`, { waitUntil: 'load' });
     await waitForText(page, `${word} Paying`);
-    await page.click('[data-testid="discover-filters"] [data-filter="free"]');
+    await clickWhenReady(page, '[data-testid="discover-filters"] [data-filter="free"]');
     await page.waitForFunction(() => new URL(location.href).searchParams.get('free') === 'now' && new URL(location.href).searchParams.get('open') === 'now');
     await page.waitForFunction((w) => !document.querySelector('[data-testid="filtered"]')!.textContent!.includes(`${w} Paying`), { timeout: 15000 }, word);
     await waitForText(page, `${word} Free Stairs`);
-    await page.click('[data-testid="discover-filters"] [data-filter="stepFreeEntrance"]');
+    await clickWhenReady(page, '[data-testid="discover-filters"] [data-filter="stepFreeEntrance"]');
     await page.waitForFunction(() => new URL(location.href).searchParams.get('access') === 'stepFreeEntrance');
     await page.waitForFunction((w) => !document.querySelector('[data-testid="filtered"]')!.textContent!.includes(`${w} Free Stairs`), { timeout: 15000 }, word);
     expect((await names()).filter((n) => n.includes(word))).to.deep.equal([`${word} Always Open`]);
@@ -131,7 +131,7 @@ describe('museums in the browser: closures and open now', function () {
     await page.goto(url, { waitUntil: 'domcontentloaded' });
     await waitForText(page, `${word} Paying`);
     await page.waitForFunction(() => performance.getEntriesByType('resource').length > 0 && document.readyState !== 'loading');
-    await page.click('[data-testid="discover-filters"] [data-filter="free"]');
+    await clickWhenReady(page, '[data-testid="discover-filters"] [data-filter="free"]');
     await new Promise((r) => setTimeout(r, 300));
     expect(held.length, 'the page waits for held scripts').to.be.greaterThan(0);
     expect(new URL(page.url()).searchParams.get('free'), 'nothing happens while the page is not live').to.equal(null);
@@ -189,10 +189,10 @@ describe('museums in the browser: closures and open now', function () {
     await page.waitForSelector('[data-testid="fact-question"]', { timeout: 15000 });
     expect(await page.$eval('[data-testid="fact-question"]', (q) => [q.getAttribute('data-group'), q.textContent])).to.deep.equal(['hours', 'Quick question: were the opening hours right today?Yes, rightNo']);
     expect(await axeSerious(page)).to.deep.equal([]);
-    await page.click('[data-testid="fact-question"] [data-answer="no"]');
+    await clickWhenReady(page, '[data-testid="fact-question"] [data-answer="no"]');
     await page.waitForSelector('#mz-factcheck-correction');
-    await page.click('[data-testid="fact-question"] button[type="button"]'); // Cancel: back to the question
-    await page.click('[data-testid="fact-question"] [data-answer="yes"]');
+    await clickWhenReady(page, '[data-testid="fact-question"] button[type="button"]'); // Cancel: back to the question
+    await clickWhenReady(page, '[data-testid="fact-question"] [data-answer="yes"]');
     await page.waitForFunction(() => !document.querySelector('[data-testid="fact-question"]'), { timeout: 15000 });
     await page.waitForFunction(() => document.querySelector('[data-fresh="hours"]')?.getAttribute('data-source') === 'member', { timeout: 15000 });
     expect(await page.$eval('[data-fresh="hours"]', (p) => p.textContent)).to.match(/^Hours confirmed .+ by visitors$/);
@@ -229,10 +229,10 @@ describe('museums in the browser: closures and open now', function () {
       input.dispatchEvent(new Event('input', { bubbles: true }));
     }, today());
     await page.type('#mz-closure-form-note', 'Closed for a private event');
-    await page.click('#mz-closure-form button[type="submit"]');
+    await clickWhenReady(page, '#mz-closure-form button[type="submit"]');
     await page.waitForSelector(`[data-testid="closures-editor"] li[data-date="${today()}"]`);
     const saved = page.waitForResponse((r) => r.url().endsWith(`/api/museums/${openOne.id}/edit`) && r.request().method() === 'PATCH');
-    await page.click('button[form="mz-edit-form"][type="submit"]');
+    await clickWhenReady(page, 'button[form="mz-edit-form"][type="submit"]');
     const answer = await (await saved).json();
     expect(answer.openingHours.exceptions).to.deep.equal([{ startDate: today(), endDate: today(), closed: true, note: 'Closed for a private event' }]);
     expect(answer.isOpen).to.equal(false);

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import sharp from 'sharp';
 import type { Browser, HTTPRequest, Page } from 'puppeteer';
-import { launchBrowser, signInPage, startE2EApp, waitForHydrated, waitForText, axeSerious } from '../../../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, waitForHydrated, waitForText, axeSerious, clickWhenReady } from '../../../core/testing/browser.ts';
 import { uniqueName, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
 import { MuseumsService } from '../public.ts';
 import { makeCommunity } from '../../events/server/test-helpers.ts';
@@ -140,13 +140,13 @@ describe('Discover in the browser: combined filters in the URL, near me, list wi
           await go(page, '/discover');
           // the category chips arrive with the categories' answer, after the first button
           await page.waitForSelector(`[data-testid="discover-categories"] [data-category="${CATEGORY}"]`, { timeout: 20000 });
-          await page.click(`[data-testid="discover-categories"] [data-category="${CATEGORY}"]`);
+          await clickWhenReady(page, `[data-testid="discover-categories"] [data-category="${CATEGORY}"]`);
           await waitShown(page, ['Match', 'Lyon', 'Stairs', 'Paying', 'Works'].map(name));
-          await page.click('[data-testid="discover-filters"] [data-filter="free"]');
+          await clickWhenReady(page, '[data-testid="discover-filters"] [data-filter="free"]');
           await waitShown(page, ['Match', 'Lyon', 'Stairs', 'Works'].map(name));
-          await page.click('[data-testid="discover-filters"] [data-filter="stepFreeEntrance"]');
+          await clickWhenReady(page, '[data-testid="discover-filters"] [data-filter="stepFreeEntrance"]');
           await waitShown(page, ['Match', 'Lyon', 'Works'].map(name));
-          await page.click('[data-testid="discover-filters"] [data-filter="open"]');
+          await clickWhenReady(page, '[data-testid="discover-filters"] [data-filter="open"]');
           await waitShown(page, ['Match', 'Lyon'].map(name));
           expect([param(page, 'category'), param(page, 'free'), param(page, 'access'), param(page, 'open')]).to.deep.equal([CATEGORY, 'now', 'stepFreeEntrance', 'now']);
           for (const f of ['open', 'free', 'stepFreeEntrance']) expect(await page.$eval(`[data-filter="${f}"]`, (b) => b.getAttribute('aria-pressed'))).to.equal('true');
@@ -217,7 +217,7 @@ describe('Discover in the browser: combined filters in the URL, near me, list wi
           expect((await shown(page))[0]).to.equal(name('Match'));
 
           // a typed place, geocoded on the server: Lyon comes first
-          await page.click('[data-testid="near-current"] .delete');
+          await clickWhenReady(page, '[data-testid="near-current"] .delete');
           await page.waitForSelector('#mz-near-place');
           await page.type('#mz-near-place', 'Lyon');
           await page.keyboard.press('Enter');

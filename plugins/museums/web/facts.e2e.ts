@@ -148,14 +148,14 @@ describe('museums in the browser: best time to visit and structured corrections'
       await clickWhenReady(page, '[data-testid="checkin-button"]');
       // (the check-in first asks the browser for its position: up to 10 s)
       await page.waitForSelector('[data-testid="fact-question"][data-group="hours"]', { timeout: 30000 });
-      await page.click('[data-testid="fact-question"] [data-answer="no"]');
+      await clickWhenReady(page, '[data-testid="fact-question"] [data-answer="no"]');
       await page.waitForSelector('[data-testid="correction-hours"]');
       expect(await axeSerious(page)).to.deep.equal([]);
       // keyboard: the "Closed today" choice is a real radio with its label
-      await page.click('input[name="mz-fix-hours"][value="closed"]');
+      await clickWhenReady(page, 'input[name="mz-fix-hours"][value="closed"]');
       await page.type('#mz-factcheck-correction', 'A sign on the door');
       const answer = page.waitForResponse((r) => r.url().endsWith(`/api/museums/${fixMe.id}/fact-check`) && r.request().method() === 'POST');
-      await page.click('[data-testid="fact-correction"] button[type="submit"]');
+      await clickWhenReady(page, '[data-testid="fact-correction"] button[type="submit"]');
       const res = await answer;
       expect(JSON.parse(res.request().postData()!)).to.deep.include({ group: 'hours', agrees: false, change: { hours: { closed: true } }, correction: 'A sign on the door' });
       const body = await res.json();
@@ -184,7 +184,7 @@ describe('museums in the browser: best time to visit and structured corrections'
       expect(shown).to.include('Proposed').and.to.include('Closed');
       expect(shown).to.not.include('openingHours');
       expect(shown).to.not.include('{');
-      await adminPage.click('[data-e2e="target"] button.is-success');
+      await clickWhenReady(adminPage, '[data-e2e="target"] button.is-success');
       await adminPage.waitForFunction((name) => [...document.querySelectorAll('.admin-suggestion')].some((li) => li.textContent!.includes(name) && li.querySelector('.tag.is-success')), { timeout: 20000 }, fixMe.name);
     } finally {
       await adminPage.browserContext().close();
@@ -218,7 +218,7 @@ describe('museums in the browser: best time to visit and structured corrections'
       expect((await uploaded).status()).to.equal(200);
       await page.waitForSelector('[data-testid="access-photo-editor-stepFreeEntrance"] img.mz-access-photo__thumb');
       expect(await axeSerious(page)).to.deep.equal([]);
-      await page.click('.modal-card button[aria-label="Close"]');
+      await clickWhenReady(page, '.modal-card button[aria-label="Close"]');
       const shown = await page.waitForSelector('[data-testid="access-photo-stepFreeEntrance"] img', { timeout: 20000 });
       expect(await shown!.evaluate((img) => img.getAttribute('alt'))).to.equal('Step-free entrance: Ramp on the left');
       expect(await axeSerious(page)).to.deep.equal([]);
@@ -228,9 +228,9 @@ describe('museums in the browser: best time to visit and structured corrections'
       await clickWhenReady(page, '[data-testid="edit-button"]');
       await page.waitForSelector('[data-testid="access-photo-editor-stepFreeEntrance"] button.is-text');
       const removed = page.waitForResponse((r) => r.url().endsWith(`/api/museums/${quiet.id}/accessibility/stepFreeEntrance/photo`) && r.request().method() === 'DELETE');
-      await page.click('[data-testid="access-photo-editor-stepFreeEntrance"] button.is-text');
+      await clickWhenReady(page, '[data-testid="access-photo-editor-stepFreeEntrance"] button.is-text');
       expect((await removed).status()).to.equal(200);
-      await page.click('.modal-card button[aria-label="Close"]');
+      await clickWhenReady(page, '.modal-card button[aria-label="Close"]');
       await page.waitForFunction(() => !document.querySelector('[data-testid="access-photo-stepFreeEntrance"]'), { timeout: 20000 });
       expect((await app.client().raw('GET', url)).status).to.equal(404);
     } finally {

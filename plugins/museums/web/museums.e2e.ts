@@ -114,7 +114,7 @@ describe('museums in the browser', function () {
     await openMuseum();
     await page.waitForSelector('[data-testid="follow-button"]');
     expect(await page.$eval('[data-testid="follow-button"]', (b) => b.textContent)).to.equal('Follow');
-    await page.click('[data-testid="follow-button"]');
+    await clickWhenReady(page, '[data-testid="follow-button"]');
     await page.waitForFunction(() => document.querySelector('[data-testid="follow-button"]')!.textContent === 'Following');
     await waitForText(page, '1 follower');
     const rows = await app.knex('museum_follows').where({ museum_id: museum.id, user_id: member.me.id });
@@ -232,7 +232,7 @@ describe('museums in the browser', function () {
     expect(await page.evaluate(() => document.body.innerText)).not.to.include('GOOGLE_MAPS_API_KEY');
     await page.type('#mz-search-input', word.slice(0, 8));
     await page.waitForSelector(`[data-testid="search-results"] [data-museum-id="${museum.id}"]`, { timeout: 20000 });
-    await page.click(`[data-testid="search-results"] [data-museum-id="${museum.id}"] a`);
+    await clickWhenReady(page, `[data-testid="search-results"] [data-museum-id="${museum.id}"] a`);
     await page.waitForSelector('[data-testid="hours"]');
     expect(new URL(page.url()).pathname).to.equal(`/museum/${museum.slug}`);
 

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import ICAL from 'ical.js';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser, signInPage, startE2EApp, waitForText, expectAxeClean, WCAG22_BEST } from '../../../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, waitForText, expectAxeClean, WCAG22_BEST, clickWhenReady } from '../../../core/testing/browser.ts';
 import { uniqueName, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
 import { makeCommunity, makeMeetup } from '../../events/server/test-helpers.ts';
 
@@ -83,7 +83,7 @@ describe('plans in the browser: a day plan that warns about a closed door', func
       Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, v);
       input.dispatchEvent(new Event('input', { bubbles: true }));
     }, MONDAY);
-    await page.click('[data-testid="new-plan-form"] button[type="submit"]');
+    await clickWhenReady(page, '[data-testid="new-plan-form"] button[type="submit"]');
     await page.waitForFunction(() => /^\/plans\/\d+$/.test(location.pathname), { timeout: 20000 });
     const planId = Number((await page.evaluate(() => location.pathname)).split('/').pop());
     await waitForText(page, 'No stops yet');
@@ -135,9 +135,9 @@ describe('plans in the browser: a day plan that warns about a closed door', func
     const planId = mine[0].id;
     const page = await open(`/museum/${museums[2].slug}`);
     await page.waitForSelector('[data-testid="add-to-plan"]', { timeout: 20000 });
-    await page.click('[data-testid="add-to-plan"]');
+    await clickWhenReady(page, '[data-testid="add-to-plan"]');
     await page.waitForSelector('[data-testid="add-to-plan-select"]', { timeout: 20000 });
-    await page.click('[data-testid="add-to-plan-submit"]');
+    await clickWhenReady(page, '[data-testid="add-to-plan-submit"]');
     await page.waitForFunction((id) => location.pathname === `/plans/${id}`, { timeout: 20000 }, planId);
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="plan-stop"]').length === 3, { timeout: 20000 });
 
@@ -148,7 +148,7 @@ describe('plans in the browser: a day plan that warns about a closed door', func
     await page.waitForSelector('[data-warning="before_opening"]', { timeout: 20000 });
     await page.waitForSelector('[data-testid="plan-suggestion"] button', { timeout: 20000 });
     const before = (await member.get(`/api/plans/${planId}`)).body;
-    await page.click('[data-testid="plan-suggestion"] button');
+    await clickWhenReady(page, '[data-testid="plan-suggestion"] button');
     await page.waitForFunction(() => !document.querySelector('[data-warning="before_opening"]'), { timeout: 20000 });
     const after = (await member.get(`/api/plans/${planId}`)).body;
     expect(after.summary.warnings).to.be.below(before.summary.warnings);
@@ -162,9 +162,9 @@ describe('plans in the browser: a day plan that warns about a closed door', func
     const planId = (await member.get('/api/plans')).body[0].id;
     const page = await open(`/meetups/${meetup.id}`);
     await page.waitForSelector('[data-testid="add-to-plan"]', { timeout: 20000 });
-    await page.click('[data-testid="add-to-plan"]');
+    await clickWhenReady(page, '[data-testid="add-to-plan"]');
     await page.waitForSelector('[data-testid="add-to-plan-select"]', { timeout: 20000 });
-    await page.click('[data-testid="add-to-plan-submit"]');
+    await clickWhenReady(page, '[data-testid="add-to-plan-submit"]');
     await page.waitForFunction((id) => location.pathname === `/plans/${id}`, { timeout: 20000 }, planId);
     // the plan page (not the meetup page it replaces) lists the meetup as its last stop
     await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="plan-stop"]')].some((e) => (e as HTMLElement).innerText.includes('Evening sketching')), { timeout: 20000 });

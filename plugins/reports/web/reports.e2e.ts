@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser, signInPage, startE2EApp, waitForText, clickText, expectAxeClean, WCAG22_BEST } from '../../../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, waitForText, clickText, expectAxeClean, WCAG22_BEST, clickWhenReady } from '../../../core/testing/browser.ts';
 import type { TestApp, SignedInClient } from '../../../core/testing/index.ts';
 
 /** Nothing wider than a 320 px screen (no sideways scrolling). */
@@ -67,7 +67,7 @@ describe('reports (browser)', function () {
     await clickText(page, 'Send report');
     await waitForText(page, 'Please choose a reason');
     await axeClean(page, 'report dialog (en)');
-    await page.click('input[type="radio"][value="spam"]');
+    await clickWhenReady(page, 'input[type="radio"][value="spam"]');
     await page.type('.reports-dialog textarea', 'Selling fakes in the comments');
     await clickText(page, 'Send report');
     await waitForText(page, 'Thanks, your report has been sent.');
@@ -111,11 +111,11 @@ describe('reports (browser)', function () {
     const page = await pageAs(reporter, 'fr');
     await page.goto(`${app.url}/insights/${post.id}`, { waitUntil: 'networkidle0' });
     await waitForText(page, 'Un autre message douteux');
-    await page.click('button[aria-label="Signaler cet insight"]');
+    await clickWhenReady(page, 'button[aria-label="Signaler cet insight"]');
     await waitForText(page, 'Pourquoi signalez-vous ce contenu ?');
     await axeClean(page, 'report dialog (fr)');
     await fits320(page, 'report dialog (fr)');
-    await page.click('input[type="radio"][value="misinformation"]');
+    await clickWhenReady(page, 'input[type="radio"][value="misinformation"]');
     await clickText(page, 'Envoyer le signalement');
     await waitForText(page, 'Merci, votre signalement a été envoyé.');
     await page.goto(`${app.url}/reports/mine`, { waitUntil: 'networkidle0' });
@@ -167,7 +167,7 @@ describe('reports (browser)', function () {
     await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute('aria-expanded') === 'false', {}, box);
 
     // In the Create Insight dialog too; there Escape closes the list first and the dialog only after.
-    await page.click('.curio-topbar .curio-create-button');
+    await clickWhenReady(page, '.curio-topbar .curio-create-button');
     const area = '[role="dialog"] textarea[role="combobox"]';
     await page.waitForSelector(area, { visible: true, timeout: 15_000 });
     await page.focus(area);
@@ -189,9 +189,9 @@ describe('reports (browser)', function () {
     await page.goto(`${app.url}/messages/${c.body.id}`, { waitUntil: 'load' });
     await waitForText(page, 'Buy my replica statues now');
     await page.waitForSelector('button[aria-label="Report this message"]', { timeout: 15_000 });
-    await page.click('button[aria-label="Report this message"]');
+    await clickWhenReady(page, 'button[aria-label="Report this message"]');
     await page.waitForSelector('.curio-modal.is-active');
-    await page.click('input[type="radio"][value="spam"]');
+    await clickWhenReady(page, 'input[type="radio"][value="spam"]');
     await clickText(page, 'Send report');
     await waitForText(page, 'Thanks, your report has been sent.');
     const mine = (await reporter.get('/api/reports/mine')).body.items;
