@@ -25,6 +25,7 @@ import {
   type ReadScope,
   POST_COLUMNS,
   prefixed,
+  prefixedColumnsSql,
   summaryOf,
 } from './posts.ts';
 import { createRecommendations } from './recommendations.ts';
@@ -484,12 +485,6 @@ export default definePluginServer({
     });
 
     // ---------- likes ----------
-    /** the liker's summary columns as the likes statement reads them (u_-prefixed, for summaryOf); the same text every time */
-    let likerColumnsText: string | undefined;
-    const likerColumns = () =>
-      (likerColumnsText ??= Object.entries(prefixed(accounts().summaryColumns))
-        .map(([alias, column]) => `${column} as "${alias}"`)
-        .join(', '));
     ctx.routes.add<{ id: number }>({
       method: 'POST',
       path: '/api/posts/:id/like',
@@ -514,7 +509,7 @@ export default definePluginServer({
               upd as (update insights_posts set likes_count = likes_count + (select count(*) from ins) - (select count(*) from del) where id = (select id from post) returning likes_count)
             select (select count(*) from ins)::int as inserted, (select count(*) from del)::int as deleted, (select likes_count from upd) as likes_count,
               (select user_id from post) as author_id, (select content from post) as content,
-              (select row_to_json(s) from (select ${likerColumns()} from users where users.id = ?) s) as liker`,
+              (select row_to_json(s) from (select ${prefixedColumnsSql(accounts().summaryColumns)} from users where users.id = ?) s) as liker`,
             [postId, ...(canView.bindings as any[]), me, me, me],
           );
           return r.rows[0] as { inserted: number; deleted: number; likes_count: number | null; author_id: number | null; content: string | null; liker: Record<string, unknown> | null };

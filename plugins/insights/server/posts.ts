@@ -407,9 +407,7 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
     // comments the viewer may see (accounts' rule, in these statements)
     const seen = accounts().sql.canViewContent(viewer, 'c.user_id').toSQL();
     // authors joined through accounts' summary columns: no separate users statement
-    const userCols = Object.entries(prefixed(accounts().summaryColumns))
-      .map(([alias, col]) => `${col.split('.').map((x) => `"${x}"`).join('.')} as "${alias}"`)
-      .join(', ');
+    const userCols = prefixedColumnsSql(accounts().summaryColumns);
     // the latest n top-level comments of each post and the latest n replies to each of them, in one
     // statement (the replies' CTE reads the top comments' ids)
     const rows = (
@@ -454,6 +452,23 @@ export function createHydrator(knex: Knex, accounts: () => AccountsApi, museums:
 /** Accounts' summary columns under `u_` aliases (so they never clash with a post's columns). */
 export function prefixed(cols: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(cols).map(([k, v]) => [`u_${k}`, v]));
+}
+
+const prefixedSql = new WeakMap<Record<string, string>, string>();
+
+/**
+ * prefixed(cols) as a raw select list (`"users"."id" as "u_id", …`), for statements written as
+ * text; built once per column set (accounts' summary columns are one constant object).
+ */
+export function prefixedColumnsSql(cols: Record<string, string>): string {
+  let text = prefixedSql.get(cols);
+  if (text === undefined) {
+    text = Object.entries(prefixed(cols))
+      .map(([alias, col]) => `${col.split('.').map((x) => `"${x}"`).join('.')} as "${alias}"`)
+      .join(', ');
+    prefixedSql.set(cols, text);
+  }
+  return text;
 }
 
 /** A museum card from the m_-prefixed columns a scoped page statement read. */
