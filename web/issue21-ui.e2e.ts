@@ -102,7 +102,6 @@ describe('issue 21: notifications, times, badge icons, dark mode (390 and 1366 p
 
             // the bell's dropdown: the same rows, inside the viewport (the bell's code loads lazily,
             // after the page: on a busy machine the inbox can be drawn first)
-            await page.waitForSelector('.curio-bell', { timeout: 20000 });
             await clickWhenReady(page, '.curio-bell');
             await page.waitForSelector('.curio-bell__panel .curio-notification');
             expect(await page.$eval('.curio-bell', (b) => b.getAttribute('aria-expanded'))).to.equal('true');

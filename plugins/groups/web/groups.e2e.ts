@@ -90,7 +90,6 @@ describe('groups in the browser', function () {
     const note = await waitFor(async () => ((await member.get('/api/notifications')).body.items as any[]).find((n) => n.type === 'mention') ?? null);
     expect(note.link).to.equal(link);
     await page.goto(`${app.url}/`, { waitUntil: 'networkidle0' });
-    await page.waitForSelector('.curio-bell', { timeout: 20000 });
     await clickWhenReady(page, '.curio-bell');
     await page.waitForSelector(`.curio-bell__panel a[href="${link}"]`, { timeout: 15000 });
     await clickWhenReady(page, `.curio-bell__panel a[href="${link}"]`);

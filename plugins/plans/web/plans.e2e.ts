@@ -134,7 +134,6 @@ describe('plans in the browser: a day plan that warns about a closed door', func
     const mine = (await member.get('/api/plans')).body;
     const planId = mine[0].id;
     const page = await open(`/museum/${museums[2].slug}`);
-    await page.waitForSelector('[data-testid="add-to-plan"]', { timeout: 20000 });
     await clickWhenReady(page, '[data-testid="add-to-plan"]');
     await page.waitForSelector('[data-testid="add-to-plan-select"]', { timeout: 20000 });
     await clickWhenReady(page, '[data-testid="add-to-plan-submit"]');
@@ -161,7 +160,6 @@ describe('plans in the browser: a day plan that warns about a closed door', func
     const meetup = await makeMeetup(organizer, community, { title: 'Evening sketching', date: MONDAY, startTime: '16:00', endTime: '17:30', museumId: museums[2].id });
     const planId = (await member.get('/api/plans')).body[0].id;
     const page = await open(`/meetups/${meetup.id}`);
-    await page.waitForSelector('[data-testid="add-to-plan"]', { timeout: 20000 });
     await clickWhenReady(page, '[data-testid="add-to-plan"]');
     await page.waitForSelector('[data-testid="add-to-plan-select"]', { timeout: 20000 });
     await clickWhenReady(page, '[data-testid="add-to-plan-submit"]');
