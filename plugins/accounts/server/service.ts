@@ -356,12 +356,15 @@ export function searchUsersQuery(knex: Knex, q: string, limit: number, viewerId?
     // the avatar's made widths, size and placeholder (issue 23), in this statement
     .select(knex.raw('? as ??', [imageInfoSql(knex, 'users.profile_image_url'), 'profileImageInfo']))
     // the viewer's relations with each one, in this statement (issue 18: a search's statements do not
-    // depend on what it finds); the profile visibility rule (visible()) reads them
+    // depend on what it finds); the profile visibility rule (visible()) reads them. `offset 0` keeps
+    // each one a lookup by primary key per member listed (at most `limit`): without it PostgreSQL may
+    // read all of the viewer's followers into a hash first, and the prepared (generic) plan does so
+    // whatever their number (1,223 followers: 1.55 ms against 0.41 ms for the search's users part)
     .select(
       viewerId != null
         ? [
-            knex.raw('exists (select 1 from user_follows f_ where f_.follower_id = ? and f_.following_id = users.id) as "isFollowing"', [viewerId]),
-            knex.raw('exists (select 1 from user_follows f_ where f_.follower_id = users.id and f_.following_id = ?) as "followsYou"', [viewerId]),
+            knex.raw('exists (select 1 from user_follows f_ where f_.follower_id = ? and f_.following_id = users.id offset 0) as "isFollowing"', [viewerId]),
+            knex.raw('exists (select 1 from user_follows f_ where f_.follower_id = users.id and f_.following_id = ? offset 0) as "followsYou"', [viewerId]),
           ]
         : [knex.raw('false as "isFollowing"'), knex.raw('false as "followsYou"')],
     );
