@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { sharedApp, uniqueName, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
+import { likeEscape } from '../../../core/util.ts';
 import { MuseumsService, SearchRegistry } from '../public.ts';
 import type { WeeklyHours } from '../shared/catalog.ts';
 
@@ -315,6 +316,27 @@ describe('museums API', function () {
       expect((await app.client().get('/api/search/museums?q=')).body).to.deep.equal([]);
       const wild = await app.client().get('/api/search/museums?q=%25%25%25');
       expect(wild.status).to.equal(200);
+    });
+
+    it('finds through the trigram indexes exactly the museums its six conditions match', async () => {
+      // museums_matching (migration 20261206000100) against the conditions it replaced, written out
+      const word = `Zyqor${uniqueName('').slice(0, 4)}`;
+      await makeMuseum({ name: `${word} Metropolitan Gallery`, city: 'Lisboa' });
+      await makeMuseum({ name: `Casa ${word.toLowerCase()}`, city: `${word}ville` });
+      const typo = word.slice(0, 3) + word.slice(4);
+      const terms = [word, typo, `${typo} Metropolitn`, 'Lisbon', 'Lisboa', 'museum', 'art', 'galery', 'Paris', 'Germany', 'nationl', '100%', 'a_b', 'zzzzqqq'];
+      for (const term of terms) {
+        const like = `%${likeEscape(term)}%`;
+        const viaIndex = (await app.knex.raw('select museums_matching(?, ?) as id', [term, like])).rows.map((r: any) => r.id).sort((a: number, b: number) => a - b);
+        const written = (
+          await app.knex.raw(
+            `select id from museums where name ilike ? or city ilike ? or country ilike ?
+               or word_similarity(?, name) >= 0.4 or similarity(name, ?) >= 0.3 or similarity(city, ?) >= 0.5 order by id`,
+            [like, like, like, term, term, term],
+          )
+        ).rows.map((r: any) => r.id);
+        expect(viaIndex, term).to.deep.equal(written);
+      }
     });
 
     it('GET /api/search answers at most 6 museums, users and posts from providers', async () => {

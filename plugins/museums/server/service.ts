@@ -390,15 +390,9 @@ export class MuseumsDomain {
           [term, term, term, prefix, like, like, like],
         ),
       )
-      .where((w) =>
-        w
-          .whereILike('museums.name', like)
-          .orWhereILike('museums.city', like)
-          .orWhereILike('museums.country', like)
-          .orWhereRaw('word_similarity(?, museums.name) >= 0.4', [term])
-          .orWhereRaw('similarity(museums.name, ?) >= 0.3', [term])
-          .orWhereRaw('similarity(museums.city, ?) >= 0.5', [term]),
-      )
+      // name, city or country containing the text, or a name or city close to it (typos), found
+      // through the trigram indexes (migration 20261206000100_museum_search_by_index)
+      .whereRaw('museums.id in (select museums_matching(?, ?))', [term, like])
       .orderBy([
         { column: 'score', order: 'desc' },
         { column: 'museums.follower_count', order: 'desc' },
