@@ -136,10 +136,11 @@ describe('accounts: user directory', function () {
         await trx.raw('set local plan_cache_mode = force_generic_plan');
         await trx.raw(`prepare ${name} as ${q.sql}`);
         try {
-          const placeholders = q.bindings.map((b) => (typeof b === 'number' ? String(b) : `'${String(b).replace(/'/g, "''")}'`)).join(', ');
-          const plan = (await trx.raw(`explain (verbose) execute ${name}(${placeholders})`)).rows.map((r: any) => r['QUERY PLAN']).join('\n');
+          // the bindings written as SQL literals for EXECUTE
+          const values = q.bindings.map((b) => (typeof b === 'number' ? String(b) : `'${String(b).replace(/'/g, "''")}'`)).join(', ');
+          const plan = (await trx.raw(`explain (verbose) execute ${name}(${values})`)).rows.map((r: any) => r['QUERY PLAN']).join('\n');
           expect(plan).to.not.match(/hashed SubPlan/);
-          const rows = (await trx.raw(`execute ${name}(${placeholders})`)).rows;
+          const rows = (await trx.raw(`execute ${name}(${values})`)).rows;
           // the answer itself: ten of them, each followed by and following the viewer
           const fanIds = new Set(fans);
           expect(rows).to.have.length(10);

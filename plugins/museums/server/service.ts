@@ -6,6 +6,7 @@
 import type { Knex } from 'knex';
 import { HttpError } from '../../../core/errors.ts';
 import { imageInfoSql, toImageInfo } from '../../../core/images.ts';
+import { likeEscape } from '../../../core/util.ts';
 import type { PluginContext } from '../../../core/plugin-api.ts';
 import { AccountsService } from '../../accounts/public.ts';
 import { earnedBadgesFrom } from '../../badges/public.ts';
@@ -108,9 +109,6 @@ const BUSY_BUCKETS_SQL = `select extract(isodow from c.created_at at time zone c
 /** This local hour's share of the busiest hour, over the buckets `b` of the museum `museums`. */
 const BUSY_NOW_SQL = `coalesce((select b2.n::float8 from b b2 where b2.d = extract(isodow from now() at time zone coalesce(museums.timezone, 'UTC'))::int
     and b2.h = extract(hour from now() at time zone coalesce(museums.timezone, 'UTC'))::int), 0) / nullif((select max(b3.n) from b b3), 0)`;
-
-/** Escapes LIKE wildcards. */
-export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export class MuseumsDomain {
   constructor(

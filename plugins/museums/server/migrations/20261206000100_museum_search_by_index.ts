@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
  * Museum search by index (issue 18). The search matched museums with six conditions (name, city or
  * country containing the text; the name's word similarity ≥ 0.4, its similarity ≥ 0.3, the city's
  * ≥ 0.5) written as function calls, which no index serves: every search computed them for every
- * museum, 1–1.7 ms of PostgreSQL per search at 92 museums and 220–255 ms at 30,000.
+ * museum, 1–1.7 ms of PostgreSQL per search at 92 museums and 220–280 ms at 30,000.
  *
  * `museums_matching(q, pattern)` finds the same museums through the trigram indexes: pg_trgm's `%`
  * (similarity) and `<%` (word similarity) operators say "at least the threshold", and the function
