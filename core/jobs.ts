@@ -2,6 +2,7 @@ import os from 'node:os';
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
+import { likeEscape } from './util.ts';
 
 export interface JobRecord {
   id: number;
@@ -202,7 +203,7 @@ export class Jobs {
   async cancel(prefix: string, db: Knex = this.knex): Promise<number> {
     const rows = await db('core_jobs')
       .where('status', 'queued')
-      .where('unique_key', 'like', `${prefix.replace(/[\\%_]/g, (c) => '\\' + c)}%`)
+      .where('unique_key', 'like', `${likeEscape(prefix)}%`)
       .del()
       .returning('id');
     return rows.length;

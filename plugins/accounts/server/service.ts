@@ -4,6 +4,7 @@ import { canonicalRole } from './roles.ts';
 import { imageInfoSql, toImageInfo } from '../../../core/images.ts';
 import { resolveMentions } from './mentions.ts';
 import { userIdOfOldSlug } from './slug-history.ts';
+import { likeEscape } from '../../../core/util.ts';
 
 export const SUMMARY_COLUMNS = {
   id: 'users.id',
@@ -274,7 +275,7 @@ export function tasteOf(row: any): MemberTaste {
 /** `%q%` for ILIKE with the wildcards of q taken literally; control characters become spaces. */
 export function containsPattern(q: string): string {
   const s = q.replace(/[\u0000-\u001f]+/g, ' ').trim();
-  return `%${s.replace(/[\\%_]/g, (m) => '\\' + m)}%`;
+  return `%${likeEscape(s)}%`;
 }
 
 /**

@@ -11,6 +11,7 @@ import type { Deps } from './deps.ts';
 import { DEFAULT_DURATION_MS, NOT_FOUND, Viewer, eventStatus, serializeEvents, type EventRow, type KnownSummaries } from './model.ts';
 import { removeRsvp, type RsvpChange } from './rsvp.ts';
 import { formatDate, formatTime, isThisWeekend } from '../shared/time.ts';
+import { likeEscape } from '../../../core/util.ts';
 
 export interface ListOptions {
   scope?: 'all' | 'mine' | 'attending';
@@ -244,7 +245,7 @@ export class EventsStore {
   private whereText(q: Knex.QueryBuilder, text: string | undefined): void {
     const t = text?.trim();
     if (!t) return;
-    const like = `%${t.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = `%${likeEscape(t)}%`;
     q.where((w) =>
       w
         .whereRaw(`(title || ' ' || location || ' ' || description) ilike ?`, [like])

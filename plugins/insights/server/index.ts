@@ -35,6 +35,7 @@ import { probeVideo, remux, makePoster, VideoRejected, VideoBusy } from './video
 import { checkVideoTools, type VideoTools } from './video-tools.ts';
 import { registerPhotos, referencedPhotoKeys, type PhotoInput } from './photos.ts';
 import { registerInsightsExport } from './export.ts';
+import { likeEscape } from '../../../core/util.ts';
 
 /** Each app's answer to "can this server process videos?", asked when the plugin registers. */
 const videoTools = new WeakMap<PluginContext, Promise<VideoTools>>();
@@ -760,7 +761,7 @@ export default definePluginServer({
     // ---------- search ----------
     searchers.set(ctx, async (q, limit, viewer) => {
       // control characters never match (tags are joined with U+001F in the tag index)
-      const term = `%${q.replace(/[\u0000-\u001f]/g, ' ').replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+      const term = `%${likeEscape(q.replace(/[\u0000-\u001f]/g, ' '))}%`;
       const source = filteredSource(
         knex,
         // planned for its pattern on every run (core/plan-cache.ts): a common word is found by a scan
