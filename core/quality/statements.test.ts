@@ -183,6 +183,7 @@ describe('statements per request on the hot routes (issue 18)', function () {
     let broken = true;
     app.services.get(SearchRegistry).register({
       kind: 'events',
+      itemSchema: 'events/EventSearchItem',
       search: async () => [],
       statement: () => (broken ? { query: app.knex.select(app.knex.raw('1 / 0 as id')), answer: () => [] } : null),
     });

@@ -327,10 +327,12 @@ export interface SuggestedMuseum extends MuseumSummary {
  * museums plugin's own; every other kind comes from a provider that the owning plugin registers
  * in its bootstrap (no import of the museums server):
  *
- *   ctx.services.maybe(SearchRegistry)?.register({ kind: 'posts', search: async (q, o) => [...] });
+ *   ctx.services.maybe(SearchRegistry)?.register({ kind: 'posts', itemSchema: 'insights/InsightPost', search: async (q, o) => [...] });
  *
- * Results are passed through as they are (each item an object with at least an `id`); the
- * provider shapes them (e.g. a post as its list item, a user as a UserSummary). A provider that
+ * The provider shapes its items (e.g. a post as its list item, a user as a UserSummary), each an
+ * object with at least an `id`. With `itemSchema` (the $id of a schema it registered) an item
+ * leaves with only what that schema declares, written by a compiled serializer; without it, as it
+ * is (an open object: every property passes). A provider that
  * throws or takes longer than 3 s contributes nothing. When several providers register the same
  * kind, their results are concatenated up to the limit.
  */
@@ -352,6 +354,12 @@ export interface SearchStatement {
 /** A provider gives `search`, `statement`, or both; at least one. */
 export interface SearchProvider {
   kind: SearchKind;
+  /**
+   * The $id of the schema every item matches (e.g. 'shared/UserSummary'): what it does not declare
+   * never leaves. When several providers of a kind name different schemas (or one names none),
+   * that kind's items stay open objects.
+   */
+  itemSchema?: string;
   /** `q` is trimmed and longer than 2 characters; answer at most `limit` items. */
   search?(q: string, opts: { limit: number; viewer?: { id: number; role: string } }): Promise<SearchItem[]>;
   /**

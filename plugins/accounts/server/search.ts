@@ -14,6 +14,7 @@ import { searchUsersQuery, toSummary, visible } from './service.ts';
 export function usersSearchProvider(knex: Knex): SearchProvider {
   return {
     kind: 'users',
+    itemSchema: 'shared/UserSummary',
     statement(q, { limit, viewer }) {
       if (!viewer) return null;
       const query = searchUsersQuery(knex, q, limit, viewer.role === 'Admin' ? undefined : viewer.id);

@@ -44,6 +44,7 @@ export default definePluginServer({
     const d = makeDeps(ctx);
     ctx.services.maybe(SearchRegistry)?.register({
       kind: 'communities',
+      itemSchema: 'communities/CommunityCard',
       statement: (q, o) => searchCommunitiesStatement(d, q, o.limit, o.viewer?.id),
     });
 

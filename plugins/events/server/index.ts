@@ -134,6 +134,7 @@ export default definePluginServer({
     });
     ctx.services.maybe(SearchRegistry)?.register({
       kind: 'events',
+      itemSchema: 'events/EventSearchItem',
       // short summaries in one statement (issue 18); the full answers are GET /api/search/events
       statement(q, { limit, viewer }) {
         const user = viewer ? { id: viewer.id, role: viewer.role, username: '' } : undefined;

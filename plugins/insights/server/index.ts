@@ -105,7 +105,7 @@ export default definePluginServer({
     }
     const search = searchers.get(ctx);
     // GET /api/search answers posts through the museums plugin's search registry
-    if (search) ctx.services.maybe(SearchRegistry)?.register({ kind: 'posts', search: (q, o) => search(q, o.limit, o.viewer) });
+    if (search) ctx.services.maybe(SearchRegistry)?.register({ kind: 'posts', itemSchema: 'insights/InsightPost', search: (q, o) => search(q, o.limit, o.viewer) });
     const reports = ctx.enabled.has('reports') ? ctx.services.maybe(ReportTargets) : undefined;
     const d = reportDescribers.get(ctx);
     if (reports && d) {

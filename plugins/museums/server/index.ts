@@ -75,11 +75,28 @@ export default definePluginServer({
 
     // ---- search providers (users, posts, communities, events come from other plugins)
     const providers: SearchProvider[] = [];
+    // GET /api/search's answer schema: museums/SearchResult, whose open item schemas become the
+    // providers' own where every provider of a kind names the same one (itemSchema). The router
+    // compiles it after every plugin's bootstrap, where providers register: an item then leaves
+    // with only what its schema declares, written by a compiled serializer (core/serialize.ts).
+    const searchAnswer = structuredClone(ctx.schemas.registry.get('museums/SearchResult')!) as { properties: Record<string, { items: unknown }> };
+    delete (searchAnswer as { $id?: string }).$id;
+    const openItems = structuredClone(searchAnswer.properties.users.items);
+    /** set by the first search: the router has compiled the answer's schema by then */
+    let answered = false;
     ctx.services.provide(SearchRegistry, {
       register(p) {
         if (!SEARCH_KINDS.includes(p.kind)) throw new Error(`Unknown search kind ${p.kind}`);
         if (!p.search && !p.statement) throw new Error(`A ${p.kind} search provider needs search or statement`);
+        if (p.itemSchema && !ctx.schemas.registry.get(p.itemSchema)) throw new Error(`A ${p.kind} search provider names an unknown schema ${p.itemSchema}`);
+        const named = new Set([...providers.filter((x) => x.kind === p.kind), p].map((x) => x.itemSchema ?? null));
+        const only = named.size === 1 ? [...named][0] : null;
+        const items = only ? { $ref: only } : openItems;
+        if (answered && JSON.stringify(items) !== JSON.stringify(searchAnswer.properties[p.kind].items)) {
+          throw new Error(`A ${p.kind} search provider must register in bootstrap: GET /api/search's answer schema was compiled before it`);
+        }
         providers.push(p);
+        searchAnswer.properties[p.kind].items = structuredClone(items);
       },
       has: (kind) => providers.some((p) => p.kind === kind),
     });
@@ -560,9 +577,10 @@ export default definePluginServer({
       auth: 'optional',
       schema: {
         query: { type: 'object', additionalProperties: false, properties: { q: { type: 'string', maxLength: 200 }, limit: { type: 'integer', minimum: 1, maximum: 20, default: 10 } } },
-        response: ref('SearchResult'),
+        response: searchAnswer,
       },
       async handler(c) {
+        answered = true;
         const q = (c.input.query.q ?? '').trim();
         const empty = { museums: [], users: [], posts: [], communities: [], events: [] };
         if (q.length <= 2) return empty;

@@ -351,11 +351,26 @@ describe('museums API', function () {
       const byName = await member.get(`/api/search?q=${someone.me.username}`);
       expect(byName.body.users.map((u: any) => u.id)).to.include(someone.me.id);
       expect(byName.body.users[0]).to.not.have.property('email');
+      // posts: the insights plugin's provider, then one more of the same item schema (its items are
+      // concatenated) and a broken one (it contributes nothing)
+      const created = await member.post('/api/posts', { type: 'text', content: `A visit to ${word}` });
+      expect(created.status).to.equal(201);
+      const real = (await member.get(`/api/search?q=${word}`)).body.posts;
+      expect(real.map((p: any) => p.id)).to.deep.equal([created.body.id]);
       const registry = app.services.get(SearchRegistry);
-      registry.register({ kind: 'posts', search: async (q) => (q.includes(word) ? [{ id: 9001, content: `about ${word}` }] : []) });
-      registry.register({ kind: 'posts', search: async (q) => { if (q.includes(word)) throw new Error('broken provider'); return []; } });
+      // what the item schema (insights/InsightPost) does not declare never leaves
+      const extra = { ...real[0], id: 2147483000, content: `More about ${word}`, authorEmail: 'someone@example.com', user: { ...real[0].user, email: 'someone@example.com' } };
+      registry.register({ kind: 'posts', itemSchema: 'insights/InsightPost', search: async (q) => (q.includes(word) ? [extra] : []) });
+      registry.register({ kind: 'posts', itemSchema: 'insights/InsightPost', search: async (q) => { if (q.includes(word)) throw new Error('broken provider'); return []; } });
       const withPosts = await member.get(`/api/search?q=${word}`);
-      expect(withPosts.body.posts).to.deep.equal([{ id: 9001, content: `about ${word}` }]);
+      expect(withPosts.status).to.equal(200);
+      expect(withPosts.body.posts.map((p: any) => p.id)).to.deep.equal([created.body.id, 2147483000]);
+      expect(withPosts.body.posts[1].content).to.equal(`More about ${word}`);
+      expect(withPosts.body.posts[1]).to.not.have.property('authorEmail');
+      expect(withPosts.body.posts[1].user).to.not.have.property('email');
+      expect(withPosts.body.posts[1].user.id).to.equal(member.me.id);
+      // the answer's schema is compiled with the router: a provider of another shape comes too late
+      expect(() => registry.register({ kind: 'posts', search: async () => [] })).to.throw(/bootstrap/);
       expect((await member.get('/api/search?q=ab')).body).to.deep.equal({ museums: [], users: [], posts: [], communities: [], events: [] });
     });
   });

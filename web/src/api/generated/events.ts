@@ -165,6 +165,30 @@ updatedAt: string
 }
 export type EventList = Event[]
 /**
+ * An upcoming or running event in GET /api/search (the museums plugin's search): its summary, read in the joint search statement; the whole event is GET /api/events/{id}.
+ */
+export interface EventSearchItem {
+id: number
+kind: ("meetup" | "museum_event")
+title: string
+location: string
+dateTime: string
+endDateTime: (string | null)
+/**
+ * IANA zone, e.g. Europe/Paris
+ */
+timeZone: string
+status: ("upcoming" | "ongoing" | "past")
+museumId: (number | null)
+communityId: (number | null)
+groupId: (number | null)
+imageUrl: (string | null)
+/**
+ * the cover's size, made variant widths and placeholder (null for an external image or before its variants are made)
+ */
+imageInfo: (ImageInfo | null)
+}
+/**
  * A meetup or museum event at a museum outside its opening hours (issue 20), judged on the museum's clock in its time zone with its dated closures and public holidays: not a refusal, a warning for the organiser or manager and a note on the event's page and cards.
  */
 export interface HoursWarning {

@@ -3,7 +3,10 @@
 
 import { apiRequest } from '../../lib/api.ts';
 import { qs } from '../qs.ts';
-import type { Id, IdParams, ImageInfo } from './shared.ts';
+import type { CommunityCard } from './communities.ts';
+import type { EventSearchItem } from './events.ts';
+import type { InsightPost } from './insights.ts';
+import type { Id, IdParams, ImageInfo, UserSummary } from './shared.ts';
 
 /**
  * Accessibility facts, each yes / limited / no / unknown with an optional note (Wheelmap style). A missing key is unknown; unknown is not no. Answers always carry every key.
@@ -805,6 +808,16 @@ export interface SearchAllQuery {
 q?: string
 limit?: number
 }
+/**
+ * GET /api/search: at most 6 museums; users, posts, communities and events come from search providers (empty when none is registered).
+ */
+export interface SearchAllResponse {
+museums: Museum[]
+users: UserSummary[]
+posts: InsightPost[]
+communities: CommunityCard[]
+events: EventSearchItem[]
+}
 export interface SearchMuseumsQuery {
 q?: string
 limit?: number
@@ -842,7 +855,6 @@ export type GetMuseumFactQuestionParams = IdParams;
 export type GetUserMuseumsResponse = UserMuseums;
 export type ListMuseumsResponse = MuseumPage;
 export type RemoveAccessibilityPhotoResponse = Museum;
-export type SearchAllResponse = SearchResult;
 export type SuggestAccessibilityPhotoResponse = EditSuggestion;
 export type SuggestMuseumBody = MuseumSuggestionBody;
 export type SuggestMuseumResponse = MuseumSuggestion;
