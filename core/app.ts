@@ -796,6 +796,8 @@ export async function createApp(opts: CreateAppOptions = {}): Promise<CurioApp> 
       mail.setListenOrigin(url);
       if (opts.startJobs !== false) jobs.start();
       await stream.start();
+      // what start-up logged (warnings included) leaves now, not with the next batch (core/logger.ts)
+      log.flush();
       return url;
     },
     async close() {
