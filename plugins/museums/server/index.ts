@@ -96,7 +96,7 @@ export default definePluginServer({
           throw new Error(`A ${p.kind} search provider must register in bootstrap: GET /api/search's answer schema was compiled before it`);
         }
         providers.push(p);
-        searchAnswer.properties[p.kind].items = structuredClone(items);
+        searchAnswer.properties[p.kind].items = items;
       },
       has: (kind) => providers.some((p) => p.kind === kind),
     });
