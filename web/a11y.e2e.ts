@@ -21,7 +21,7 @@
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'puppeteer';
 import { AxePuppeteer } from '@axe-core/puppeteer';
-import { launchBrowser, signInPage, startE2EApp } from '../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, waitForNetworkQuiet } from '../core/testing/browser.ts';
 import type { SignedInClient, TestApp } from '../core/testing/index.ts';
 
 type Who = 'signed out' | 'Traveler' | 'Ambassador' | 'Museum Manager' | 'Admin';
@@ -107,7 +107,7 @@ const OWNER_PREFIXES: Array<[string, string]> = [
 const warnings: string[] = [];
 
 async function settle(page: Page) {
-  await page.waitForNetworkIdle({ idleTime: 300, timeout: 15_000 }).catch(() => {});
+  await waitForNetworkQuiet(page, { idleTime: 300, timeout: 15_000 });
   await page
     .waitForFunction(() => !document.querySelector('#main-content .curio-spinner, #main-content [aria-busy="true"]') && (document.querySelector('#main-content')?.textContent ?? '').trim().length > 0, {
       timeout: 15_000,

@@ -13,7 +13,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser, signInPage, startE2EApp, waitForHydrated, waitForText, clickWhenReady } from '../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, waitForHydrated, waitForText, clickWhenReady, waitForNetworkQuiet } from '../core/testing/browser.ts';
 import type { SignedInClient, TestApp } from '../core/testing/index.ts';
 
 const WIDTHS = [390, 1366];
@@ -164,7 +164,7 @@ describe('issue 21: notifications, times, badge icons, dark mode (390 and 1366 p
               locale,
               card,
             );
-            await page.waitForNetworkIdle({ idleTime: 300, timeout: 10000 }).catch(() => undefined);
+            await waitForNetworkQuiet(page, { idleTime: 300, timeout: 10000 });
             await page.waitForSelector(`${card} .ev-card__where`, { timeout: 20000 });
             const where = await page.$eval(`${card} .ev-card__where`, (p) => {
               const pin = p.querySelector('svg')!.getBoundingClientRect();
@@ -267,7 +267,7 @@ describe('issue 21: notifications, times, badge icons, dark mode (390 and 1366 p
       let stored = '';
       while (Date.now() < deadline && stored !== 'dark') {
         stored = (await member.get('/api/user/preferences')).body.theme;
-        if (stored !== 'dark') await page.waitForNetworkIdle({ idleTime: 100, timeout: 2000 }).catch(() => {});
+        if (stored !== 'dark') await waitForNetworkQuiet(page, { idleTime: 100, timeout: 2000 });
       }
       expect(stored).to.equal('dark');
     } finally {

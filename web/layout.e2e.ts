@@ -9,7 +9,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'puppeteer';
-import { launchBrowser, signInPage, startE2EApp, clickWhenReady } from '../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, clickWhenReady, waitForNetworkQuiet } from '../core/testing/browser.ts';
 import type { SignedInClient, TestApp } from '../core/testing/index.ts';
 
 type Who = 'signed out' | 'member' | 'admin';
@@ -58,7 +58,7 @@ const ROUTES: Array<{ name: string; who: Who[]; path: (d: Data) => string }> = [
 ];
 
 async function settle(page: Page) {
-  await page.waitForNetworkIdle({ idleTime: 200, timeout: 8_000 }).catch(() => {});
+  await waitForNetworkQuiet(page, { idleTime: 200, timeout: 8_000 });
   await page
     .waitForFunction(() => !document.querySelector('#main-content .curio-spinner, #main-content [aria-busy="true"]'), { timeout: 8_000, polling: 100 })
     .catch(() => {});

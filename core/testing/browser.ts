@@ -14,7 +14,7 @@ export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 export async function launchBrowser(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install -y chromium`);
-  return puppeteer.launch({
+  const browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: [
@@ -29,6 +29,89 @@ export async function launchBrowser(): Promise<Browser> {
       '--use-fake-device-for-media-stream',
     ],
   });
+  // every page's requests counted from its first one, for waitForNetworkQuiet
+  browser.on('targetcreated', (target) => {
+    void target.page().then((page) => page && countRequests(page).catch(() => {}), () => {});
+  });
+  return browser;
+}
+
+interface Requests {
+  /** requests not ended yet: the document (loader) each came from, and whether it counts */
+  open: Map<string, { loaderId: string; counts: boolean }>;
+  /** the main frame's current document */
+  loaderId: string;
+  /** when a request that counts last started or ended */
+  changed: number;
+}
+
+/** Each page's requests, read on a DevTools session of our own (waitForNetworkQuiet). */
+const requestsOf = new WeakMap<Page, Promise<Requests>>();
+
+function countRequests(page: Page): Promise<Requests> {
+  let p = requestsOf.get(page);
+  if (!p) {
+    p = (async () => {
+      const state: Requests = { open: new Map(), loaderId: '', changed: performance.now() };
+      const cdp = await page.createCDPSession();
+      const end = (e: { requestId: string }) => {
+        const r = state.open.get(e.requestId);
+        if (!r) return;
+        state.open.delete(e.requestId);
+        if (r.counts) state.changed = performance.now();
+      };
+      cdp.on('Network.requestWillBeSent', (e) => {
+        // a live-update stream stays open as long as the page; the tab's icon is fetched by the
+        // browser for itself, and Chromium often never reports its end
+        const counts = e.type !== 'EventSource' && !(e.type === 'Other' && new URL(e.request.url).pathname === '/favicon.svg');
+        state.open.set(e.requestId, { loaderId: e.loaderId, counts });
+        if (counts) state.changed = performance.now();
+      });
+      cdp.on('Network.responseReceived', (e) => {
+        // a stream's answer has arrived; it is not waited for either way
+        if (e.type === 'EventSource') end(e);
+      });
+      cdp.on('Network.loadingFinished', end);
+      cdp.on('Network.loadingFailed', end);
+      cdp.on('Page.frameNavigated', (e) => {
+        if (!e.frame.parentId) state.loaderId = e.frame.loaderId;
+      });
+      await cdp.send('Network.enable');
+      await cdp.send('Page.enable');
+      if (!state.loaderId) state.loaderId = (await cdp.send('Page.getFrameTree')).frameTree.frame.loaderId;
+      return state;
+    })();
+    requestsOf.set(page, p);
+  }
+  return p;
+}
+
+/**
+ * Waits until the page's document has had no request in flight for `idleTime` ms; true when it did,
+ * false when `timeout` passed first. Requests of a document the page has left do not count: the old
+ * document's fetches are cancelled with it, and Chromium does not always report their end. Nor does
+ * a live-update stream (open as long as the page) or the tab's icon. Puppeteer's waitForNetworkIdle
+ * counted a request whose end it never saw as in flight for the rest of the page's life: once one
+ * was lost, every later wait on that page ran to its timeout (8–15 s each in the layout,
+ * accessibility and interaction tests). `DEBUG_QUIET=1` prints what was still in flight at a timeout.
+ */
+export async function waitForNetworkQuiet(page: Page, { idleTime = 300, timeout = 10_000 }: { idleTime?: number; timeout?: number } = {}): Promise<boolean> {
+  const state = await countRequests(page);
+  const start = performance.now();
+  // the wait itself starts a quiet period: a request that ended just before it does not count
+  let quietSince = start;
+  for (;;) {
+    const now = performance.now();
+    let busy = false;
+    for (const r of state.open.values()) if (r.counts && r.loaderId === state.loaderId) busy = true;
+    if (busy) quietSince = now;
+    else if (now - Math.max(quietSince, state.changed) >= idleTime) return true;
+    if (now - start >= timeout) {
+      if (process.env.DEBUG_QUIET) console.log('QUIET TIMEOUT', state.loaderId, [...state.open.values()]);
+      return false;
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }
 
 export async function startE2EApp(overrides: Record<string, any> = {}): Promise<TestApp> {

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import sharp from 'sharp';
 import type { Browser, HTTPRequest, Page } from 'puppeteer';
-import { launchBrowser, signInPage, startE2EApp, waitForHydrated, waitForText, axeSerious, clickWhenReady } from '../../../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, waitForHydrated, waitForText, axeSerious, clickWhenReady, waitForNetworkQuiet } from '../../../core/testing/browser.ts';
 import { uniqueName, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
 import { MuseumsService } from '../public.ts';
 import { makeCommunity } from '../../events/server/test-helpers.ts';
@@ -113,7 +113,7 @@ describe('Discover in the browser: combined filters in the URL, near me, list wi
    * element a separate find and click would hold.
    */
   async function clickNow(page: Page, selector: string) {
-    await page.waitForNetworkIdle({ idleTime: 300, timeout: 20000 }).catch(() => {});
+    await waitForNetworkQuiet(page, { idleTime: 300, timeout: 20000 });
     await page.waitForSelector(selector, { timeout: 20000 });
     await page.evaluate((sel) => document.querySelector<HTMLElement>(sel)!.click(), selector);
   }
