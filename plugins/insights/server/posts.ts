@@ -106,28 +106,43 @@ export async function readableRows(rows: PostRow[]): Promise<PostRow[]> {
 
 type Inner = Knex.QueryBuilder | { sql: string; bindings: unknown[] };
 
+/** A page statement's enrichment around its inner select, as text before and after it (outerText). */
+interface Outer {
+  head: string;
+  tail: string;
+}
+
+/** Per app (its knex) and shape of scope: the enrichment's text, compiled by knex once. */
+const outers = new WeakMap<Knex, Map<string, Outer>>();
+const PAGE_MARK = '(/*curio:page*/)';
+
 /**
- * Runs a page's inner select (posts, newest first, limited), enriched when a scope is given; a
- * scoped inner select has already applied accounts' rule (readable()).
+ * The statement around a scoped page: the author's summary columns and avatar, a video's poster,
+ * whether the viewer liked the post and, with museums, the museum's card. Its text depends only on
+ * whether there is a viewer and a museums plugin, so knex compiles it once per shape: it was built
+ * and compiled on every page read (a museum's page of insights: 41–43 µs of CPU for the statement's
+ * text, 15–16 µs with the enrichment compiled once, of which 11 µs is the inner select's own); the
+ * only value it binds is the viewer's id, which comes before the inner select's values.
  */
-async function run(knex: Knex, inner: Inner, scope: ReadScope | undefined): Promise<PostRow[]> {
-  const isRaw = !('then' in inner);
-  if (!scope) return isRaw ? ((await knex.raw(inner.sql, inner.bindings as any[])).rows as PostRow[]) : ((await inner) as PostRow[]);
-  const acc = scope.accounts;
-  const from = isRaw ? knex.raw(`(${inner.sql}) as page_row`, inner.bindings as any[]) : (inner as Knex.QueryBuilder).as('page_row');
+function outerText(knex: Knex, scope: ReadScope): Outer {
+  const key = `${scope.viewer ? 'viewer' : 'anonymous'}:${scope.museums ? 'museums' : '-'}`;
+  let byShape = outers.get(knex);
+  if (!byShape) outers.set(knex, (byShape = new Map()));
+  const known = byShape.get(key);
+  if (known) return known;
   const q = knex
     .select('page_row.*')
-    .select(prefixed(acc.summaryColumns))
+    .select(prefixed(scope.accounts.summaryColumns))
     // the author's avatar: its made widths and placeholder, in the same statement
     .select(knex.raw('? as ??', [imageInfoSql(knex, 'users.profile_image_url'), 'u_profileImageInfo']))
     // a video's poster: its made widths, size and placeholder (posterInfo), in the same statement
     .select(knex.raw('? as ??', [imageInfoSql(knex, 'page_row.poster_url'), 'poster_info']))
     .select(
       scope.viewer
-        ? knex.raw('exists (select 1 from insights_likes l where l.post_id = page_row.id and l.user_id = ?) as is_liked', [scope.viewer.id])
+        ? knex.raw('exists (select 1 from insights_likes l where l.post_id = page_row.id and l.user_id = ?) as is_liked', [0])
         : knex.raw('false as is_liked'),
     )
-    .from(from as any)
+    .from(knex.raw(`${PAGE_MARK} as "page_row"`))
     .leftJoin('users', 'users.id', 'page_row.user_id');
   if (scope.museums) {
     const cols = Object.fromEntries(Object.entries(scope.museums.sql.cardColumns).map(([k, v]) => [`m_${k}`, v]));
@@ -139,7 +154,28 @@ async function run(knex: Knex, inner: Inner, scope: ReadScope | undefined): Prom
     { column: 'page_row.created_at', order: 'desc' },
     { column: 'page_row.id', order: 'desc' },
   ]);
-  return (await q) as PostRow[];
+  const { sql, bindings } = q.toSQL();
+  const at = sql.indexOf(PAGE_MARK);
+  // the viewer's id is the only value, and it sits before the page (the caller binds it first)
+  if (at < 0 || sql.indexOf(PAGE_MARK, at + 1) >= 0 || bindings.length !== (scope.viewer ? 1 : 0) || sql.slice(at).includes('?')) {
+    throw new Error('insights: the page enrichment statement is not of the expected shape');
+  }
+  const outer = { head: `${sql.slice(0, at)}(`, tail: `)${sql.slice(at + PAGE_MARK.length)}` };
+  byShape.set(key, outer);
+  return outer;
+}
+
+/**
+ * Runs a page's inner select (posts, newest first, limited), enriched when a scope is given; a
+ * scoped inner select has already applied accounts' rule (readable()).
+ */
+async function run(knex: Knex, inner: Inner, scope: ReadScope | undefined): Promise<PostRow[]> {
+  const isRaw = !('then' in inner);
+  if (!scope) return isRaw ? ((await knex.raw(inner.sql, inner.bindings as any[])).rows as PostRow[]) : ((await inner) as PostRow[]);
+  const { head, tail } = outerText(knex, scope);
+  const page = isRaw ? inner : (inner as Knex.QueryBuilder).toSQL();
+  const bindings = scope.viewer ? [scope.viewer.id, ...page.bindings] : page.bindings;
+  return (await knex.raw(head + page.sql + tail, bindings as any[])).rows as PostRow[];
 }
 
 function keyset(q: Knex.QueryBuilder, knex: Knex, before: Cursor | null) {
