@@ -164,9 +164,15 @@ describe('communities in the browser', function () {
     const id = created.body.id as number;
     const ownerPage = await pageFor(owner);
     const askerPage = await pageFor(asker);
-    const openMenu = async (item: string) => {
+    /**
+     * Runs a menu item; with `focusIn`, waits until the page has put the focus there (a dialog's first
+     * field, a section's heading): the app moves it a frame or an effect later, and keys typed before
+     * then went to the element it left (seen on a loaded machine: the rules were never typed).
+     */
+    const openMenu = async (item: string, focusIn?: string) => {
       await clickWhenReady(ownerPage, '[data-testid="manage-menu"]');
       await clickText(ownerPage, item, '[role="menuitem"]');
+      if (focusIn) await ownerPage.waitForFunction((sel) => Boolean(document.activeElement?.closest(sel)), { timeout: 10_000 }, focusIn);
     };
 
     // a join request from the browser
@@ -185,7 +191,7 @@ describe('communities in the browser', function () {
     expect((await asker.get(`/api/communities/${id}`)).body.isMember).to.equal(true);
 
     // Edit Community Info
-    await openMenu('Edit Community Info');
+    await openMenu('Edit Community Info', '.curio-modal');
     await ownerPage.waitForSelector('#cm-description');
     await ownerPage.type('#cm-description', 'We photograph galleries.');
     await clickWhenReady(ownerPage, '.modal-card-foot button[type="submit"]');
@@ -193,9 +199,10 @@ describe('communities in the browser', function () {
     await waitForText(ownerPage, 'We photograph galleries.');
 
     // Privacy & Rules
-    await openMenu('Privacy & Rules');
+    await openMenu('Privacy & Rules', '#cm-section-privacy');
     await ownerPage.waitForSelector('#cm-rules');
     await ownerPage.type('#cm-rules', 'No flash photography.');
+    await ownerPage.waitForFunction(() => document.querySelector<HTMLTextAreaElement>('#cm-rules')?.value === 'No flash photography.', { timeout: 5_000 });
     await clickText(ownerPage, 'Save', '#cm-section-privacy button');
     await waitForText(ownerPage, 'Privacy and rules saved');
     expect((await asker.get(`/api/communities/${id}`)).body.rules).to.equal('No flash photography.');
@@ -242,7 +249,7 @@ describe('communities in the browser', function () {
     expect((await asker.get(`/api/communities/${id}`)).body.role).to.equal('moderator');
 
     // Delete Community, after typing its name
-    await openMenu('Delete Community');
+    await openMenu('Delete Community', '.curio-modal');
     await ownerPage.waitForSelector('#cm-delete-name');
     await ownerPage.type('#cm-delete-name', privateName);
     await clickText(ownerPage, 'Delete Community', '.modal-card-foot button');
