@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import path from 'node:path';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser, startE2EApp, signInPage, waitForText, clickText, clickWhenReady } from '../../../core/testing/browser.ts';
+import { launchBrowser, startE2EApp, signInPage, waitForText, clickText, clickWhenReady, waitForHydrated } from '../../../core/testing/browser.ts';
 import type { TestApp, SignedInClient } from '../../../core/testing/index.ts';
 
 const SHOTS = process.env.COMMUNITIES_SCREENSHOTS || '';
@@ -256,5 +256,33 @@ describe('communities in the browser', function () {
     await waitForText(ownerPage, 'Community deleted');
     await ownerPage.waitForFunction(() => location.pathname === '/communities');
     expect((await asker.get(`/api/communities/${id}`)).status).to.equal(404);
+  });
+
+  it('a dialog leaves the focus in a field taken before its first frame (Create Community)', async () => {
+    await creatorPage.goto(`${app.url}/communities`, { waitUntil: 'networkidle0' });
+    await waitForHydrated(creatorPage, 'button', { text: 'Create Community' });
+    // the dialog moves the focus to its first field a frame after it opens; a member (or a test)
+    // already in another field by then stays there
+    const taken = await creatorPage.evaluate(
+      () =>
+        new Promise<string | null>((resolve) => {
+          // focused as soon as the field is in the page: before the dialog's next frame
+          const seen = new MutationObserver(() => {
+            const field = document.querySelector<HTMLTextAreaElement>('#cm-description');
+            if (!field) return;
+            seen.disconnect();
+            field.focus();
+            resolve(document.activeElement?.id ?? null);
+          });
+          seen.observe(document.body, { childList: true, subtree: true });
+          [...document.querySelectorAll<HTMLButtonElement>('button')].find((b) => b.innerText.trim() === 'Create Community')!.click();
+        }),
+    );
+    expect(taken).to.equal('cm-description');
+    await creatorPage.keyboard.type('Typed at once');
+    expect(await creatorPage.$eval('#cm-description', (e) => (e as HTMLTextAreaElement).value)).to.equal('Typed at once');
+    expect(await creatorPage.$eval('#cm-name', (e) => (e as HTMLInputElement).value)).to.equal('');
+    expect(await creatorPage.evaluate(() => document.activeElement?.id)).to.equal('cm-description');
+    await creatorPage.keyboard.press('Escape');
   });
 });

@@ -38,6 +38,9 @@ export function Modal({ open, onClose, title, children, footer, size = 'medium',
     document.documentElement.classList.add('is-clipped');
     const card = cardRef.current;
     const focusFirst = () => {
+      // a field of the dialog already taken (clicked or typed into before this frame) keeps the focus
+      const active = document.activeElement as HTMLElement | null;
+      if (card && active && card.contains(active) && (active.matches('input, textarea, select') || active.isContentEditable)) return;
       const target =
         initialFocus?.current ??
         card?.querySelector<HTMLElement>('[autofocus]') ??
