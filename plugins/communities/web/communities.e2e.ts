@@ -165,9 +165,10 @@ describe('communities in the browser', function () {
     const ownerPage = await pageFor(owner);
     const askerPage = await pageFor(asker);
     /**
-     * Runs a menu item; with `focusIn`, waits until the page has put the focus there (a dialog's first
-     * field, a section's heading): the app moves it a frame or an effect later, and keys typed before
-     * then went to the element it left (seen on a loaded machine: the rules were never typed).
+     * Runs a menu item; with `focusIn`, waits until the page has put the focus there (a section's
+     * heading, focused by an effect after the section shows): keys typed before then went to the
+     * field and were lost with the focus (seen on a loaded machine: the rules were never typed).
+     * Dialogs need no wait: Modal leaves the focus in a field already taken.
      */
     const openMenu = async (item: string, focusIn?: string) => {
       await clickWhenReady(ownerPage, '[data-testid="manage-menu"]');
@@ -191,7 +192,7 @@ describe('communities in the browser', function () {
     expect((await asker.get(`/api/communities/${id}`)).body.isMember).to.equal(true);
 
     // Edit Community Info
-    await openMenu('Edit Community Info', '.curio-modal');
+    await openMenu('Edit Community Info');
     await ownerPage.waitForSelector('#cm-description');
     await ownerPage.type('#cm-description', 'We photograph galleries.');
     await clickWhenReady(ownerPage, '.modal-card-foot button[type="submit"]');
@@ -249,7 +250,7 @@ describe('communities in the browser', function () {
     expect((await asker.get(`/api/communities/${id}`)).body.role).to.equal('moderator');
 
     // Delete Community, after typing its name
-    await openMenu('Delete Community', '.curio-modal');
+    await openMenu('Delete Community');
     await ownerPage.waitForSelector('#cm-delete-name');
     await ownerPage.type('#cm-delete-name', privateName);
     await clickText(ownerPage, 'Delete Community', '.modal-card-foot button');
