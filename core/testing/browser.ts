@@ -93,15 +93,14 @@ function countRequests(page: Page): Promise<Requests> {
  */
 export async function waitForNetworkQuiet(page: Page, { idleTime = 300, timeout = 10_000 }: { idleTime?: number; timeout?: number } = {}): Promise<boolean> {
   const state = await countRequests(page);
-  const start = performance.now();
   // the wait itself starts a quiet period: a request that ended just before it does not count
-  let quietSince = start;
+  const start = performance.now();
   for (;;) {
     const now = performance.now();
     let busy = false;
     for (const r of state.open.values()) if (r.counts && r.loaderId === state.loaderId) busy = true;
-    if (busy) quietSince = now;
-    else if (now - Math.max(quietSince, state.changed) >= idleTime) return true;
+    // a request's end moves `changed`: quiet is measured from the last start or end, or the wait's start
+    if (!busy && now - Math.max(start, state.changed) >= idleTime) return true;
     if (now - start >= timeout) {
       if (process.env.DEBUG_QUIET) console.log('QUIET TIMEOUT', state.loaderId, [...state.open.values()]);
       return false;
