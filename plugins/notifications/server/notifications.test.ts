@@ -214,6 +214,37 @@ describe('notifications', function () {
       }
     });
 
+    it("a notification to one member is written by a statement PostgreSQL plans once, not on every run (its generic plan)", async () => {
+      // `unnest` of a list parameter made every generic plan look dearer than a custom one, so the
+      // like's insert was planned again on each run (issue 18); one recipient is now one value
+      const author = await app.user();
+      const fan = await app.user();
+      const seen: Array<{ sql: string; bindings: unknown[] }> = [];
+      const onQuery = (q: { sql?: string; bindings?: unknown[] }) => {
+        if (/^\s*insert into notifications/.test(String(q.sql))) seen.push({ sql: String(q.sql), bindings: [...(q.bindings ?? [])] });
+      };
+      app.knex.on('query', onQuery);
+      try {
+        const postId = nextId();
+        expect(await api.notify([author.me.id], { type: 'like', title: 'New like', message: 'Liked.', actorId: fan.me.id, dedupeKey: `like:${postId}:${fan.me.id}`, groupKey: `like:insight:${postId}` })).to.equal(1);
+      } finally {
+        app.knex.off('query', onQuery);
+      }
+      expect(seen).to.have.length(1);
+      // the plan cache may already have numbered its placeholders ($1…)
+      const native = /\$1\b/.test(seen[0].sql) ? seen[0] : app.knex.raw(seen[0].sql, seen[0].bindings as any[]).toSQL().toNative();
+      const literal = (v: unknown) => (v === null || v === undefined ? 'null' : typeof v === 'number' || typeof v === 'boolean' ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
+      const name = `notify_plan_${nextId()}`;
+      await app.knex.transaction(async (trx) => {
+        await trx.raw(`prepare ${name} as ${native.sql}`);
+        // the same notification again: the dedupe key makes each run store nothing, as a retry would
+        for (let i = 0; i < 8; i++) await trx.raw(`execute ${name}(${native.bindings.map(literal).join(', ')})`);
+        const [plans] = (await trx.raw('select generic_plans, custom_plans from pg_prepared_statements where name = ?', [name])).rows;
+        await trx.raw(`deallocate ${name}`);
+        expect(Number(plans.generic_plans), JSON.stringify(plans)).to.be.greaterThan(0);
+      });
+    });
+
     it('suggestion decisions: the museums plugin notifies (with the note); one notification, museumUpdates respected', async function () {
       const museums = app.services.maybe(MuseumsService);
       if (!museums || !app.routes.some((r) => r.path === '/api/museums/:id/suggest-edit')) this.skip();

@@ -177,13 +177,19 @@ export function createNotificationsService(deps: NotificationsDeps) {
       ? [deps.live ? deps.live.hasOpenStream('notifications.user_id') : knex.raw('false'), deps.pushSubscribed ? deps.pushSubscribed('notifications.user_id') : knex.raw('false')]
       : [];
     const write = async (db: Knex | Knex.Transaction, chunk: number[]) => {
+      // One recipient (a like, a comment, a follow: most notifications) as one value, not a list:
+      // PostgreSQL plans `unnest` of a parameter for ten rows and of a known list for its length, so
+      // it never found its generic plan as cheap as a custom one and planned the statement again on
+      // every run (0.23 ms of planning for 0.15 ms of execution, issue 18). With one value both
+      // plans count one row, and after five runs the prepared statement keeps its generic plan.
+      const one = chunk.length === 1;
       const rows = rowsOf(
         await db.raw(
           `insert into notifications (user_id, type, title, message, priority, link, template, params, dedupe_key, send_id, actor_id, group_key)
-           select u.id, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?::int, ?::text from unnest(?::int[]) as u(id)
+           select u.id, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?::int, ?::text from ${one ? '(values (?::int))' : 'unnest(?::int[])'} as u(id)
            ${rules.length ? `where ${rules.map(() => '?').join(' and ')}` : ''} order by u.id
            on conflict do nothing returning user_id${out ? ', ? as live, ? as push' : ''}`,
-          [row.type, row.title, row.message, row.priority, row.link, row.template, row.params, row.dedupe_key, sendId, row.actor_id, row.group_key ?? null, intArray(chunk), ...rules, ...flags],
+          [row.type, row.title, row.message, row.priority, row.link, row.template, row.params, row.dedupe_key, sendId, row.actor_id, row.group_key ?? null, one ? chunk[0] : intArray(chunk), ...rules, ...flags],
         ),
       );
       if (storedIds) for (const r of rows) storedIds.push(Number(r.user_id));
