@@ -315,6 +315,45 @@ describe('insights: search', function () {
     expect((await hidden.get(`/api/search?q=${word}`)).body.posts.map((p: any) => p.id)).to.include(h.id);
     expect((await app.client().get(`/api/search?q=100%25_`)).status).to.equal(200);
   });
+
+  it('finds a post by part of one of its tags; a tag name lives as long as a post carries it', async function () {
+    const app = await sharedApp();
+    const stem = `qv${Date.now().toString(36)}`;
+    const tag = `${stem}mosaics`;
+    const author = await app.user();
+    const names = async () => (await app.knex('insights_tag_names').where('name', 'like', `${stem}%`).pluck('name')).sort();
+    const found = async (q: string) => (await app.client().get(`/api/search?q=${q}`)).body.posts.map((p: any) => p.id);
+    const a = await textPost(author, 'First', { tags: [tag, `${stem}other`] });
+    const b = await textPost(author, 'Second', { tags: [tag] });
+    expect(await names()).to.deep.equal([tag, `${stem}other`].sort());
+    // part of the tag, in the middle and in other letter case; never across two tags
+    expect(await found(`${stem.slice(2)}MOSAIC`)).to.include.members([a.id, b.id]);
+    expect(await found(`mosaics${stem}`)).to.deep.equal([]);
+    // deleting a post: its names go once no post carries them
+    expect((await author.del(`/api/posts/${a.id}`)).status).to.equal(200);
+    expect(await names()).to.deep.equal([tag]);
+    expect(await found(`${stem}mosaic`)).to.deep.equal([b.id]);
+    expect((await author.del(`/api/posts/${b.id}`)).status).to.equal(200);
+    expect(await names()).to.deep.equal([]);
+    // a new post brings the name back
+    const c = await textPost(author, 'Third', { tags: [tag] });
+    expect(await names()).to.deep.equal([tag]);
+    expect(await found(`${stem}mosaic`)).to.deep.equal([c.id]);
+
+    // A prune while another transaction writes a post with the tag removes nothing (it answers
+    // false and the app tries again); once the writer committed, the name stays because a post has it.
+    // Two connections: PostgreSQL only (the embedded database has one).
+    if (!process.env.DATABASE_URL) return;
+    const fresh = `${stem}fresco`;
+    const prune = async () => (await app.knex.raw('select insights_prune_tag_names(?::text[]) as done', [[fresh]])).rows[0].done;
+    await app.knex.transaction(async (trx) => {
+      await trx('insights_posts').insert({ user_id: author.me.id, type: 'text', content: 'Writing', tags: [fresh] });
+      expect(await prune()).to.equal(false);
+    });
+    expect(await prune()).to.equal(true);
+    expect(await names()).to.include(fresh);
+    expect(await found(`${stem}fresc`)).to.have.length(1);
+  });
 });
 
 describe('insights: friends-only profiles', function () {
