@@ -20,7 +20,8 @@
  *  5. The mixed member workload with autocannon (default 50 connections × 30 s), signed-in sessions
  *     rotating: personalised feed, museum page (museum + its insights), like/unlike, new insight,
  *     search. Prints requests/s, p50/p95/p99 (client side), errors (must be 0), and per route the
- *     server-side p50/p95/p99 and statements per request.
+ *     server-side p50/p95/p99 and statements per request; with pg_stat_statements loaded in the
+ *     server, PostgreSQL's time by statement during the 50-connection run (pgStatements()).
  *  6. Live updates soak (--sse-only runs only this part, on a fresh database): N members keep 10
  *     GET /api/stream connections each (default 1,000 streams), another member sends them direct
  *     messages at a steady rate (default 100/s); prints the delivery latency (POST start → event on
@@ -707,12 +708,59 @@ async function cpuByRoute(url: string, cookies: string[], likeable: number[], sl
   check(pg >= app, 'issue 18: the database is the largest cost of a signed-in request (PostgreSQL CPU ≥ the app\'s, over the mix)', `app ${app.toFixed(0)} µs, PostgreSQL ${pg.toFixed(0)} µs`);
 }
 
+/**
+ * Where PostgreSQL's time goes under the mixed workload, statement by statement, from
+ * pg_stat_statements when the server loads it (`shared_preload_libraries = 'pg_stat_statements'`,
+ * with `pg_stat_statements.track_planning = on` for planning times): reset before the 50-connection
+ * run, then its statements by total time (planning + execution) with their calls, how many of those
+ * were planned (a prepared statement that keeps its generic plan is planned once per connection), and
+ * their mean. The times are wall time inside PostgreSQL: on a saturated machine they include waiting
+ * for a core, so read them as shares. Null (and a line saying how to turn it on) without it.
+ */
+type PgStatements = { reset(): Promise<void>; print(requests: number): Promise<void> };
+async function pgStatements(knex: Knex): Promise<PgStatements | null> {
+  const loaded = await knex.raw(`select setting from pg_settings where name = 'shared_preload_libraries'`).then((r: any) => /pg_stat_statements/.test(r.rows[0]?.setting ?? ''), () => false);
+  if (!loaded || !(await knex.raw('create extension if not exists pg_stat_statements').then(() => true, () => false))) {
+    console.log("  (PostgreSQL's time by statement: load pg_stat_statements in the server to see it — shared_preload_libraries)\n");
+    return null;
+  }
+  const setting = (name: string) => knex.raw(`select setting from pg_settings where name = ?`, [name]).then((r: any) => String(r.rows[0]?.setting ?? ''), () => '');
+  const planning = (await setting('pg_stat_statements.track_planning')) === 'on';
+  // 'all' also counts the statements inside functions and the foreign keys' checks
+  const nested = (await setting('pg_stat_statements.track')) === 'all';
+  const mine = `dbid = (select oid from pg_database where datname = current_database())`;
+  return {
+    async reset() {
+      await knex.raw(`select pg_stat_statements_reset(0, (select oid from pg_database where datname = current_database()), 0)`);
+    },
+    async print(requests) {
+      const rows = (
+        await knex.raw(
+          `select calls, plans, total_plan_time as plan, total_exec_time as exec, rows, regexp_replace(query, '\\s+', ' ', 'g') as query
+             from pg_stat_statements where ${mine} order by total_plan_time + total_exec_time desc limit 10`,
+        )
+      ).rows;
+      const all = (await knex.raw(`select coalesce(sum(total_plan_time + total_exec_time), 0) as t, coalesce(sum(calls), 0) as n from pg_stat_statements where ${mine}`)).rows[0];
+      const total = Number(all.t);
+      console.log(`  PostgreSQL's time by statement (pg_stat_statements${planning ? '' : ', planning not tracked: pg_stat_statements.track_planning = off'}): ${fmt(Number(all.n))} statements${nested ? ' (with nested ones: track = all)' : ''}, ${(Number(all.n) / Math.max(1, requests)).toFixed(2)} a request, ${(total / Math.max(1, requests)).toFixed(2)} ms a request`);
+      console.log('  share    calls   planned   plan ms   exec ms   mean ms   statement');
+      for (const x of rows) {
+        const t = Number(x.plan) + Number(x.exec);
+        console.log(
+          `  ${((100 * t) / Math.max(total, 1e-9)).toFixed(1).padStart(4)} %  ${fmt(Number(x.calls)).padStart(7)}   ${fmt(Number(x.plans)).padStart(7)}   ${Number(x.plan).toFixed(0).padStart(7)}   ${Number(x.exec).toFixed(0).padStart(7)}   ${(t / Math.max(1, Number(x.calls))).toFixed(3).padStart(7)}   ${String(x.query).slice(0, 90)}`,
+        );
+      }
+      console.log('');
+    },
+  };
+}
+
 async function mixedWorkload(
   url: string,
   cookies: string[],
   likeable: number[],
   slugs: Array<{ id: number; slug: string }>,
-  o: { connections: number; duration: number; rawRps: number | null; targets: 'normal' | 'high' | 'none' } = { connections: opts.connections, duration: opts.duration, rawRps: null, targets: 'normal' },
+  o: { connections: number; duration: number; rawRps: number | null; targets: 'normal' | 'high' | 'none'; statements?: PgStatements | null } = { connections: opts.connections, duration: opts.duration, rawRps: null, targets: 'normal' },
 ) {
   section(`Mixed member workload: ${o.connections} connections × ${o.duration} s, ${cookies.length} signed-in members rotating`);
   const rnd = (n: number) => Math.floor(Math.random() * n);
@@ -737,6 +785,7 @@ async function mixedWorkload(
   if (o.targets !== 'none') await cannon({ url, connections: 10, duration: Math.min(5, o.duration), next });
   await fetch(`${url}/__bench/stats?reset=1`);
   await fetch(`${url}/__bench/loop?reset=1`);
+  await o.statements?.reset();
   const r = await cannon({ url, connections: o.connections, duration: o.duration, next });
   const loop: { maxMs: number; p99Ms: number } = await (await fetch(`${url}/__bench/loop?reset=1`)).json();
   const server: Record<string, RouteStats> = await (await fetch(`${url}/__bench/stats?reset=1`)).json();
@@ -781,6 +830,7 @@ async function mixedWorkload(
   }
   if (left) console.log(`  (also ${left} requests waiting for admission when the run ended: their clients left, 499, never started)`);
   console.log('');
+  if (o.statements) await o.statements.print(r.total);
   check(errors === 0, `mixed workload at ${o.connections} connections: zero errors`, String(errors));
   if (o.targets === 'normal') {
     check(r.rps >= 1000, 'issue 18: mixed workload at 50 connections ≥ 1,000 req/s (idle 2-core machine)', r.rps.toFixed(0));
@@ -1099,7 +1149,7 @@ async function main() {
       const slugs = (await knex('museums').select('id', 'slug')).map((m: any) => ({ id: Number(m.id), slug: m.slug }));
       const likeable = await visiblePostIds(knex, 5000);
       if (!opts.mixOnly) await cpuByRoute(url, cookies, likeable, slugs);
-      const r = await mixedWorkload(url, cookies, likeable, slugs, { connections: opts.connections, duration: opts.duration, rawRps, targets: 'normal' });
+      const r = await mixedWorkload(url, cookies, likeable, slugs, { connections: opts.connections, duration: opts.duration, rawRps, targets: 'normal', statements: await pgStatements(knex) });
       await mixedWorkload(url, cookies, likeable, slugs, { connections: opts.highConnections, duration: opts.duration, rawRps, targets: 'high' });
       const rss = async () => Number((await (await fetch(`${url}/__bench/rss`)).json()).rss);
       const after = await rss();
