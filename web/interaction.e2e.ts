@@ -15,7 +15,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'puppeteer';
-import { launchBrowser, signInPage, startE2EApp, clickWhenReady, waitForNetworkQuiet } from '../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, clickWhenReady, settlePage as settle } from '../core/testing/browser.ts';
 import type { SignedInClient, TestApp } from '../core/testing/index.ts';
 import { makeVideo } from '../plugins/insights/server/test-helpers.ts';
 import { safeNextPath, signInPath } from './src/lib/next-path.ts';
@@ -38,11 +38,6 @@ const TEXT = Object.fromEntries(
     },
   ]),
 ) as Record<Locale, { hide: string; open: string; checkedIn: string; deleteInsight: string }>;
-
-async function settle(page: Page) {
-  await waitForNetworkQuiet(page, { idleTime: 200, timeout: 8_000 });
-  await page.waitForFunction(() => !document.querySelector('#main-content .curio-spinner, #main-content [aria-busy="true"]'), { timeout: 8_000, polling: 100 }).catch(() => {});
-}
 
 /** Clicks Create; settle() gives up quietly on a loaded machine, so wait for the button itself. */
 async function openCreate(page: Page) {

@@ -9,7 +9,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'puppeteer';
-import { launchBrowser, signInPage, startE2EApp, clickWhenReady, waitForNetworkQuiet } from '../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, clickWhenReady, settlePage as settle } from '../core/testing/browser.ts';
 import type { SignedInClient, TestApp } from '../core/testing/index.ts';
 
 type Who = 'signed out' | 'member' | 'admin';
@@ -56,13 +56,6 @@ const ROUTES: Array<{ name: string; who: Who[]; path: (d: Data) => string }> = [
   { name: 'admin', who: ['admin'], path: () => '/admin' },
   { name: 'not found', who: ['signed out', 'member'], path: () => '/no-such-page' },
 ];
-
-async function settle(page: Page) {
-  await waitForNetworkQuiet(page, { idleTime: 200, timeout: 8_000 });
-  await page
-    .waitForFunction(() => !document.querySelector('#main-content .curio-spinner, #main-content [aria-busy="true"]'), { timeout: 8_000, polling: 100 })
-    .catch(() => {});
-}
 
 /** scrollWidth vs innerWidth, and the outermost elements whose right edge passes the viewport. */
 async function overflow(page: Page) {

@@ -109,6 +109,18 @@ export async function waitForNetworkQuiet(page: Page, { idleTime = 300, timeout 
   }
 }
 
+/**
+ * A page done loading for a test that looks at it: its requests quiet for 200 ms and no spinner or
+ * busy region left in the main content. Gives up quietly after 8 s each (a slow machine): callers
+ * wait for what they need next themselves.
+ */
+export async function settlePage(page: Page): Promise<void> {
+  await waitForNetworkQuiet(page, { idleTime: 200, timeout: 8_000 });
+  await page
+    .waitForFunction(() => !document.querySelector('#main-content .curio-spinner, #main-content [aria-busy="true"]'), { timeout: 8_000, polling: 100 })
+    .catch(() => {});
+}
+
 export async function startE2EApp(overrides: Record<string, any> = {}): Promise<TestApp> {
   if (!fs.existsSync(path.join(WEB_DIST, 'index.html'))) throw new Error('web/dist is missing: run `npm run build:web` first');
   return startTestApp(overrides);
