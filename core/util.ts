@@ -21,6 +21,12 @@ export function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/** `%q%` for ILIKE with the wildcards of q taken literally; control characters become spaces (they never match). */
+export function containsPattern(q: string): string {
+  const s = q.replace(/[\u0000-\u001f]+/g, ' ').trim();
+  return `%${likeEscape(s)}%`;
+}
+
 export function iso(d: Date | string | null | undefined): string | null {
   if (d === null || d === undefined) return null;
   return d instanceof Date ? d.toISOString() : new Date(d).toISOString();

@@ -4,7 +4,7 @@ import { canonicalRole } from './roles.ts';
 import { imageInfoSql, toImageInfo } from '../../../core/images.ts';
 import { resolveMentions } from './mentions.ts';
 import { userIdOfOldSlug } from './slug-history.ts';
-import { likeEscape } from '../../../core/util.ts';
+import { containsPattern } from '../../../core/util.ts';
 
 export const SUMMARY_COLUMNS = {
   id: 'users.id',
@@ -277,11 +277,6 @@ export function tasteOf(row: any): MemberTaste {
 
 // ---- directory (admin list, search, bulk ids) ----
 
-/** `%q%` for ILIKE with the wildcards of q taken literally; control characters become spaces. */
-export function containsPattern(q: string): string {
-  const s = q.replace(/[\u0000-\u001f]+/g, ' ').trim();
-  return `%${likeEscape(s)}%`;
-}
 
 /**
  * The searchable text of a user, one line per field so that a match never spans two fields:

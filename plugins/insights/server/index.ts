@@ -35,7 +35,7 @@ import { probeVideo, remux, makePoster, VideoRejected, VideoBusy } from './video
 import { checkVideoTools, type VideoTools } from './video-tools.ts';
 import { registerPhotos, referencedPhotoKeys, type PhotoInput } from './photos.ts';
 import { registerInsightsExport } from './export.ts';
-import { likeEscape } from '../../../core/util.ts';
+import { containsPattern } from '../../../core/util.ts';
 
 /** Each app's answer to "can this server process videos?", asked when the plugin registers. */
 const videoTools = new WeakMap<PluginContext, Promise<VideoTools>>();
@@ -778,8 +778,7 @@ export default definePluginServer({
 
     // ---------- search ----------
     searchers.set(ctx, async (q, limit, viewer) => {
-      // control characters never match
-      const term = `%${likeEscape(q.replace(/[\u0000-\u001f]/g, ' '))}%`;
+      const term = containsPattern(q);
       const source = filteredSource(
         knex,
         // Planned for its pattern on every run (core/plan-cache.ts): a common word is found by a scan
