@@ -341,6 +341,8 @@ describe('issue 21: layout and interaction defects at 390 and 1366 px (en, fr)',
         it('#7 #8 visitors: consistent nav, Start Exploring, a sign-in link in the toast, and back to the shared page after signing in', async () => {
           const v = await newPage(locale, width, null);
           await go(v, '/');
+          // settle() gives up quietly on a loaded machine (a rehearsal failed here once): wait for the hero itself
+          await v.waitForSelector('.acc-hero__cta', { timeout: 30_000 });
           expect(await v.$eval('.acc-hero__cta', (a) => a.getAttribute('href'))).to.equal('/discover');
           expect(await v.$$eval('[data-testid="locale-switcher"]', (s) => s.length), 'one language picker').to.equal(1);
           await go(v, `/museum/${museum.slug}`);
