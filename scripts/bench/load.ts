@@ -719,24 +719,25 @@ async function cpuByRoute(url: string, cookies: string[], likeable: number[], sl
  */
 type PgStatements = { reset(): Promise<void>; print(requests: number): Promise<void> };
 async function pgStatements(knex: Knex): Promise<PgStatements | null> {
-  const loaded = await knex.raw(`select setting from pg_settings where name = 'shared_preload_libraries'`).then((r: any) => /pg_stat_statements/.test(r.rows[0]?.setting ?? ''), () => false);
+  const setting = (name: string) => knex.raw(`select setting from pg_settings where name = ?`, [name]).then((r: any) => String(r.rows[0]?.setting ?? ''), () => '');
+  const loaded = /pg_stat_statements/.test(await setting('shared_preload_libraries'));
   if (!loaded || !(await knex.raw('create extension if not exists pg_stat_statements').then(() => true, () => false))) {
     console.log("  (PostgreSQL's time by statement: load pg_stat_statements in the server to see it — shared_preload_libraries)\n");
     return null;
   }
-  const setting = (name: string) => knex.raw(`select setting from pg_settings where name = ?`, [name]).then((r: any) => String(r.rows[0]?.setting ?? ''), () => '');
   const planning = (await setting('pg_stat_statements.track_planning')) === 'on';
   // 'all' also counts the statements inside functions and the foreign keys' checks
   const nested = (await setting('pg_stat_statements.track')) === 'all';
-  const mine = `dbid = (select oid from pg_database where datname = current_database())`;
+  const db = '(select oid from pg_database where datname = current_database())';
+  const mine = `dbid = ${db}`;
   return {
     async reset() {
-      await knex.raw(`select pg_stat_statements_reset(0, (select oid from pg_database where datname = current_database()), 0)`);
+      await knex.raw(`select pg_stat_statements_reset(0, ${db}, 0)`);
     },
     async print(requests) {
       const rows = (
         await knex.raw(
-          `select calls, plans, total_plan_time as plan, total_exec_time as exec, rows, regexp_replace(query, '\\s+', ' ', 'g') as query
+          `select calls, plans, total_plan_time as plan, total_exec_time as exec, regexp_replace(query, '\\s+', ' ', 'g') as query
              from pg_stat_statements where ${mine} order by total_plan_time + total_exec_time desc limit 10`,
         )
       ).rows;
