@@ -13,7 +13,9 @@ import type { Knex } from 'knex';
  *
  * The names are kept by the database, whoever writes the posts:
  * - a statement that inserts posts adds their new tag names (`on conflict do nothing`), and one
- *   that changes a post's tags adds the new ones;
+ *   that changes a post's tags adds the new ones (a row trigger, only when the tags changed: a
+ *   trigger with a column list cannot read a transition table, and one on every update would run
+ *   on each like's counter update);
  * - `insights_prune_tag_names(names)` removes those of the names that no post carries any more;
  *   the app calls it after deleting posts (a deleted member's tags do not outlive their posts).
  * A name removed while another transaction inserts a post with it would leave that post
