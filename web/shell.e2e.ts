@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { AxePuppeteer } from '@axe-core/puppeteer';
-import type { Browser, Page } from 'puppeteer';
+import type { Browser, HTTPRequest, Page } from 'puppeteer';
 import { launchBrowser, startE2EApp, signInPage, waitForText, clickWhenReady } from '../core/testing/browser.ts';
 import type { TestApp } from '../core/testing/index.ts';
 
@@ -95,11 +95,14 @@ describe('web shell', function () {
     if (!app.enabled.has('accounts') || !app.enabled.has('messages') || !app.enabled.has('notifications')) this.skip();
     const member = await app.user();
     await signInPage(page, app, member);
-    // their code arrives a second late, as on a slow connection
+    // their code is held until the bar has been measured, as on a slow connection (a fixed delay
+    // raced the shell's own loading on a busy machine)
+    const held: HTTPRequest[] = [];
+    let released = false;
     await page.setRequestInterception(true);
     page.on('request', (req) => {
       if (req.isInterceptResolutionHandled()) return;
-      if (/\/assets\/(MessagesLink|NotificationBell)-[^/]*\.js$/.test(req.url())) setTimeout(() => void req.continue().catch(() => {}), 1000);
+      if (!released && /\/assets\/(MessagesLink|NotificationBell)-[^/]*\.js$/.test(req.url())) held.push(req);
       else void req.continue().catch(() => {});
     });
     const bar = () =>
@@ -112,6 +115,8 @@ describe('web shell', function () {
     await page.waitForSelector('.curio-topbar .curio-user-button', { timeout: 20000 });
     const before = await bar();
     expect(before.icons, 'measured before the icons arrived').to.equal(0);
+    released = true;
+    for (const req of held.splice(0)) void req.continue().catch(() => {});
     await page.waitForFunction(() => document.querySelectorAll('.curio-topbar .msg-nav, .curio-topbar .curio-bell').length === 2, { timeout: 20000 });
     const after = await bar();
     expect(after.create, 'the Create button did not move').to.equal(before.create);
