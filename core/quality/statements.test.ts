@@ -241,7 +241,9 @@ describe('statements per request on the hot routes (issue 18)', function () {
     expect(one.r.body[0].hoursWarning).to.include({ status: 'outside_hours', openTime: '10:00', closeTime: '18:00' });
     expect(six.r.body.filter((e: any) => e.hoursWarning?.status === 'outside_hours')).to.have.length(3);
     expect(six.r.body.filter((e: any) => e.hoursWarning === null)).to.have.length(3);
-    expect(six.total, six.log.all.join('\n')).to.equal(one.total);
+    // the route's statements: the member's session may be read again in between (its cache lives
+    // 5 s, and a busy machine can take that long between two requests)
+    expect(six.log.route.length, six.log.all.join('\n')).to.equal(one.log.route.length);
   });
 
   let checkInStatements = 0;
