@@ -21,7 +21,7 @@
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'puppeteer';
 import { AxePuppeteer } from '@axe-core/puppeteer';
-import { launchBrowser, signInPage, startE2EApp, waitForNetworkQuiet } from '../core/testing/browser.ts';
+import { analyzeAxe, launchBrowser, signInPage, startE2EApp, waitForNetworkQuiet } from '../core/testing/browser.ts';
 import type { SignedInClient, TestApp } from '../core/testing/index.ts';
 
 type Who = 'signed out' | 'Traveler' | 'Ambassador' | 'Museum Manager' | 'Admin';
@@ -294,7 +294,7 @@ describe('accessibility: axe on every page, keyboard use', function () {
               expect(notFound, `${path} shows Page Not Found: is the page missing?`).to.equal(false);
             }
             const t1 = Date.now();
-            const result = await new AxePuppeteer(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).options({ resultTypes: ['violations'] }).analyze();
+            const result = await analyzeAxe(new AxePuppeteer(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).options({ resultTypes: ['violations'] }));
             if (process.env.A11Y_TIMING) console.log(`        axe ${Date.now() - t1} ms, page ${t1 - t0} ms`);
             const failures: string[] = [];
             for (const v of result.violations) {

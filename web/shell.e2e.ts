@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { AxePuppeteer } from '@axe-core/puppeteer';
 import type { Browser, HTTPRequest, Page } from 'puppeteer';
-import { launchBrowser, startE2EApp, signInPage, waitForText, clickWhenReady } from '../core/testing/browser.ts';
+import { launchBrowser, startE2EApp, signInPage, waitForText, clickWhenReady, analyzeAxe } from '../core/testing/browser.ts';
 import type { TestApp } from '../core/testing/index.ts';
 
 describe('web shell', function () {
@@ -139,7 +139,7 @@ describe('web shell', function () {
     await waitForText(page, 'Signed out');
     await waitForText(page, 'You have been successfully signed out.');
     // with a toast showing, the toaster passes axe (it once nested <li role="status"> in an <ol>)
-    const axe = await new AxePuppeteer(page).include('.curio-toaster').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const axe = await analyzeAxe(new AxePuppeteer(page).include('.curio-toaster').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']));
     expect(await page.$('.curio-toaster [role="status"]'), 'a toast is showing').to.not.equal(null);
     expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).to.deep.equal([]);
     await page.waitForFunction(() => location.pathname === '/');

@@ -207,13 +207,29 @@ export const WCAG21 = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 export const WCAG22_BEST = [...WCAG21, 'wcag22aa', 'best-practice'];
 
 /**
+ * `axe.analyze()`, asked again when @axe-core/puppeteer gives up before it starts: it first asks
+ * the page for its ready state and throws "Page/Frame is not ready" when no answer comes within
+ * 1 s, which a loaded machine can take for a page that is ready. Other errors are not retried.
+ */
+export async function analyzeAxe(axe: AxePuppeteer): Promise<NonNullable<Awaited<ReturnType<AxePuppeteer['analyze']>>>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await axe.analyze();
+    } catch (err) {
+      if (attempt >= 3 || !/Page\/Frame is not ready/.test(String((err as Error)?.message))) throw err;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
+/**
  * axe's serious and critical violations on the page (or the part `include` selects), one line
  * each: the rule, its help text and the offending elements.
  */
 export async function axeSerious(page: Page, opts: { include?: string; tags?: string[] } = {}): Promise<string[]> {
   const axe = new AxePuppeteer(page).withTags(opts.tags ?? WCAG21).options({ resultTypes: ['violations'] });
   if (opts.include) axe.include(opts.include);
-  const result = await axe.analyze();
+  const result = await analyzeAxe(axe);
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 120)}`).join(' | ')}`);
