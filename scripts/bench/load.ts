@@ -569,6 +569,9 @@ async function statementCounts(url: string, knex: Knex, cookieOf: (id: number) =
   await run({ label: 'new insight: POST /api/posts', method: 'POST', path: '/api/posts', cookie: lc, body: { type: 'text', content: 'Statement count probe: the light in the modern gallery', tags: ['light'], museumId: museum.id } });
   for (const q of ['light', 'modern sculpture']) await run({ label: `search: GET /api/search?q=${q}`, path: `/api/search?q=${encodeURIComponent(q)}`, cookie: hc });
   await run({ label: 'session only: GET /api/auth/user', path: '/api/auth/user', cookie: hc });
+  // what every signed-in home asks for (People to Follow), and its fallback
+  await run({ label: 'people to follow: GET /api/recommendations/users', path: '/api/recommendations/users?limit=3', cookie: lc });
+  await run({ label: 'active members: GET /api/users/active', path: '/api/users/active?limit=3', cookie: lc });
   await run({ label: 'comment: POST /api/posts/:id/comments', method: 'POST', path: `/api/posts/${post.id}/comments`, cookie: lc, body: { content: 'Statement count probe: lovely light' } });
   await run({ label: 'check-in: POST /api/museums/:id/checkin', method: 'POST', path: `/api/museums/${museum.id}/checkin`, cookie: lc, body: {} });
 

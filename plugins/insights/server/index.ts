@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { ImageInfo } from '../../../core/images.ts';
 import { definePluginServer, type PluginContext, type ApiContext } from '../../../core/plugin-api.ts';
 import { HttpError } from '../../../core/errors.ts';
+import { every } from '../../../core/jobs.ts';
 import { CUSTOM_PLAN } from '../../../core/plan-cache.ts';
 import { AccountsService, UserStatsProvider, type AccountsApi } from '../../accounts/public.ts';
 import { earnedBadgesFrom } from '../../badges/public.ts';
@@ -44,6 +45,8 @@ export const MAX_VIDEO_BYTES = 100 * 1024 * 1024;
 export const MAX_VIDEO_SECONDS = 60;
 /** Recorders stop "at 60 s" a few frames late; allow that much. */
 const DURATION_TOLERANCE = 0.5;
+/** Moves the 30-day window of members' activity (insights_member_activity) every 10 minutes. */
+export const MEMBER_ACTIVITY_WINDOW_JOB = 'insights.member-activity-window';
 
 export const MESSAGES = {
   textRequired: 'Please add some content to your text insight.',
@@ -845,6 +848,8 @@ export default definePluginServer({
       const videos = await knex('insights_videos').where({ user_id: userId }).del().returning(['url', 'poster_url']);
       await removeFiles(videos.flatMap((v: any) => [v.url, v.poster_url]));
       await photos.purgeUser(userId);
+      // their sums of 30 days, at zero once their posts, comments and likes are gone
+      await knex('insights_member_activity').where({ user_id: userId }).del();
     }
 
     ctx.events.on('museums.museum.followed', async ({ userId, museumId, following }) => {
@@ -854,6 +859,12 @@ export default definePluginServer({
           [museumId, userId],
         );
       } else await knex('insights_museum_activity').where({ kind: 'follow', museum_id: museumId, user_id: userId }).del();
+    });
+
+    // Members' activity of 30 days (people suggestions) is kept by the database as rows are written
+    // (migration 20261207000300); this moves its window: what left it stops counting.
+    ctx.jobs.repeat(MEMBER_ACTIVITY_WINDOW_JOB, every(10 * 60_000), async () => {
+      await knex.raw('select insights_expire_member_activity()');
     });
 
     // Activity older than 90 days counts nowhere (trending: 7 days, category recommendations: 90).

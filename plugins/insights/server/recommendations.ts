@@ -3,7 +3,8 @@
  * in order — network → interests and home city → trending/active → most followed or popular — so a
  * brand-new member's home offers things to follow on day one:
  *  - people: followed by people you follow; then members following the museums of your interests
- *    or near your home; then the members most active in 30 days; then the most followed members.
+ *    or near your home; then the members most active in 30 days (their sums kept by the database
+ *    as they write: insights_member_activity); then the most followed members.
  *    One ranking statement; accounts' rule (canView: private and friends-only profiles, blocks
  *    either way, pending deletion) and the viewer's mutes inside it; never you, whom you follow or
  *    asked to follow. Deleted users (no summary) and users refused by an accounts guard (bans)
@@ -96,7 +97,7 @@ export function createRecommendations(knex: Knex, social: Social, accounts: () =
     const acc = accounts();
     const m = museums();
     const parts: Array<{ sql: string; bindings: any[] }> = [];
-    const cols = (net: string, intr: string, act: string, posts: string, pop: string) => `${net} as net, ${intr} as intr, ${act} as act, ${posts} as posts, ${pop} as pop`;
+    const cols = (net: string, intr: string, pop: string) => `${net} as net, ${intr} as intr, ${pop} as pop`;
     if (opts.network && viewer) {
       const q = native(
         knex
@@ -104,51 +105,60 @@ export function createRecommendations(knex: Knex, social: Social, accounts: () =
           .whereIn('e.follower_id', acc.sql.followingIds(viewer.id).orderBy('following_id').limit(MAX_NETWORK))
           .select({ id: 'e.following_id' }),
       );
-      parts.push({ sql: q.sql.replace(/^select /, `select ${cols('1', '0', '0', '0', '0')}, `), bindings: q.bindings });
+      parts.push({ sql: q.sql.replace(/^select /, `select ${cols('1', '0', '0')}, `), bindings: q.bindings });
     }
     if (opts.interestMuseumIds.length && m) {
       const q = native(knex.from(m.sql.followEdges().as('me')).whereIn('me.museum_id', opts.interestMuseumIds).select({ id: 'me.user_id' }));
-      parts.push({ sql: q.sql.replace(/^select /, `select ${cols('0', '1', '0', '0', '0')}, `), bindings: q.bindings });
+      parts.push({ sql: q.sql.replace(/^select /, `select ${cols('0', '1', '0')}, `), bindings: q.bindings });
     }
+    // Who may be suggested: never the viewer, whom they follow or asked to follow (a private
+    // profile's pending request: Follow would withdraw it), and only whom accounts' rule lets them
+    // see and they did not mute. Decided per person (`col`), never per activity row.
+    const filters = (col: string) => {
+      const where: Array<{ sql: string; bindings: any[] }> = [];
+      if (viewer) {
+        where.push({ sql: `${col} <> ?`, bindings: [viewer.id] });
+        const f = native(acc.sql.followingIds(viewer.id));
+        where.push({ sql: `${col} not in (${f.sql})`, bindings: f.bindings });
+        const r = native(acc.sql.requestedIds(viewer.id));
+        where.push({ sql: `${col} not in (${r.sql})`, bindings: r.bindings });
+      }
+      where.push(native(acc.sql.canView(viewer, col)));
+      where.push(native(acc.sql.notMuted(viewer, col)));
+      return { sql: where.map((w) => w.sql).join(' and '), bindings: where.flatMap((w) => w.bindings) };
+    };
     if (opts.active) {
+      // The most active members the viewer may be shown, from the sums the database keeps
+      // (insights_member_activity, migration 20261207000300) through its index: the `limit` best
+      // by (score, id) are enough, since a member left out has `limit` others before them
+      // whatever the popularity that breaks ties below.
+      const f = filters('ma.user_id');
       parts.push({
-        sql: `select ${cols('0', '0', 'score', 'p', '0')}, user_id as id from (
-            select user_id, 1 as p, 3 as score from insights_posts where created_at > now() - interval '30 days'
-            union all select user_id, 0, 2 from insights_comments where user_id is not null and created_at > now() - interval '30 days'
-            union all select user_id, 0, 1 from insights_likes where created_at > now() - interval '30 days'
-          ) act_x`,
-        bindings: [],
+        sql: `select ${cols('0', '0', '0')}, x.user_id as id from (
+            select ma.user_id from insights_member_activity ma where ma.score > 0 and ${f.sql}
+             order by ma.score desc, ma.user_id asc limit ?
+          ) x`,
+        bindings: [...f.bindings, limit],
       });
     }
     if (opts.popular) {
       const q = native(acc.sql.popularMembers(POPULAR_POOL));
-      parts.push({ sql: `select ${cols('0', '0', '0', '0', 'pm.followers_count')}, pm.user_id as id from (${q.sql}) pm`, bindings: q.bindings });
+      parts.push({ sql: `select ${cols('0', '0', 'pm.followers_count')}, pm.user_id as id from (${q.sql}) pm`, bindings: q.bindings });
     }
     if (!parts.length) return [];
-    // Who may be suggested is decided once per person (g.id), after the candidates' rows are summed:
-    // the activity part lists a row per post, comment and like of the last 30 days, and the rules
-    // applied to each of those rows cost 3x the whole statement (120,000 rows: 290 ms → 97 ms)
-    const where: Array<{ sql: string; bindings: any[] }> = [];
-    if (viewer) {
-      where.push({ sql: 'g.id <> ?', bindings: [viewer.id] });
-      const f = native(acc.sql.followingIds(viewer.id));
-      where.push({ sql: `g.id not in (${f.sql})`, bindings: f.bindings });
-      // nor whom you already asked (a private profile's pending request): Follow would withdraw it
-      const r = native(acc.sql.requestedIds(viewer.id));
-      where.push({ sql: `g.id not in (${r.sql})`, bindings: r.bindings });
-    }
-    where.push(native(acc.sql.canView(viewer, 'g.id')));
-    where.push(native(acc.sql.notMuted(viewer, 'g.id')));
+    // Each candidate's activity is read once, after the candidates' rows are summed.
+    const where = filters('g.id');
     const r = await knex.raw(
-      `select g.* from (
-         select c.id, sum(c.net)::int as net, sum(c.intr)::int as intr, sum(c.act)::int as act, sum(c.posts)::int as posts, max(c.pop)::int as pop
+      `select g.id, g.net, g.intr, coalesce(ma.score, 0) as act, coalesce(ma.posts, 0) as posts, g.pop from (
+         select c.id, sum(c.net)::int as net, sum(c.intr)::int as intr, max(c.pop)::int as pop
            from (${parts.map((p) => p.sql).join(' union all ')}) c
           group by c.id
         ) g
-        where ${where.map((w) => w.sql).join(' and ')}
-        order by g.net desc, g.intr desc, g.act desc, g.pop desc, g.id asc
+        left join insights_member_activity ma on ma.user_id = g.id
+        where ${where.sql}
+        order by g.net desc, g.intr desc, coalesce(ma.score, 0) desc, g.pop desc, g.id asc
         limit ?`,
-      [...parts.flatMap((p) => p.bindings), ...where.flatMap((w) => w.bindings), limit],
+      [...parts.flatMap((p) => p.bindings), ...where.bindings, limit],
     );
     return (r.rows as any[]).map((x) => ({ id: Number(x.id), net: x.net, intr: x.intr, act: x.act, posts: x.posts, pop: x.pop }));
   }
