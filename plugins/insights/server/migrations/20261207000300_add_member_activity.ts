@@ -64,41 +64,43 @@ export async function up(knex: Knex): Promise<void> {
     declare
       w int := TG_ARGV[0]::int;
       p int := TG_ARGV[1]::int;
+      decided boolean := false; -- without the window
+      take boolean := false;    -- the old row counted: take it from its author's sums
+      add boolean := false;     -- the new row counts: add it to its author's sums
       after_ts timestamptz;
     begin
       -- A row of the last 29 days (a like, a post, their undoing: nearly every write) is counted
       -- whatever the window's start, and no move of the window can be taking it away (a move takes
-      -- rows older than 30 days): one statement, without the lock or the window.
+      -- rows older than 30 days): decided without the lock or the window.
       if TG_OP = 'INSERT' then
         if new.created_at > now() - interval '29 days' then
-          if new.user_id is not null then
-            -- the member's row is there but for their first write in 30 days: an update, cheaper
-            -- than an insert's speculative path
-            update insights_member_activity set score = score + w, posts = posts + p where user_id = new.user_id;
-            if not found then
-              insert into insights_member_activity as a (user_id, score, posts) values (new.user_id, w, p)
-                on conflict (user_id) do update set score = a.score + excluded.score, posts = a.posts + excluded.posts;
-            end if;
-          end if;
-          return null;
+          decided := true;
+          add := new.user_id is not null;
         end if;
       elsif TG_OP = 'DELETE' then
         if old.created_at > now() - interval '29 days' then
-          if old.user_id is not null then
-            update insights_member_activity set score = score - w, posts = posts - p where user_id = old.user_id;
-          end if;
-          return null;
+          decided := true;
+          take := old.user_id is not null;
         end if;
       end if;
-      perform pg_advisory_xact_lock_shared(${LOCK});
-      select counted_after into after_ts from insights_member_activity_window;
-      if TG_OP <> 'INSERT' then
-        if old.user_id is not null and old.created_at > after_ts then
-          update insights_member_activity set score = score - w, posts = posts - p where user_id = old.user_id;
+      if not decided then
+        perform pg_advisory_xact_lock_shared(${LOCK});
+        select counted_after into after_ts from insights_member_activity_window;
+        if TG_OP <> 'INSERT' then
+          take := old.user_id is not null and old.created_at > after_ts;
+        end if;
+        if TG_OP <> 'DELETE' then
+          add := new.user_id is not null and new.created_at > after_ts;
         end if;
       end if;
-      if TG_OP <> 'DELETE' then
-        if new.user_id is not null and new.created_at > after_ts then
+      if take then
+        update insights_member_activity set score = score - w, posts = posts - p where user_id = old.user_id;
+      end if;
+      if add then
+        -- the member's row is there but for their first write in 30 days: an update, cheaper than
+        -- an insert's speculative path
+        update insights_member_activity set score = score + w, posts = posts + p where user_id = new.user_id;
+        if not found then
           insert into insights_member_activity as a (user_id, score, posts) values (new.user_id, w, p)
             on conflict (user_id) do update set score = a.score + excluded.score, posts = a.posts + excluded.posts;
         end if;
