@@ -10,12 +10,14 @@ import { MEMBER_ACTIVITY_WINDOW_JOB } from './index.ts';
 import { textPost } from './test-helpers.ts';
 
 /** What the kept sums should be: every row after the window's start, counted from scratch. */
+const RECOUNT = `select user_id, sum(w)::int as score, sum(p)::int as posts from (
+    select user_id, 3 as w, 1 as p from insights_posts, insights_member_activity_window win where created_at > win.counted_after
+    union all select user_id, 2, 0 from insights_comments, insights_member_activity_window win where user_id is not null and created_at > win.counted_after
+    union all select user_id, 1, 0 from insights_likes, insights_member_activity_window win where created_at > win.counted_after
+  ) x group by user_id`;
+
 async function recount(app: TestApp): Promise<Map<number, string>> {
-  const r = await app.knex.raw(`select user_id, sum(w)::int as score, sum(p)::int as posts from (
-      select user_id, 3 as w, 1 as p from insights_posts, insights_member_activity_window win where created_at > win.counted_after
-      union all select user_id, 2, 0 from insights_comments, insights_member_activity_window win where user_id is not null and created_at > win.counted_after
-      union all select user_id, 1, 0 from insights_likes, insights_member_activity_window win where created_at > win.counted_after
-    ) x group by user_id`);
+  const r = await app.knex.raw(RECOUNT);
   return new Map((r.rows as any[]).map((x) => [Number(x.user_id), `${x.score}/${x.posts}`]));
 }
 
@@ -35,11 +37,7 @@ async function expectExact(app: TestApp, what: string) {
 async function widenWindow(app: TestApp) {
   await app.knex.raw(`update insights_member_activity_window set counted_after = now() - interval '40 days'`);
   await app.knex('insights_member_activity').del();
-  await app.knex.raw(`insert into insights_member_activity (user_id, score, posts) select user_id, sum(w), sum(p) from (
-      select user_id, 3 as w, 1 as p from insights_posts where created_at > now() - interval '40 days'
-      union all select user_id, 2, 0 from insights_comments where user_id is not null and created_at > now() - interval '40 days'
-      union all select user_id, 1, 0 from insights_likes where created_at > now() - interval '40 days') x group by user_id`);
-  await expectExact(app, 'the wider window, recounted');
+  await app.knex.raw(`insert into insights_member_activity (user_id, score, posts) select user_id, score, posts from (${RECOUNT}) r`);
 }
 
 const windowMoved = async (app: TestApp) => {
