@@ -108,8 +108,7 @@ export function ResponsiveImage({ src, width, height, alt, srcset: given, sizes 
         alt={alt}
         loading={priority ? 'eager' : loading}
         decoding="async"
-        // eslint-disable-next-line react/no-unknown-property
-        {...(priority ? { fetchpriority: 'high' } : {})}
+        fetchPriority={priority ? 'high' : undefined}
         style={imgStyle}
         data-testid={testId}
         onLoad={() => setLoaded(true)}

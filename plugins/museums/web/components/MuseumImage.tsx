@@ -56,7 +56,7 @@ export function MuseumImage({
       alt={alt ?? name}
       loading={priority ? 'eager' : 'lazy'}
       decoding="async"
-      {...(priority ? { fetchpriority: 'high' } : {})}
+      fetchPriority={priority ? 'high' : undefined}
       style={!loaded && placeholder ? { backgroundImage: `url(${placeholder})`, backgroundSize: 'cover', backgroundPosition: 'center' } : undefined}
       onLoad={() => setLoaded(true)}
       onError={() => setFailed(true)}
