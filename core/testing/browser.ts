@@ -210,8 +210,15 @@ export const WCAG22_BEST = [...WCAG21, 'wcag22aa', 'best-practice'];
  * `axe.analyze()`, asked again when @axe-core/puppeteer gives up before it starts: it first asks
  * the page for its ready state and throws "Page/Frame is not ready" when no answer comes within
  * 1 s, which a loaded machine can take for a page that is ready. Other errors are not retried.
+ *
+ * In axe's legacy mode: one `axe.run()` in the page. The default runs axe in each frame, then opens
+ * a new tab, loads axe's 580 kB again there and merges the frames' results in it, on every call:
+ * our pages have no frames to merge, and each of the accessibility sweep's 385 analyses takes
+ * about 40 % less time this way (idle machine: 0.5–0.7 s → 0.3–0.4 s), with the same findings
+ * (the sweep's warnings for a role and locale compared line by line).
  */
 export async function analyzeAxe(axe: AxePuppeteer): Promise<NonNullable<Awaited<ReturnType<AxePuppeteer['analyze']>>>> {
+  axe.setLegacyMode(true);
   for (let attempt = 1; ; attempt++) {
     try {
       return await axe.analyze();
