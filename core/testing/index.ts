@@ -1,7 +1,8 @@
 /**
  * Test helpers: a real app on a real database over real HTTP.
- * With DATABASE_URL set, every app gets a fresh PostgreSQL database of its own (dropped on close);
- * otherwise an in-memory PGlite.
+ * With DATABASE_URL set, every app gets a fresh PostgreSQL database of its own (dropped on close),
+ * copied from the run's migrated template when there is one (global-fixtures.ts); otherwise an
+ * in-memory PGlite.
  */
 import crypto from 'node:crypto';
 import knexFactory from 'knex';
@@ -13,6 +14,14 @@ import { openDatabase } from '../db.ts';
 
 export const RUN_ID = (process.env.TEST_RUN_ID ??= crypto.randomBytes(3).toString('hex'));
 let counter = 0;
+
+/**
+ * The run's template: every migration applied once, by the mocha global setup, before the workers
+ * start. A test app's database is a copy of it (PostgreSQL copies a database of this size in a
+ * fraction of what running the migrations takes), and the app's own migration step then finds
+ * nothing to do. Without it (a script outside mocha), each database is migrated by its app.
+ */
+export const TEMPLATE_DB = `curio_test_${RUN_ID}_template`;
 
 export interface TestApp extends CurioApp {
   url: string;
@@ -34,8 +43,15 @@ async function createDatabase(): Promise<{ url: string; drop: () => Promise<void
   const base = adminUrl()!;
   const name = `curio_test_${RUN_ID}_${process.pid}_${++counter}`;
   const admin = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
-  await admin.raw(`create database "${name}"`);
-  await admin.destroy();
+  try {
+    await admin.raw(`create database "${name}" template "${TEMPLATE_DB}"`);
+  } catch (e) {
+    // 3D000: no template in this run (a script outside mocha): an empty database, migrated by its app
+    if ((e as { code?: string }).code !== '3D000') throw e;
+    await admin.raw(`create database "${name}"`);
+  } finally {
+    await admin.destroy();
+  }
   const u = new URL(base);
   u.pathname = `/${name}`;
   return {
