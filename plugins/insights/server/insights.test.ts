@@ -256,6 +256,37 @@ describe('insights: feeds and pages', function () {
     expect(got.length).to.equal(23 + pages);
   });
 
+  it("pages a followed museum's visible insights in order when its newest are by private strangers", async () => {
+    // a followed museum's newest insights are all by a private stranger; a public stranger's insight
+    // there lies between a followed person's: it must come in its place, on the first page
+    const viewer = await app.user();
+    const followed = await app.user();
+    const visible = await app.user();
+    const hidden = await app.user();
+    await setVisibility(hidden, 'private');
+    const museum = await createMuseum(app, `Crowded museum ${Date.now()}`);
+    expect((await viewer.post(`/api/museums/${museum.id}/follow`)).status).to.equal(200);
+    await follow(app, viewer, followed.me.id);
+    const f1 = await textPost(followed, 'oldest');
+    const f2 = await textPost(followed, 'older');
+    const v = await textPost(visible, 'a public stranger at the museum', { museumId: museum.id });
+    const f3 = await textPost(followed, 'newest of the followed');
+    for (let i = 0; i < 3; i++) await textPost(hidden, `private ${i}`, { museumId: museum.id });
+    const seen: number[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const r: any = await viewer.get(`/api/feed/personalized?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      expect(r.status).to.equal(200);
+      seen.push(...r.body.items.map((p: any) => p.id));
+      cursor = r.body.nextCursor;
+    } while (cursor && ++pages < 10);
+    expect(seen).to.deep.equal([f3.id, v.id, f2.id, f1.id]);
+    // the count of new insights reads the same way
+    const since = new Date(Date.parse(f1.createdAt) - 1000).toISOString();
+    expect((await viewer.get(`/api/feed/new-count?since=${encodeURIComponent(since)}&sinceId=0`)).body.count).to.equal(4);
+  });
+
   it('pages a profile by page number too, and refuses a bad cursor', async () => {
     const author = await app.user();
     const ids: number[] = [];
