@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { apiRequest, useAuth, useTranslation } from '../../../../web/src/index.ts';
 import '../accounts.css';
 
@@ -91,8 +91,10 @@ export function MentionInput({ value, onChange, multiline, className, ...rest }:
   };
 
   // Escape closes the list only: caught on the window before a dialog around the field (which
-  // listens on the document in the capture phase) would close itself.
-  useEffect(() => {
+  // listens on the document in the capture phase) would close itself. A layout effect: attached as
+  // the list is drawn open, not after it (a passive effect runs later, and an Escape pressed as the
+  // list appeared on a busy machine reached the dialog and closed it).
+  useLayoutEffect(() => {
     if (!open || !query) return;
     const key = `${query.start}:${query.q}`;
     const onEscape = (e: globalThis.KeyboardEvent) => {
