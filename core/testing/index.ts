@@ -5,7 +5,7 @@
  * in-memory PGlite.
  */
 import crypto from 'node:crypto';
-import knexFactory from 'knex';
+import knexFactory, { type Knex } from 'knex';
 import type { Logger } from 'pino';
 import { createApp, type CurioApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
@@ -39,31 +39,37 @@ export function adminUrl(): string | null {
   return process.env.DATABASE_URL || null;
 }
 
-async function createDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const base = adminUrl()!;
-  const name = `curio_test_${RUN_ID}_${process.pid}_${++counter}`;
-  const admin = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
+/** `fn` with a one-connection client of DATABASE_URL's server: creating and dropping databases. */
+export async function withAdmin<T>(fn: (admin: Knex) => Promise<T>): Promise<T> {
+  const admin = knexFactory({ client: 'pg', connection: adminUrl()!, pool: { min: 0, max: 1 } });
   try {
-    await admin.raw(`create database "${name}" template "${TEMPLATE_DB}"`);
-  } catch (e) {
-    // 3D000: no template in this run (a script outside mocha): an empty database, migrated by its app
-    if ((e as { code?: string }).code !== '3D000') throw e;
-    await admin.raw(`create database "${name}"`);
+    return await fn(admin);
   } finally {
     await admin.destroy();
   }
-  const u = new URL(base);
+}
+
+/** DATABASE_URL with another database of its server. */
+export function databaseUrl(name: string): string {
+  const u = new URL(adminUrl()!);
   u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function createDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `curio_test_${RUN_ID}_${process.pid}_${++counter}`;
+  await withAdmin(async (admin) => {
+    try {
+      await admin.raw(`create database "${name}" template "${TEMPLATE_DB}"`);
+    } catch (e) {
+      // 3D000: no template in this run (a script outside mocha): an empty database, migrated by its app
+      if ((e as { code?: string }).code !== '3D000') throw e;
+      await admin.raw(`create database "${name}"`);
+    }
+  });
   return {
-    url: u.toString(),
-    drop: async () => {
-      const a = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
-      try {
-        await a.raw(`drop database if exists "${name}" with (force)`);
-      } finally {
-        await a.destroy();
-      }
-    },
+    url: databaseUrl(name),
+    drop: () => withAdmin(async (admin) => void (await admin.raw(`drop database if exists "${name}" with (force)`))),
   };
 }
 
