@@ -238,10 +238,10 @@ export function personalSource(knex: Knex, follows: { users: IdsSql; museums?: I
     const id = before?.id ?? 2147483647;
     const users = follows.users.toSQL();
     const museums = follows.museums ? follows.museums.toSQL() : { sql: 'select null::int where false', bindings: [] };
-    // accounts' rule before the limit, on the merged candidates (newest first, until n pass) and in
-    // the time scan
+    // accounts' rule before the limit, on the merged candidates (newest first, until n pass), and on
+    // each post inside the followed museums' scans and the time scan
     const rule = opts.scope ? readable(opts.scope, 'c.user_id').toSQL() : null;
-    const scanRule = opts.scope ? readable(opts.scope, 'p.user_id').toSQL() : null;
+    const postRule = opts.scope ? readable(opts.scope, 'p.user_id').toSQL() : null;
     // Each followed person's and museum's newest n posts by key only (backward index-only scans of
     // (user_id | museum_id, created_at, id)), merged and cut to the n newest the viewer may see;
     // only then the n rows themselves. Carrying whole rows through the merge read every candidate's
@@ -249,7 +249,8 @@ export function personalSource(knex: Knex, follows: { users: IdsSql; museums?: I
     // 100,000 insights (4.3 → 1.4 ms).
     // The three ways are disjoint, so their rows are appended (union all), not hashed for
     // duplicates: a followed museum's way leaves out the followed people's posts, which their own
-    // way reads (the arrays hold distinct ids: a person followed twice would be read twice). A
+    // way reads (the users array holds distinct ids, a person followed twice would be read twice, and
+    // no null, which would make `<> all` leave out every museum post). A
     // museum's way applies accounts' rule before its limit, like the time scan: its newest n posts
     // can all be by people the viewer may not see (private strangers), and cut after them it missed
     // a visible post older than those but newer than the page's last (never shown, on no page). A
@@ -266,14 +267,14 @@ export function personalSource(knex: Knex, follows: { users: IdsSql; museums?: I
             union all
             select x.id, x.created_at, x.user_id from unnest((select museums from g)) as m(mid) cross join lateral (
               select p.id, p.created_at, p.user_id from insights_posts p where p.museum_id = m.mid and p.user_id <> all((select users from g)::int[])
-                and (p.created_at, p.id) < (?::timestamptz, ?)${scanRule ? ` and ${scanRule.sql}` : ''}
+                and (p.created_at, p.id) < (?::timestamptz, ?)${postRule ? ` and ${postRule.sql}` : ''}
               order by p.created_at desc, p.id desc limit ?) x
             where (select yes from few)
             union all
             (select p.id, p.created_at, p.user_id from insights_posts p
               where not (select yes from few)
                 and (p.user_id = any((select users from g)::int[]) or p.museum_id = any((select museums from g)::int[]))
-                and (p.created_at, p.id) < (?::timestamptz, ?)${scanRule ? ` and ${scanRule.sql}` : ''}
+                and (p.created_at, p.id) < (?::timestamptz, ?)${postRule ? ` and ${postRule.sql}` : ''}
               order by p.created_at desc, p.id desc limit ?)
           ) k order by k.created_at desc, k.id desc offset 0
         ) c${rule ? ` where ${rule.sql}` : ''} order by c.created_at desc, c.id desc limit ?
@@ -284,8 +285,8 @@ export function personalSource(knex: Knex, follows: { users: IdsSql; museums?: I
       ...museums.bindings,
       lateralLimit,
       t, id, n,
-      t, id, ...(scanRule?.bindings ?? []), n,
-      t, id, ...(scanRule?.bindings ?? []), n,
+      t, id, ...(postRule?.bindings ?? []), n,
+      t, id, ...(postRule?.bindings ?? []), n,
       ...(rule?.bindings ?? []),
       n,
     ];
