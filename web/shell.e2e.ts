@@ -5,8 +5,8 @@
  */
 import { expect } from 'chai';
 import { AxePuppeteer } from '@axe-core/puppeteer';
-import type { Browser, HTTPRequest, Page } from 'puppeteer';
-import { launchBrowser, startE2EApp, signInPage, waitForText, clickWhenReady, analyzeAxe } from '../core/testing/browser.ts';
+import type { Browser, Page } from 'puppeteer';
+import { launchBrowser, startE2EApp, signInPage, waitForText, clickWhenReady, analyzeAxe, holdRequests } from '../core/testing/browser.ts';
 import type { TestApp } from '../core/testing/index.ts';
 
 describe('web shell', function () {
@@ -97,14 +97,7 @@ describe('web shell', function () {
     await signInPage(page, app, member);
     // their code is held until the bar has been measured, as on a slow connection (a fixed delay
     // raced the shell's own loading on a busy machine)
-    const held: HTTPRequest[] = [];
-    let released = false;
-    await page.setRequestInterception(true);
-    page.on('request', (req) => {
-      if (req.isInterceptResolutionHandled()) return;
-      if (!released && /\/assets\/(MessagesLink|NotificationBell)-[^/]*\.js$/.test(req.url())) held.push(req);
-      else void req.continue().catch(() => {});
-    });
+    const code = await holdRequests(page, (u) => /\/assets\/(MessagesLink|NotificationBell)-[^/]*\.js$/.test(u.pathname));
     const bar = () =>
       page.evaluate(() => ({
         create: Math.round(document.querySelector('.curio-topbar .curio-create-button')?.getBoundingClientRect().left ?? -1),
@@ -115,8 +108,7 @@ describe('web shell', function () {
     await page.waitForSelector('.curio-topbar .curio-user-button', { timeout: 20000 });
     const before = await bar();
     expect(before.icons, 'measured before the icons arrived').to.equal(0);
-    released = true;
-    for (const req of held.splice(0)) void req.continue().catch(() => {});
+    code.release();
     await page.waitForFunction(() => document.querySelectorAll('.curio-topbar .msg-nav, .curio-topbar .curio-bell').length === 2, { timeout: 20000 });
     const after = await bar();
     expect(after.create, 'the Create button did not move').to.equal(before.create);

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import puppeteer, { type Browser, type Page } from 'puppeteer';
+import puppeteer, { type Browser, type HTTPRequest, type Page } from 'puppeteer';
 import { AxePuppeteer } from '@axe-core/puppeteer';
 import { expect } from 'chai';
 import { WEB_DIST } from '../app.ts';
@@ -119,6 +119,33 @@ export async function settlePage(page: Page): Promise<void> {
   await page
     .waitForFunction(() => !document.querySelector('#main-content .curio-spinner, #main-content [aria-busy="true"]'), { timeout: 8_000, polling: 100 })
     .catch(() => {});
+}
+
+/**
+ * Holds the page's requests that `matches` picks (a slow connection, made exact) until `release()`;
+ * every other request goes on. A held file must not come from somewhere the interception cannot
+ * see: the app's service worker answers the build files it keeps from its own cache, and Chromium
+ * answers hashed files an earlier page loaded from its memory cache, both without a paused
+ * request. So the service worker is bypassed and the cache off for this page from here on.
+ */
+export async function holdRequests(page: Page, matches: (url: URL) => boolean): Promise<{ held(): number; release(): void }> {
+  const held: HTTPRequest[] = [];
+  let holding = true;
+  await page.setBypassServiceWorker(true);
+  await page.setCacheEnabled(false);
+  await page.setRequestInterception(true);
+  page.on('request', (req) => {
+    if (req.isInterceptResolutionHandled()) return;
+    if (holding && matches(new URL(req.url()))) held.push(req);
+    else void req.continue().catch(() => {});
+  });
+  return {
+    held: () => held.length,
+    release() {
+      holding = false;
+      for (const req of held.splice(0)) void req.continue().catch(() => {});
+    },
+  };
 }
 
 export async function startE2EApp(overrides: Record<string, any> = {}): Promise<TestApp> {

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser, signInPage, startE2EApp, waitForText, axeSerious, clickWhenReady } from '../../../core/testing/browser.ts';
+import { launchBrowser, signInPage, startE2EApp, waitForText, axeSerious, clickWhenReady, holdRequests } from '../../../core/testing/browser.ts';
 import { uniqueName, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
 import { MuseumsService, type Museum } from '../public.ts';
 import { isoDate, localDateTime } from '../shared/opening-hours.ts';
@@ -120,24 +120,16 @@ describe('museums in the browser: closures and open now', function () {
     // page's own code) is held, so the page stays as the server drew it until released.
     const html = await (await fetch(url)).text();
     const inHtml = new Set([...html.matchAll(/(?:src|href)="([^"]+\.js)"/g)].map((m) => new URL(m[1], app.url).pathname));
-    const held: Array<() => void> = [];
-    let holding = true;
-    await page.setRequestInterception(true);
-    page.on('request', (req) => {
-      const path = new URL(req.url()).pathname;
-      if (holding && path.endsWith('.js') && path.startsWith('/assets/') && !inHtml.has(path)) held.push(() => void req.continue());
-      else void req.continue();
-    });
+    const scripts = await holdRequests(page, (u) => u.pathname.endsWith('.js') && u.pathname.startsWith('/assets/') && !inHtml.has(u.pathname));
     await page.goto(url, { waitUntil: 'domcontentloaded' });
     await waitForText(page, `${word} Paying`);
     await page.waitForFunction(() => performance.getEntriesByType('resource').length > 0 && document.readyState !== 'loading');
     // a real press on the server's markup, before React listens (not clickWhenReady, which waits for it)
     await page.click('[data-testid="discover-filters"] [data-filter="free"]');
     await new Promise((r) => setTimeout(r, 300));
-    expect(held.length, 'the page waits for held scripts').to.be.greaterThan(0);
+    expect(scripts.held(), 'the page waits for held scripts').to.be.greaterThan(0);
     expect(new URL(page.url()).searchParams.get('free'), 'nothing happens while the page is not live').to.equal(null);
-    holding = false;
-    for (const go of held.splice(0)) go();
+    scripts.release();
     await page.waitForFunction(() => new URL(location.href).searchParams.get('free') === 'now' && new URL(location.href).searchParams.get('open') === 'now', { timeout: 15000 });
     await page.waitForFunction((w) => !document.querySelector('[data-testid="filtered"]')!.textContent!.includes(`${w} Paying`), { timeout: 15000 }, word);
     expect(await page.$eval('[data-filter="free"]', (b) => b.getAttribute('aria-pressed'))).to.equal('true');

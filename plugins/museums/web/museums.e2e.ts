@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer';
-import { clickText, launchBrowser, signInPage, startE2EApp, waitForHydrated, waitForText, clickWhenReady } from '../../../core/testing/browser.ts';
+import { clickText, launchBrowser, signInPage, startE2EApp, waitForHydrated, waitForText, clickWhenReady, holdRequests } from '../../../core/testing/browser.ts';
 import { uniqueName, waitFor, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
 import { MuseumsService, type Museum } from '../public.ts';
 import { BadgesService } from '../../badges/public.ts';
@@ -136,15 +136,7 @@ describe('museums in the browser', function () {
     await page.setGeolocation({ latitude: 47.2459, longitude: -122.4337, accuracy: 15 });
     // the celebration's code loads lazily after the page: hold it until the check-in's answer is
     // back, as on a slow phone where the member checks in as soon as the page is drawn
-    const held: Array<() => void> = [];
-    let holding = true;
-    // (the app's service worker may hold the chunk too: its answers never reach the interception)
-    await page.setBypassServiceWorker(true);
-    await page.setRequestInterception(true);
-    page.on('request', (req) => {
-      if (holding && /\/assets\/BadgeCelebrations-[^/]+\.js$/.test(new URL(req.url()).pathname)) held.push(() => void req.continue());
-      else void req.continue();
-    });
+    const celebration = await holdRequests(page, (u) => /\/assets\/BadgeCelebrations-[^/]+\.js$/.test(u.pathname));
     await openMuseum();
     await page.evaluate(() => {
       (window as any).__earned = [];
@@ -158,9 +150,8 @@ describe('museums in the browser', function () {
     await waitForText(page, 'Checked in!');
     // the answer is in; the celebration's code is held until then, however late the page asks for
     // it (on a busy machine the top bar's slots may not have asked yet)
-    await waitFor(async () => held.length > 0, { timeout: 20000 });
-    holding = false;
-    for (const go of held.splice(0)) go();
+    await waitFor(async () => celebration.held() > 0, { timeout: 20000 });
+    celebration.release();
     // the page hands over the answer's badges as they are (the notification bell may announce the
     // same badge again when it sees the new notification: the badges plugin celebrates it once)
     await page.waitForFunction((want) => (window as any).__earned.some((d: unknown) => JSON.stringify(d) === want), { timeout: 15000 }, JSON.stringify(checkIn.badges));
