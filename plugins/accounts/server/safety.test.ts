@@ -434,6 +434,49 @@ describe('accounts: blocks and mutes in community, group and event discussions',
     expect(gMembers).to.include(third.me.id);
   });
 
+  it('community and group member lists leave out members muted by the viewer or pending deletion; a hidden member\'s community posts are not found', async () => {
+    const host = await app.user({ role: 'Ambassador' });
+    const [me, muted, leaving, blocker, third] = await Promise.all([app.user(), app.user(), app.user(), app.user(), app.user()]);
+    const tag = Math.random().toString(36).slice(2, 8);
+    const community = (await host.post('/api/communities', { name: `Safety L ${tag}`, description: 'open', membershipType: 'open' })).body;
+    const group = (await host.post('/api/groups', { name: `Safety LG ${tag}`, description: 'group' })).body;
+    for (const c of [me, muted, leaving, blocker, third]) {
+      expect((await c.post(`/api/communities/${community.id}/join`, {})).status).to.equal(200);
+      expect((await c.post(`/api/groups/${group.id}/join`, {})).status).to.equal(200);
+    }
+    const post = (await blocker.post(`/api/communities/${community.id}/posts`, { type: 'text', content: 'by the blocker' })).body;
+    const cMembers = async (c: SignedInClient) => ((await c.get(`/api/communities/${community.id}/members`)).body as any[]);
+    const gMembers = async (c: SignedInClient) => ((await c.get(`/api/groups/${group.id}/members`)).body as any[]).map((m) => m.userId);
+    const blockerMembership = (await cMembers(host)).find((m) => m.userId === blocker.me.id).id;
+
+    await me.post(`/api/user/${muted.me.id}/mute`, {});
+    await blocker.post(`/api/user/${me.me.id}/block`);
+    expect((await leaving.del('/api/user/account')).status).to.equal(200);
+
+    const mine = (await cMembers(me)).map((m) => m.userId);
+    expect(mine).to.include(third.me.id);
+    expect(mine).to.not.include.members([muted.me.id]);
+    expect(mine).to.not.include(leaving.me.id);
+    expect(mine).to.not.include(blocker.me.id);
+    const myGroup = await gMembers(me);
+    expect(myGroup).to.include(third.me.id);
+    expect(myGroup).to.not.include(muted.me.id);
+    expect(myGroup).to.not.include(leaving.me.id);
+    expect(myGroup).to.not.include(blocker.me.id);
+    // a mute is the muter's own: others still see the member; nobody but Admins sees one pending deletion
+    expect((await cMembers(third)).map((m) => m.userId)).to.include(muted.me.id).and.not.include(leaving.me.id);
+    // the community's creator (its moderator) sees members across their own blocks and mutes, not those pending deletion
+    const forHost = (await cMembers(host)).map((m) => m.userId);
+    expect(forHost).to.include.members([me.me.id, muted.me.id, blocker.me.id]);
+    expect(forHost).to.not.include(leaving.me.id);
+    expect(await gMembers(host)).to.include.members([me.me.id, muted.me.id, blocker.me.id]).and.not.include(leaving.me.id);
+    // one member's posts: not found for a viewer blocked by them (the membership id is guessable)
+    const theirs = await me.get(`/api/communities/${community.id}/members/${blockerMembership}/posts`);
+    expect(theirs.status).to.equal(404);
+    expect(ids(await third.get(`/api/communities/${community.id}/members/${blockerMembership}/posts`))).to.include(post.id);
+    expect(ids(await host.get(`/api/communities/${community.id}/members/${blockerMembership}/posts`))).to.include(post.id);
+  });
+
   it('event discussions and attendee lists leave out members blocked either way', async () => {
     const host = await app.user({ role: 'Ambassador' });
     const me = await app.user();

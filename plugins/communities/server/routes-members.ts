@@ -1,4 +1,5 @@
 /** Members: list, roles (creator), removal, content deletion, restrictions, warnings, bans, bulk actions, a member's posts and comments. */
+import type { Knex } from 'knex';
 import { HttpError } from '../../../core/errors.ts';
 import type { Deps } from './deps.ts';
 import { idMemberParams, idParams, okResponse, reasonBody } from './deps.ts';
@@ -83,8 +84,7 @@ export function memberRoutes(d: Deps) {
       assertRead(a);
       const rows: MemberRow[] = await knex('community_members')
         .where({ community_id: a.community.id })
-        // members blocked either way with the viewer are not listed, except to the community's moderators
-        .whereRaw(d.accounts.sql.notBlocked(a.rank >= RANK.moderator ? null : c.user!.id, 'community_members.user_id'))
+        .whereRaw(memberRule(a, c.user!, 'community_members.user_id'))
         .orderByRaw('(user_id = ?) desc', [a.community.creator_id])
         .orderByRaw("case role when 'admin' then 0 when 'moderator' then 1 else 2 end")
         .orderBy('joined_at')
@@ -306,10 +306,22 @@ export function memberRoutes(d: Deps) {
     },
   });
 
-  async function loadMember(a: Access, memberId: number): Promise<MemberRow> {
-    const m = await knex('community_members').where({ id: memberId, community_id: a.community.id }).first();
+  async function loadMember(a: Access, memberId: number, rule?: Knex.Raw): Promise<MemberRow> {
+    const q = knex('community_members').where({ id: memberId, community_id: a.community.id });
+    if (rule) q.whereRaw(rule);
+    const m = await q.first();
     if (!m) throw new HttpError(404, 'Member not found');
     return m;
+  }
+
+  /**
+   * Accounts' rule for the community's members as the viewer sees them (their list, one member's
+   * posts): not blocked either way, not muted by the viewer, and not a member whose deletion is
+   * pending. The community's moderators see every member but those pending deletion (they moderate
+   * members they blocked or muted), and Admins everyone.
+   */
+  function memberRule(a: Access, viewer: { id: number; role: string }, col: string): Knex.Raw {
+    return d.accounts.sql.notBlockedOrMuted(a.rank >= RANK.moderator && viewer.role !== 'Admin' ? null : viewer, col);
   }
 
   ctx.routes.add<{ id: number; memberId: number }>({
@@ -322,7 +334,8 @@ export function memberRoutes(d: Deps) {
     async handler(c) {
       const a = await loadAccess(knex, c.input.params.id, c.user);
       assertRead(a);
-      const m = await loadMember(a, c.input.params.memberId);
+      // a member the viewer may not see in the list is not found here either
+      const m = await loadMember(a, c.input.params.memberId, memberRule(a, c.user!, 'community_members.user_id'));
       const q = knex('community_posts').where({ community_id: a.community.id, user_id: m.user_id }).orderBy('id', 'desc').limit(100);
       if (a.rank >= RANK.moderator || m.user_id === c.user!.id) q.whereIn('status', ['published', 'pending']);
       else q.where({ status: 'published' });

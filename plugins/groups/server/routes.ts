@@ -146,11 +146,16 @@ export function groupRoutes(ctx: PluginContext) {
     return withImageInfos(knex, ctx.storage, rows.map((r) => card(r, u, mine.get(r.id), viewerId)), 'imageUrl', 'imageInfo');
   }
 
-  /** `a`: the viewer's access; members blocked either way with the viewer are not listed, except to the group's admins. */
-  async function memberList(g: GroupRow, limit: number, a?: Access) {
+  /**
+   * `a`: the viewer's access. Accounts' rule for member lists: members blocked either way with the
+   * viewer, muted by the viewer, or whose deletion is pending are not listed; the group's admins
+   * see every member but those pending deletion (they manage members they blocked or muted), and
+   * Admins everyone.
+   */
+  async function memberList(g: GroupRow, limit: number, a: Access) {
     const rows: MemberRow[] = await knex('group_members')
       .where({ group_id: g.id })
-      .whereRaw(accounts().sql.notBlocked(a && !a.isAdmin && a.user.role !== 'Admin' ? a.user.id : null, 'group_members.user_id'))
+      .whereRaw(accounts().sql.notBlockedOrMuted(a.isAdmin && a.user.role !== 'Admin' ? null : a.user, 'group_members.user_id'))
       .orderByRaw('(user_id = ?) desc', [g.creator_id])
       .orderByRaw("(role = 'admin') desc")
       .orderBy('joined_at')
