@@ -207,6 +207,13 @@ describe('plans API', function () {
     const q = (await newPlan(open, { visibility: 'public' })).body;
     expect((await anon.get(`/api/plans/${q.id}`)).status).to.equal(200);
     expect((await anon.get(`/api/users/${open.me.id}/plans`)).body.map((x: any) => x.id)).to.deep.equal([q.id]);
+    // a member the viewer muted: their plans leave the viewer's lists as their insights do (a plan opened by id still reads)
+    const muter = await app.user();
+    expect((await muter.post(`/api/user/${open.me.id}/mute`, {})).status).to.be.oneOf([200, 201]);
+    expect((await muter.get(`/api/users/${open.me.id}/plans`)).body).to.deep.equal([]);
+    expect((await muter.get(`/api/plans/${q.id}`)).status).to.equal(200);
+    expect((await muter.del(`/api/user/${open.me.id}/mute`)).status).to.equal(200);
+    expect((await muter.get(`/api/users/${open.me.id}/plans`)).body.map((x: any) => x.id)).to.deep.equal([q.id]);
 
     // link: not by id, but by its token, even signed out and for a private profile
     const l = (await priv.patch(`/api/plans/${p.id}`, { visibility: 'link' })).body;

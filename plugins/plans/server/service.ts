@@ -232,11 +232,15 @@ export function createPlansStore(o: PlansOptions) {
       return summaries(rows, { id: userId, role: '' });
     },
 
-    /** A member's public plans, when the viewer may see the member (accounts' rule, in SQL). */
+    /**
+     * A member's public plans, when the viewer may see the member and has not muted them (accounts'
+     * rule for lists of content, in SQL, as their insights on the profile); one plan opened by its
+     * id or link is read under `readable`/`byToken`.
+     */
     async listPublicOf(userId: number, viewer: Viewer | undefined) {
       const rows = await knex('plans as p')
         .where({ 'p.user_id': userId, 'p.visibility': 'public' })
-        .whereRaw(accounts.sql.canView(viewer, 'p.user_id'))
+        .whereRaw(accounts.sql.canViewContent(viewer, 'p.user_id'))
         .orderBy([{ column: 'p.visit_date', order: 'desc' }, { column: 'p.id', order: 'desc' }])
         .select('p.*');
       return summaries(rows, viewer);
