@@ -451,7 +451,8 @@ describe('accounts: blocks and mutes in community, group and event discussions',
 
     await me.post(`/api/user/${muted.me.id}/mute`, {});
     await blocker.post(`/api/user/${me.me.id}/block`);
-    expect((await leaving.del('/api/user/account')).status).to.equal(200);
+    // the grace period of a deletion (the test configuration erases at once: deletionGraceDays 0)
+    await app.knex('users').where({ id: leaving.me.id }).update({ deletion_requested_at: new Date(), deletion_scheduled_for: new Date(Date.now() + 14 * 86_400_000) });
 
     const mine = (await cMembers(me)).map((m) => m.userId);
     expect(mine).to.include(third.me.id);

@@ -22,6 +22,7 @@ import { emailLocale, emailTranslator, layoutEmail } from '../../../core/mail.ts
 import { fillTemplate, localeFile, textAt } from '../../../core/texts.ts';
 import { AccountsService, EmailVerification } from '../../accounts/public.ts';
 import { EMAILED_BY_SENDER, PREFERENCE_OF_TYPE, type DigestProvider, type DigestSection, type DigestSectionsApi } from '../public.ts';
+import { actorVisible } from './service.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const PLUGINS = path.join(HERE, '..', '..');
@@ -129,11 +130,10 @@ export function registerNotificationEmails(ctx: PluginContext): DigestSectionsAp
           .where((q) => q.whereNull('dedupe_key').orWhereRaw("left(dedupe_key, ?) <> ?", [EMAILED_BY_SENDER.length, EMAILED_BY_SENDER]))
           .where('id', '>', after)
           .where('id', '<=', upTo)
-          // what the inbox hides is not emailed either: from a member blocked either way, or muted with notifications
+          // what the inbox hides is not emailed either (actorVisible)
           .modify((q) => {
             const sql = accounts()?.sql;
-            if (!sql) return;
-            q.where((w) => w.whereNull('notifications.actor_id').orWhere((x) => x.whereRaw(sql.notBlocked(userId, 'notifications.actor_id')).whereRaw(sql.notMuted({ id: userId }, 'notifications.actor_id', { notifications: true }))));
+            if (sql) actorVisible(q, sql, userId);
           })
           .orderBy('id')
           .limit(50)

@@ -150,5 +150,24 @@ describe('notifications: deep links, excerpts and grouped likes', function () {
     expect((await member.post('/api/notifications/read-all')).status).to.equal(200);
     expect(await unread(member)).to.equal(0);
   });
+  it('a member whose deletion is pending is left out of others\' inboxes and unread counts until they sign in again', async () => {
+    const svc = app.services.get(NotificationsService);
+    const member = await app.user();
+    const leaving = await app.user();
+    await svc.notify([member.me.id], { type: 'follow', title: 'New follower', message: 'followed you', actorId: leaving.me.id });
+    await svc.notify([member.me.id], { type: 'admin', title: 'Notice', message: 'Something happened' });
+    const titles = async () => ((await member.get('/api/notifications?limit=50')).body.items as any[]).map((n) => n.title);
+    expect(await titles()).to.include.members(['New follower', 'Notice']);
+    expect(await unread(member)).to.equal(2);
+    // the grace period of a deletion (this app erases at once: deletionGraceDays 0 in the test configuration)
+    await app.knex('users').where({ id: leaving.me.id }).update({ deletion_requested_at: new Date(), deletion_scheduled_for: new Date(Date.now() + 14 * 86_400_000) });
+    expect(await titles()).to.deep.equal(['Notice']);
+    expect(await unread(member)).to.equal(1);
+    // signing in cancels the deletion: the notification is back
+    expect((await app.client().post('/api/auth/login', { email: leaving.me.email, password: leaving.me.password })).status).to.equal(200);
+    expect((await app.knex('users').where({ id: leaving.me.id }).first('deletion_requested_at')).deletion_requested_at).to.equal(null);
+    expect(await titles()).to.include('New follower');
+    expect(await unread(member)).to.equal(2);
+  });
 });
 

@@ -10,6 +10,21 @@ import {
   type NotificationsApi,
 } from '../public.ts';
 
+/**
+ * Accounts' rule for a member's notifications (the inbox, its unread count, the emailed batch):
+ * nothing from an actor blocked either way, muted by the member with their notifications, or whose
+ * deletion is pending (hidden from everyone but Admins until they sign in again; their
+ * notifications come back then). Notifications without an actor always pass.
+ */
+export function actorVisible(q: Knex.QueryBuilder, sql: AccountsApi['sql'], userId: number): Knex.QueryBuilder {
+  const col = 'notifications.actor_id';
+  const nb = sql.notBlocked(userId, col);
+  const nm = sql.notMuted({ id: userId }, col, { notifications: true });
+  // without a viewer, notBlockedOrMuted is the pending-deletion rule alone
+  const np = sql.notBlockedOrMuted(null, col);
+  return q.where((w) => w.whereNull(col).orWhere((x) => x.whereRaw(nb).whereRaw(nm).whereRaw(np)));
+}
+
 export const FANOUT_JOB = 'notifications.fanout';
 /** A row's group: its group key, or the row alone. */
 const GROUP = `coalesce(notifications.group_key, 'n' || notifications.id::text)`;
@@ -334,13 +349,10 @@ export function createNotificationsService(deps: NotificationsDeps) {
     return { delivered: Number(s?.delivered_count ?? 0) };
   }
 
-  /** Accounts' rule in the inbox's statement: nothing from members blocked either way or muted with their notifications. */
+  /** Accounts' rule in the inbox's statement (actorVisible). */
   function visibleTo(q: Knex.QueryBuilder, userId: number): Knex.QueryBuilder {
     const acc = deps.accounts();
-    if (!acc) return q;
-    const nb = acc.sql.notBlocked(userId, 'notifications.actor_id');
-    const nm = acc.sql.notMuted({ id: userId }, 'notifications.actor_id', { notifications: true });
-    return q.where((w) => w.whereNull('notifications.actor_id').orWhere((x) => x.whereRaw(nb).whereRaw(nm)));
+    return acc ? actorVisible(q, acc.sql, userId) : q;
   }
 
   const api: NotificationsApi & {
