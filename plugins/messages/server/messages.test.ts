@@ -293,4 +293,124 @@ describe('messages: direct and group conversations', function () {
     const msgs = (await ann.get(`/api/conversations/${id}/messages`)).body.items;
     expect(msgs.map((m: any) => m.text)).to.deep.equal(['Hello there']);
   });
+
+  describe('blocks (accounts rule: no block either way)', () => {
+    const block = async (who: SignedInClient, whom: SignedInClient) => expect((await who.post(`/api/user/${whom.me.id}/block`)).status).to.be.oneOf([200, 201, 204]);
+    const unblock = async (who: SignedInClient, whom: SignedInClient) => expect((await who.del(`/api/user/${whom.me.id}/block`)).status).to.be.oneOf([200, 204]);
+    const texts = async (u: SignedInClient, id: number, q = '') => {
+      const r = await u.get(`/api/conversations/${id}/messages${q}`);
+      expect(r.status, r.text).to.equal(200);
+      return r.body as { items: any[]; nextCursor: string | null };
+    };
+
+    it('hides a direct conversation from both sides (list, paging, reading, counts) and unblocking brings it back with its history', async () => {
+      const [ann, bob, carl, dave] = await users(4);
+      await follow(ann, carl);
+      await follow(bob, ann);
+      const older = (await start(carl, [ann], 'from carl')).body.id; // ann's older conversation (ann follows carl: inbox)
+      const id = (await start(ann, [bob], 'hi bob')).body.id; // bob follows ann: straight to his inbox
+      expect((await bob.post(`/api/conversations/${id}/messages`, { text: 'hi ann' })).status).to.equal(201);
+      expect((await ann.post(`/api/conversations/${id}/messages`, { text: 'unread for bob' })).status).to.equal(201);
+      const request = (await start(dave, [bob], 'a request')).body.id; // bob does not follow dave: Requests
+      expect((await bob.get('/api/conversations/unread-count')).body).to.deep.equal({ count: 1, requests: 1 });
+      expect((await ann.get('/api/conversations?limit=1')).body.items.map((c: any) => c.id)).to.deep.equal([id]);
+
+      await block(bob, ann);
+      await block(bob, dave);
+      for (const [viewer, other] of [[ann, bob], [bob, ann]] as const) {
+        expect((await inbox(viewer)).map((c) => c.id)).to.not.include(id);
+        const one = await viewer.get(`/api/conversations/${id}`);
+        expect(one.status).to.equal(404);
+        expect(one.body.message).to.equal('Conversation not found');
+        const msgs = await viewer.get(`/api/conversations/${id}/messages`);
+        expect(msgs.status).to.equal(404);
+        expect(msgs.body.message).to.equal('Conversation not found');
+        expect((await viewer.post(`/api/conversations/${id}/read`, {})).status).to.equal(404);
+        expect((await viewer.post(`/api/conversations/${id}/mute`, { muted: true })).status).to.equal(404);
+        expect((await viewer.get(`/api/conversations/with/${other.me.id}`)).body).to.deep.equal({ canMessage: false, reason: 'blocked', conversationId: null });
+      }
+      // the hidden conversation is left out before the limit: ann's first page holds the older one, and it is the last
+      const page = (await ann.get('/api/conversations?limit=1')).body;
+      expect(page.items.map((c: any) => c.id)).to.deep.equal([older]);
+      expect(page.nextCursor).to.equal(null);
+      // bob's counts: neither the unread message nor dave's request (blocked) count
+      expect((await bob.get('/api/conversations/unread-count')).body).to.deep.equal({ count: 0, requests: 0 });
+      expect(await inbox(bob, 'requests')).to.deep.equal([]);
+      expect((await dave.get(`/api/conversations/${request}`)).status).to.equal(404);
+
+      await unblock(bob, ann);
+      await unblock(bob, dave);
+      expect((await inbox(bob)).map((c) => c.id)).to.include(id);
+      expect((await inbox(bob, 'requests')).map((c) => c.id)).to.deep.equal([request]);
+      expect((await bob.get('/api/conversations/unread-count')).body).to.deep.equal({ count: 1, requests: 1 });
+      expect((await texts(bob, id)).items.map((m) => m.text)).to.deep.equal(['unread for bob', 'hi ann', 'hi bob']);
+      expect((await ann.get(`/api/conversations/${id}`)).body.lastMessage.text).to.equal('unread for bob');
+      expect((await ann.get(`/api/conversations/with/${bob.me.id}`)).body).to.deep.equal({ canMessage: true, reason: null, conversationId: id });
+    });
+
+    it("in a group, a blocked member's messages (either way) are left out of the messages, the last message and the unread counts; the member stays listed", async () => {
+      const [carl, ann, bob] = await users(3);
+      await follow(ann, carl);
+      await follow(bob, carl);
+      const id = (await start(carl, [ann, bob], 'start')).body.id;
+      await block(ann, bob);
+      const sent: Record<string, number> = {};
+      for (const [who, text] of [[ann, 'from ann'], [bob, 'from bob'], [carl, 'from carl'], [bob, 'bob last']] as const) {
+        const r = await who.post(`/api/conversations/${id}/messages`, { text });
+        expect(r.status, r.text).to.equal(201);
+        sent[text] = r.body.id;
+      }
+      // ann (the blocker): no message of bob's, paged with a correct cursor
+      const p1 = await texts(ann, id, '?limit=2');
+      expect(p1.items.map((m) => m.text)).to.deep.equal(['from carl', 'from ann']);
+      expect(p1.nextCursor).to.equal(String(sent['from ann']));
+      const p2 = await texts(ann, id, `?limit=2&cursor=${p1.nextCursor}`);
+      expect(p2.items.map((m) => m.text)).to.deep.equal(['start']);
+      expect(p2.nextCursor).to.equal(null);
+      const conv = (await ann.get(`/api/conversations/${id}`)).body;
+      expect(conv.lastMessage.text).to.equal('from carl');
+      expect(conv.unreadCount).to.equal(1);
+      expect(conv.participants.map((p: any) => p.id)).to.have.members([carl.me.id, bob.me.id]);
+      expect((await inbox(ann)).find((c) => c.id === id)).to.deep.include({ unreadCount: 1 });
+      expect((await inbox(ann)).find((c) => c.id === id).lastMessage.text).to.equal('from carl');
+      expect((await ann.get('/api/conversations/unread-count')).body.count).to.equal(1);
+      // a message of bob's cannot be read up to
+      expect((await ann.post(`/api/conversations/${id}/read`, { messageId: sent['bob last'] })).status).to.equal(404);
+      // bob (the blocked one): no message of ann's
+      expect((await texts(bob, id)).items.map((m) => m.text)).to.deep.equal(['bob last', 'from carl', 'from bob', 'start']);
+      expect((await ann.post(`/api/conversations/${id}/messages`, { text: 'ann again' })).status).to.equal(201);
+      expect((await bob.get(`/api/conversations/${id}`)).body).to.deep.include({ unreadCount: 0 });
+      expect((await bob.get(`/api/conversations/${id}`)).body.lastMessage.text).to.equal('bob last');
+      expect((await bob.get('/api/conversations/unread-count')).body.count).to.equal(0);
+      // carl sees everything
+      expect((await texts(carl, id)).items).to.have.length(6);
+      // unblocking: the whole history again
+      await unblock(ann, bob);
+      expect((await texts(ann, id)).items.map((m) => m.text)).to.deep.equal(['ann again', 'bob last', 'from carl', 'from bob', 'from ann', 'start']);
+      expect((await bob.get(`/api/conversations/${id}`)).body.lastMessage.text).to.equal('ann again');
+    });
+
+    it('message.created is not published to a member blocked either way with the sender', async () => {
+      const [carl, ann, bob] = await users(3);
+      await follow(ann, carl);
+      await follow(bob, carl);
+      const id = (await start(carl, [ann, bob], 'start')).body.id;
+      await block(bob, ann);
+      const [sa, sb, sc] = await Promise.all([openSse(ann), openSse(bob), openSse(carl)]);
+      try {
+        const fromBob = (await bob.post(`/api/conversations/${id}/messages`, { text: 'from bob' })).body.id;
+        const fromAnn = (await ann.post(`/api/conversations/${id}/messages`, { text: 'from ann' })).body.id;
+        const fromCarl = (await carl.post(`/api/conversations/${id}/messages`, { text: 'from carl' })).body.id;
+        const created = (s: typeof sa, messageId: number) => s.next((x) => x.event === 'message.created' && x.data.messageId === messageId);
+        // events of one stream come in order: once carl's message arrived, an earlier one would have too
+        await Promise.all([created(sa, fromCarl), created(sb, fromCarl), created(sc, fromBob), created(sc, fromAnn), created(sc, fromCarl)]);
+        await Promise.all([created(sa, fromAnn), created(sb, fromBob)]); // their own reach them
+        const ids = (s: typeof sa) => s.events.filter((x) => x.event === 'message.created').map((x) => x.data.messageId);
+        expect(ids(sa)).to.not.include(fromBob);
+        expect(ids(sb)).to.not.include(fromAnn);
+      } finally {
+        for (const s of [sa, sb, sc]) s.close();
+      }
+    });
+  });
 });

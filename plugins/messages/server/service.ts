@@ -3,6 +3,9 @@
  * - who may write to whom is accounts' decision (AccountsApi.mayContact: allowMessages, follows, blocks);
  * - a member who does not follow the person who wrote first finds the conversation in Requests
  *   until they reply or accept; declining deletes it (a group: their place in it);
+ * - blocks (accounts' sql.notBlocked, either way) hold in every list, in SQL: a direct conversation
+ *   with a member blocked either way is hidden (as if absent) and, in a group, that member's
+ *   messages are left out (messages, last message, unread counts, live message.created);
  * - unread counts are computed, never kept: messages of others after the member's read marker
  *   (`last_read_message_id`, only ever raised), so concurrent sends cannot make them drift.
  */
@@ -107,12 +110,38 @@ export function createMessagesStore(deps: MessagesDeps) {
     return new HttpError(403, TEXT.followersOnly);
   }
 
-  /** The viewer's place in a conversation they can read (active or request), else 404. */
-  async function membership(userId: number, conversationId: number, db: Knex | Knex.Transaction = knex) {
-    const row = await db('messages_participants as p')
+  /**
+   * Accounts' rule as SQL for the viewer (a boolean expression): no block either way between
+   * `viewerId` and the member in `userIdColumn` (a qualified column of the surrounding statement).
+   */
+  const notBlocked = (viewerId: number, userIdColumn: string) => accounts.sql.notBlocked(viewerId, userIdColumn).toSQL();
+
+  /**
+   * A boolean SQL expression: the conversation whose id is `conversationIdColumn` is not a direct
+   * conversation with a member blocked either way with the viewer (such a one is hidden from both
+   * of them, as if absent, until the block is undone: nothing is deleted). Groups always pass.
+   */
+  function directVisible(viewerId: number, conversationIdColumn: string): Knex.Raw {
+    const nb = notBlocked(viewerId, 'mv_o.user_id');
+    return knex.raw(
+      `not exists (select 1 from messages_conversations mv_c join messages_participants mv_o on mv_o.conversation_id = mv_c.id
+         where mv_c.id = ?? and mv_c.kind = 'direct' and mv_o.user_id <> ? and not ${nb.sql})`,
+      [conversationIdColumn, viewerId, ...(nb.bindings as any[])],
+    );
+  }
+
+  /**
+   * The viewer's place in a conversation they can read (active or request), else 404; a direct
+   * conversation with a member blocked either way too, unless `evenBlocked` (send answers it with
+   * its own 403).
+   */
+  async function membership(userId: number, conversationId: number, db: Knex | Knex.Transaction = knex, evenBlocked = false) {
+    const q = db('messages_participants as p')
       .join('messages_conversations as c', 'c.id', 'p.conversation_id')
       .where({ 'p.conversation_id': conversationId, 'p.user_id': userId })
-      .whereIn('p.status', ['active', 'request'])
+      .whereIn('p.status', ['active', 'request']);
+    if (!evenBlocked) q.whereRaw(directVisible(userId, 'c.id'));
+    const row = await q
       .first('c.id', 'c.kind', 'c.creator_id', 'c.last_message_at', 'p.status', 'p.muted', 'p.last_read_message_id');
     if (!row) throw new HttpError(404, TEXT.notFound);
     return row as { id: number; kind: 'direct' | 'group'; creator_id: number | null; last_message_at: Date; status: 'active' | 'request'; muted: boolean; last_read_message_id: string | number };
@@ -165,11 +194,18 @@ export function createMessagesStore(deps: MessagesDeps) {
   async function toConversations(rows: any[], viewerId: number): Promise<ConversationItem[]> {
     if (!rows.length) return [];
     const ids = rows.map((r) => Number(r.id));
+    // the last message the viewer may see: none of a member blocked either way (groups)
+    const nb = notBlocked(viewerId, 'mm.sender_id');
     const [others, lasts] = await Promise.all([
       knex('messages_participants').whereIn('conversation_id', ids).whereNot('user_id', viewerId).whereNot('status', 'left').orderBy('joined_at').select('conversation_id', 'user_id'),
       knex
         .select('*')
-        .from(knex.raw('(select distinct on (conversation_id) * from messages_messages where conversation_id = any(?) order by conversation_id, id desc) as m', [`{${ids.join(',')}}`])),
+        .from(
+          knex.raw(`(select distinct on (mm.conversation_id) mm.* from messages_messages mm where mm.conversation_id = any(?) and ${nb.sql} order by mm.conversation_id, mm.id desc) as m`, [
+            `{${ids.join(',')}}`,
+            ...(nb.bindings as any[]),
+          ]),
+        ),
     ]);
     const users = await accounts.getUserSummaries(others.map((o: any) => Number(o.user_id)));
     const lastItems = await toMessages(lasts, viewerId);
@@ -189,8 +225,12 @@ export function createMessagesStore(deps: MessagesDeps) {
     }));
   }
 
-  /** The viewer's conversations with their unread counts, in one statement. */
+  /**
+   * The viewer's conversations with their unread counts, in one statement: direct conversations
+   * with a member blocked either way are left out, and so are, in the counts, messages of such members.
+   */
   function mine(viewerId: number) {
+    const nb = notBlocked(viewerId, 'm.sender_id');
     return knex('messages_conversations as c')
       .join('messages_participants as p', function () {
         this.on('p.conversation_id', 'c.id').andOn('p.user_id', knex.raw('?', [viewerId]));
@@ -203,10 +243,11 @@ export function createMessagesStore(deps: MessagesDeps) {
         'p.status',
         'p.muted',
         knex.raw(
-          `(select count(*) from messages_messages m where m.conversation_id = c.id and m.id > p.last_read_message_id and m.sender_id <> ? and m.deleted_at is null)::int as unread`,
-          [viewerId],
+          `(select count(*) from messages_messages m where m.conversation_id = c.id and m.id > p.last_read_message_id and m.sender_id <> ? and m.deleted_at is null and ${nb.sql})::int as unread`,
+          [viewerId, ...(nb.bindings as any[])],
         ),
-      );
+      )
+      .whereRaw(directVisible(viewerId, 'c.id'));
   }
 
   async function getConversation(viewerId: number, id: number): Promise<ConversationItem> {
@@ -228,15 +269,18 @@ export function createMessagesStore(deps: MessagesDeps) {
   }
 
   async function unreadCount(viewerId: number) {
+    // as mine(): no hidden direct conversation, no message of a member blocked either way
+    const nb = notBlocked(viewerId, 'm.sender_id');
+    const visible = directVisible(viewerId, 'p.conversation_id').toSQL();
     const [r] = rowsOf(
       await knex.raw(
         `select
            coalesce(sum(case when p.status = 'active' then
-             (select count(*) from messages_messages m where m.conversation_id = p.conversation_id and m.id > p.last_read_message_id and m.sender_id <> ? and m.deleted_at is null)
+             (select count(*) from messages_messages m where m.conversation_id = p.conversation_id and m.id > p.last_read_message_id and m.sender_id <> ? and m.deleted_at is null and ${nb.sql})
            else 0 end), 0)::int as count,
            count(*) filter (where p.status = 'request')::int as requests
-         from messages_participants p where p.user_id = ? and p.status in ('active', 'request')`,
-        [viewerId, viewerId],
+         from messages_participants p where p.user_id = ? and p.status in ('active', 'request') and ${visible.sql}`,
+        [viewerId, ...(nb.bindings as any[]), viewerId, ...(visible.bindings as any[])],
       ),
     );
     return { count: Number(r?.count ?? 0), requests: Number(r?.requests ?? 0) };
@@ -245,7 +289,8 @@ export function createMessagesStore(deps: MessagesDeps) {
   async function listMessages(viewerId: number, conversationId: number, q: { cursor?: string; limit?: number }) {
     await membership(viewerId, conversationId);
     const size = Math.max(1, Math.min(100, q.limit ?? 30));
-    const b = knex('messages_messages').where({ conversation_id: conversationId });
+    // none of a member blocked either way (groups), left out before the limit: pages stay full
+    const b = knex('messages_messages').where({ conversation_id: conversationId }).whereRaw(accounts.sql.notBlocked(viewerId, 'messages_messages.sender_id'));
     if (q.cursor && /^\d{1,18}$/.test(q.cursor)) b.where('id', '<', q.cursor);
     const rows = await b.orderBy('id', 'desc').limit(size + 1);
     const page = rows.slice(0, size);
@@ -279,9 +324,16 @@ export function createMessagesStore(deps: MessagesDeps) {
     return msg;
   }
 
-  /** After the commit: live events to every member's tabs, notifications to the others (unless muted or still a request). */
+  /**
+   * After the commit: live events to every member's tabs, notifications to the others (unless muted
+   * or still a request); neither to a member blocked either way with the sender.
+   */
   async function announce(conversationId: number, msg: any, senderId: number) {
-    const members = await knex('messages_participants').where({ conversation_id: conversationId }).whereIn('status', ['active', 'request']).select('user_id', 'status', 'muted');
+    const members = await knex('messages_participants')
+      .where({ conversation_id: conversationId })
+      .whereIn('status', ['active', 'request'])
+      .whereRaw(accounts.sql.notBlocked(senderId, 'messages_participants.user_id'))
+      .select('user_id', 'status', 'muted');
     await deps.live.publishTo(
       members.map((m: any) => Number(m.user_id)),
       'message.created',
@@ -310,7 +362,8 @@ export function createMessagesStore(deps: MessagesDeps) {
 
   async function send(viewerId: number, conversationId: number, body: { text?: string; imageIds?: number[] }): Promise<MessageItem> {
     const text = cleanText(body.text, body.imageIds);
-    const conv = await membership(viewerId, conversationId);
+    // a hidden direct conversation (a block) is still found here: it answers the 403 below
+    const conv = await membership(viewerId, conversationId, knex, true);
     if (conv.kind === 'direct') {
       // a block (accounts' rule) ends a direct conversation both ways
       const other = await knex('messages_participants').where({ conversation_id: conversationId }).whereNot('user_id', viewerId).first('user_id');
@@ -369,7 +422,11 @@ export function createMessagesStore(deps: MessagesDeps) {
     await membership(viewerId, conversationId);
     let upTo: number;
     if (messageId !== undefined) {
-      const m = await knex('messages_messages').where({ id: messageId, conversation_id: conversationId }).first('id');
+      // a message the viewer may not see (a member blocked either way) is unknown
+      const m = await knex('messages_messages')
+        .where({ id: messageId, conversation_id: conversationId })
+        .whereRaw(accounts.sql.notBlocked(viewerId, 'messages_messages.sender_id'))
+        .first('id');
       if (!m) throw new HttpError(404, TEXT.messageNotFound);
       upTo = Number(m.id);
     } else {
@@ -521,6 +578,7 @@ export function createMessagesStore(deps: MessagesDeps) {
         .join('messages_participants as p', 'p.conversation_id', 'c.id')
         .where({ 'c.direct_key': key, 'p.user_id': viewerId })
         .whereIn('p.status', ['active', 'request'])
+        .whereRaw(directVisible(viewerId, 'c.id'))
         .first('c.id'),
     ]);
     if (d.reason === 'not_found') throw new HttpError(404, TEXT.memberNotFound);
