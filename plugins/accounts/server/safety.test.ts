@@ -456,7 +456,7 @@ describe('accounts: blocks and mutes in community, group and event discussions',
 
     const mine = (await cMembers(me)).map((m) => m.userId);
     expect(mine).to.include(third.me.id);
-    expect(mine).to.not.include.members([muted.me.id]);
+    expect(mine).to.not.include(muted.me.id);
     expect(mine).to.not.include(leaving.me.id);
     expect(mine).to.not.include(blocker.me.id);
     const myGroup = await gMembers(me);

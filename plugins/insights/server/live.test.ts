@@ -55,6 +55,26 @@ describe('insights: live updates (feed.new, post.commented) and the new-insights
     expect((await viewer.get(`/api/feed/new-count?since=${encodeURIComponent(before.createdAt)}&sinceId=${before.id}`)).body.count).to.equal(1);
   });
 
+  it('a followed museum’s insight by a member blocked either way: no feed.new', async () => {
+    const viewer = await app.user();
+    const blocker = await app.user();
+    const blocked = await app.user();
+    const museum = await createMuseum(app, `Live block museum ${Date.now()}`);
+    expect((await viewer.post(`/api/museums/${museum.id}/follow`)).status).to.equal(200);
+    expect((await blocker.post(`/api/user/${viewer.me.id}/block`)).status).to.be.oneOf([200, 201]);
+    expect((await viewer.post(`/api/user/${blocked.me.id}/block`)).status).to.be.oneOf([200, 201]);
+    const s = await openSse(viewer);
+    streams.push(s);
+    const hidden = [await textPost(blocker, 'by one who blocked the viewer', { museumId: museum.id }), await textPost(blocked, 'by one the viewer blocked', { museumId: museum.id })];
+    await app.events.settled();
+    // one stream's events come in order: once a later insight's hint is here, the earlier ones would be too
+    const pub = await textPost(await app.user(), 'public author about the museum', { museumId: museum.id });
+    await s.next((x) => x.event === 'feed.new' && x.data.postId === pub.id);
+    const told = s.events.filter((x) => x.event === 'feed.new').map((x) => x.data.postId);
+    expect(told).to.not.include(hidden[0].id);
+    expect(told).to.not.include(hidden[1].id);
+  });
+
   it('a comment on one’s insight arrives as post.commented (not for one’s own comments)', async () => {
     const author = await app.user();
     const other = await app.user();

@@ -40,7 +40,10 @@ export function registerLive(
     const m = deps.museums();
     const people = deps.accounts().sql.followEdges().where('following_id', userId).clearSelect().select(knex.raw('follower_id as id'));
     const q = m && museumId ? knex.union([people, m.sql.followEdges().where('museum_id', museumId).clearSelect().select(knex.raw('user_id as id'))]) : people;
-    await ctx.live.publishToOpen(knex.select('id').from(q.as('audience')).whereNot('id', userId), 'feed.new', { postId });
+    // not across a block either way (a museum's followers include members the author blocked): the
+    // hint would name a post they may not read; the count (new-count) applies the whole rule anyway
+    const audience = knex.select('id').from(q.as('audience')).whereNot('id', userId).whereRaw(deps.accounts().sql.notBlocked(userId, 'audience.id'));
+    await ctx.live.publishToOpen(audience, 'feed.new', { postId });
     // eight lanes by the author (an author's posts are told in order): in one lane, with the plugin's
     // other deferred work, this was most of what was left undone after a mixed load
   }, { afterAnswer: true, lane: (p) => `live${p.userId % 8}` });
