@@ -375,3 +375,99 @@ describe('events: meetups (create, list, edit, delete, validation)', () => {
     });
   });
 });
+
+describe("events: meetup lists and pages apply accounts' rule to the organizer (blocks, mutes, pending deletion)", () => {
+  let app: TestApp;
+  const ids = (body: any) => (body as any[]).map((x) => x.id);
+  /** the meetup's presence in every list a member reads it from */
+  async function lists(client: any, word: string, communityId: number): Promise<Record<string, number[]>> {
+    const out: Record<string, number[]> = {};
+    for (const path of [`/api/meetups?q=${word}`, `/api/search/events?q=${word}`, `/api/communities/${communityId}/meetups`]) {
+      const r = await client.get(path);
+      expect(r.status, `${path} ${r.text}`).to.equal(200);
+      out[path] = ids(r.body);
+    }
+    const all = await client.get(`/api/search?q=${word}`);
+    expect(all.status, all.text).to.equal(200);
+    out['/api/search'] = ids(all.body.events);
+    return out;
+  }
+  const everywhere = (seen: Record<string, number[]>, id: number) => Object.values(seen).every((xs) => xs.includes(id));
+  const nowhere = (seen: Record<string, number[]>, id: number) => Object.values(seen).every((xs) => !xs.includes(id));
+
+  /** the grace period of a deletion (the test configuration erases at once: deletionGraceDays 0) */
+  const pendingDeletion = (id: number) => app.knex('users').where({ id }).update({ deletion_requested_at: new Date(), deletion_scheduled_for: new Date(Date.now() + 14 * 86_400_000) });
+
+  before(async () => {
+    app = await sharedApp();
+  });
+
+  it('an organizer who blocked the viewer, or whom the viewer blocked: the meetup is left out of every list and its page answers 404', async () => {
+    const word = `Blk${Date.now().toString(36)}`;
+    const [organizer, blockedByOrganizer, blocker, bystander] = await Promise.all([app.user({ role: 'Ambassador' }), app.user(), app.user(), app.user()]);
+    const communityId = await makeCommunity(organizer, [blockedByOrganizer, blocker, bystander]);
+    const m = await makeMeetup(organizer, communityId, { title: `${word} walk`, whoCanJoin: 'anyone' });
+    for (const c of [blockedByOrganizer, blocker]) { const l = await lists(c, word, communityId); expect(everywhere(l, m.id), JSON.stringify(l)).to.equal(true); }
+
+    expect((await organizer.post(`/api/user/${blockedByOrganizer.me.id}/block`, {})).status).to.equal(200);
+    expect((await blocker.post(`/api/user/${organizer.me.id}/block`, {})).status).to.equal(200);
+
+    for (const c of [blockedByOrganizer, blocker]) {
+      expect(nowhere(await lists(c, word, communityId), m.id), c.me.username).to.equal(true);
+      for (const path of [`/api/meetups/${m.id}`, `/api/meetups/${m.id}/ics`, `/api/meetups/${m.id}/photos`, `/api/meetups/${m.id}/comments`]) {
+        const r = await c.get(path);
+        expect(r.status, `${path} ${c.me.username}`).to.equal(404);
+        if (path === `/api/meetups/${m.id}`) expect(r.body.message).to.equal('Meetup not found');
+      }
+      expect((await c.post(`/api/meetups/${m.id}/join`, { status: 'attending' })).status).to.equal(404);
+    }
+    expect(everywhere(await lists(bystander, word, communityId), m.id)).to.equal(true);
+    expect(everywhere(await lists(organizer, word, communityId), m.id)).to.equal(true);
+    expect((await organizer.get(`/api/meetups/${m.id}`)).status).to.equal(200);
+    const admin = await app.user({ role: 'Admin' });
+    expect((await admin.get(`/api/meetups/${m.id}`)).status).to.equal(200);
+  });
+
+  it("a muted organizer's meetup is left out of the lists but its page still opens by its link", async () => {
+    const word = `Mut${Date.now().toString(36)}`;
+    const [organizer, muter] = await Promise.all([app.user({ role: 'Ambassador' }), app.user()]);
+    const communityId = await makeCommunity(organizer, [muter]);
+    const m = await makeMeetup(organizer, communityId, { title: `${word} walk` });
+    expect(everywhere(await lists(muter, word, communityId), m.id)).to.equal(true);
+    expect((await muter.post(`/api/user/${organizer.me.id}/mute`, {})).status).to.equal(200);
+    expect(nowhere(await lists(muter, word, communityId), m.id)).to.equal(true);
+    const page = await muter.get(`/api/meetups/${m.id}`);
+    expect(page.status, page.text).to.equal(200);
+    expect(page.body.organizerId).to.equal(organizer.me.id);
+  });
+
+  it("an organizer whose deletion is pending: the meetup is hidden (lists and page) from everyone but Admins", async () => {
+    const word = `Pnd${Date.now().toString(36)}`;
+    const [organizer, member] = await Promise.all([app.user({ role: 'Ambassador' }), app.user()]);
+    const admin = await app.user({ role: 'Admin' });
+    const communityId = await makeCommunity(organizer, [member]);
+    const m = await makeMeetup(organizer, communityId, { title: `${word} walk` });
+    expect(everywhere(await lists(member, word, communityId), m.id)).to.equal(true);
+    await pendingDeletion(organizer.me.id);
+    expect(nowhere(await lists(member, word, communityId), m.id)).to.equal(true);
+    expect((await member.get(`/api/meetups/${m.id}`)).status).to.equal(404);
+    expect((await app.client().get(`/api/meetups/${m.id}`)).status).to.equal(404);
+    expect(ids((await app.client().get(`/api/meetups?q=${word}`)).body)).to.not.include(m.id);
+    expect(ids((await admin.get(`/api/meetups?q=${word}`)).body)).to.include(m.id);
+    expect((await admin.get(`/api/meetups/${m.id}`)).status).to.equal(200);
+  });
+
+  it('an attendee whose deletion is pending is not listed, not even to the organizer; Admins still see them', async () => {
+    const [organizer, leaving, staying] = await Promise.all([app.user({ role: 'Ambassador' }), app.user(), app.user()]);
+    const admin = await app.user({ role: 'Admin' });
+    const communityId = await makeCommunity(organizer, [leaving, staying]);
+    const m = await makeMeetup(organizer, communityId);
+    for (const c of [leaving, staying]) expect((await c.post(`/api/meetups/${m.id}/join`, { status: 'attending' })).status).to.be.oneOf([200, 201]);
+    const attendees = async (c: any) => ((await c.get(`/api/meetups/${m.id}`)).body.attendees as any[]).map((a) => a.userId);
+    expect(await attendees(organizer)).to.have.members([leaving.me.id, staying.me.id]);
+    await pendingDeletion(leaving.me.id);
+    expect(await attendees(organizer)).to.deep.equal([staying.me.id]);
+    expect(await attendees(staying)).to.deep.equal([staying.me.id]);
+    expect(await attendees(admin)).to.have.members([leaving.me.id, staying.me.id]);
+  });
+});

@@ -202,14 +202,21 @@ export async function serializeEvents(knex: Knex, deps: Deps, viewer: Viewer, ro
   // Attendees are listed as accounts' rule allows (counts stay whole): never one blocked either way
   // with the viewer, and only those whose profile the viewer may see (canView: a private or
   // friends-only profile is not shown to strangers, nor to signed-out visitors of a public meetup
-  // page), except to the meetup's organizer, who sees everyone coming. Admins see everyone.
+  // page), except to the meetup's organizer, who sees everyone coming — but for members whose
+  // deletion is pending, hidden from everyone but Admins (accounts' grace period). Admins see everyone.
   const acc = deps.accounts().sql;
   const admin = viewer.user?.role === 'Admin';
   const intArray = (xs: number[]) => `{${xs.map((i) => Math.trunc(Number(i))).join(',')}}`;
   const organized = rows.filter((r) => viewer.id !== null && r.organizer_id === viewer.id).map((r) => r.id);
+  // notBlockedOrMuted of a signed-out viewer is the pending deletion alone (no block or mute to count)
   const attendeeRule = admin
     ? knex.raw('true')
-    : knex.raw('(? and (? or a.event_id = any(?::int[])))', [acc.notBlocked(viewer.id, 'a.user_id'), acc.canView(viewer.user ?? null, 'a.user_id'), intArray(organized)]);
+    : knex.raw('(? and (? or (a.event_id = any(?::int[]) and ?)))', [
+        acc.notBlocked(viewer.id, 'a.user_id'),
+        acc.canView(viewer.user ?? null, 'a.user_id'),
+        intArray(organized),
+        acc.notBlockedOrMuted(null, 'a.user_id'),
+      ]);
 
   // The attendees (first LIST_ATTENDEES in joining order, or all), the counts and the viewer's own
   // RSVP (with its waitlist place) of every event in one statement (issue 18: were an attendee

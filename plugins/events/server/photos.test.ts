@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import sharp from 'sharp';
 import { sharedApp, type TestApp, type SignedInClient } from '../../../core/testing/index.ts';
-import { gpsJpeg, makeCommunity, makeMeetup, pngBytes } from './test-helpers.ts';
+import { gpsJpeg, makeCommunity, makeMeetup, makeMuseum, pngBytes } from './test-helpers.ts';
 
 /** Reads IFD0 of an EXIF block (as sharp returns it) and answers whether it points to a GPS IFD (tag 0x8825). */
 function hasGpsIfd(exif: Buffer): boolean {
@@ -171,5 +171,88 @@ describe('events: meetup photos and discussion', () => {
     expect((await admin.post(`/api/admin/moderations/${mod.body.id}/lift`, { reason: 'appeal' })).status).to.equal(200);
     const after = await restricted.upload(`/api/meetups/${meetup.id}/photos`, [file(await pngBytes())]);
     expect(after.status, after.text).to.equal(201);
+  });
+});
+
+describe("events: photo lists apply accounts' rule (blocks, mutes, pending deletion)", () => {
+  let app: TestApp;
+  const file = async () => ({ field: 'files', name: 'p.png', type: 'image/png', data: await pngBytes() });
+  const ids = async (client: SignedInClient | ReturnType<TestApp['client']>, path: string) => {
+    const r = await client.get(path);
+    expect(r.status, `${path} ${r.text}`).to.equal(200);
+    return (r.body as any[]).map((p) => p.id);
+  };
+
+  before(async () => {
+    app = await sharedApp();
+  });
+
+  it('a meetup leaves out the photos of an uploader blocked either way or muted by the viewer, in SQL before the limit; the uploader still sees theirs', async () => {
+    const [organizer, uploader, blockedByUploader, blocker, muter, bystander] = await Promise.all([
+      app.user({ role: 'Ambassador' }),
+      app.user(),
+      app.user(),
+      app.user(),
+      app.user(),
+      app.user(),
+    ]);
+    const admin = await app.user({ role: 'Admin' });
+    const communityId = await makeCommunity(organizer, [uploader, blockedByUploader, blocker, muter, bystander]);
+    const meetup = await makeMeetup(organizer, communityId);
+    const path = `/api/meetups/${meetup.id}/photos`;
+    const up = await uploader.upload(path, [await file()]);
+    expect(up.status, up.text).to.equal(201);
+    const photoId = up.body[0].id;
+    const other = await bystander.upload(path, [await file()]);
+    expect(other.status, other.text).to.equal(201);
+    for (const c of [blockedByUploader, blocker, muter]) expect(await ids(c, path)).to.include(photoId);
+
+    expect((await uploader.post(`/api/user/${blockedByUploader.me.id}/block`, {})).status).to.equal(200);
+    expect((await blocker.post(`/api/user/${uploader.me.id}/block`, {})).status).to.equal(200);
+    expect((await muter.post(`/api/user/${uploader.me.id}/mute`, {})).status).to.equal(200);
+
+    for (const c of [blockedByUploader, blocker, muter]) {
+      const seen = await ids(c, path);
+      expect(seen, c.me.username).to.not.include(photoId);
+      expect(seen, c.me.username).to.include(other.body[0].id);
+    }
+    expect(await ids(uploader, path)).to.include(photoId);
+    expect(await ids(bystander, path)).to.include(photoId);
+    expect(await ids(organizer, path)).to.include(photoId);
+    expect(await ids(admin, path)).to.include(photoId);
+    expect(await ids(app.client(), path)).to.include(photoId);
+  });
+
+  it('a museum event leaves out the photos of an uploader who blocked the viewer', async () => {
+    const admin = await app.user({ role: 'Admin' });
+    const [uploader, viewer] = await Promise.all([app.user(), app.user()]);
+    const museum = await makeMuseum(app);
+    const ev = await admin.post('/api/museum-events', { museumId: museum.id, title: 'Gallery talk', description: 'A talk.', date: '2031-10-02', startTime: '14:00', endTime: '15:00' });
+    expect(ev.status, ev.text).to.equal(201);
+    expect((await uploader.post(`/api/museum-events/${ev.body.id}/join`, { status: 'attending' })).status).to.be.oneOf([200, 201]);
+    const path = `/api/museum-events/${ev.body.id}/photos`;
+    const up = await uploader.upload(path, [await file()]);
+    expect(up.status, up.text).to.equal(201);
+    expect(await ids(viewer, path)).to.include(up.body[0].id);
+    expect((await uploader.post(`/api/user/${viewer.me.id}/block`, {})).status).to.equal(200);
+    expect(await ids(viewer, path)).to.not.include(up.body[0].id);
+    expect(await ids(uploader, path)).to.include(up.body[0].id);
+  });
+
+  it('leaves out the photos of an uploader whose deletion is pending, except for Admins', async () => {
+    const [organizer, uploader, member] = await Promise.all([app.user({ role: 'Ambassador' }), app.user(), app.user()]);
+    const admin = await app.user({ role: 'Admin' });
+    const communityId = await makeCommunity(organizer, [uploader, member]);
+    const meetup = await makeMeetup(organizer, communityId);
+    const path = `/api/meetups/${meetup.id}/photos`;
+    const up = await uploader.upload(path, [await file()]);
+    expect(up.status, up.text).to.equal(201);
+    expect(await ids(member, path)).to.include(up.body[0].id);
+    // the grace period of a deletion (the test configuration erases at once: deletionGraceDays 0)
+    await app.knex('users').where({ id: uploader.me.id }).update({ deletion_requested_at: new Date(), deletion_scheduled_for: new Date(Date.now() + 14 * 86_400_000) });
+    expect(await ids(member, path)).to.not.include(up.body[0].id);
+    expect(await ids(organizer, path)).to.not.include(up.body[0].id);
+    expect(await ids(app.client(), path)).to.not.include(up.body[0].id);
+    expect(await ids(admin, path)).to.include(up.body[0].id);
   });
 });

@@ -174,7 +174,13 @@ export function registerCommonRoutes(store: EventsStore): void {
       async handler(c) {
         const row = await store.loadFor(c.input.params[P], k.kind, c.user);
         const viewer = store.viewer(c.user);
-        const rows = await knex('events_photos').where('event_id', row.id).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(500);
+        // accounts' rule for content whose audience the event decides (as the discussion below): no
+        // uploader blocked either way or muted by the viewer, nor one whose deletion is pending, in SQL before the limit
+        const rows = await knex('events_photos')
+          .where('event_id', row.id)
+          .whereRaw(deps.accounts().sql.notBlockedOrMuted(c.user, 'events_photos.user_id'))
+          .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+          .limit(500);
         return photoAnswers(rows, viewer.id, row, await viewer.canEdit(row));
       },
     });

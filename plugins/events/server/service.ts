@@ -42,23 +42,70 @@ export class EventsStore {
   }
 
   /**
-   * The event as `user` may see it: a meetup of a private community or group is "not found"
-   * (404, the same answer as a missing one) for everyone but its members and its organizer.
+   * Accounts' rule for the meetup's organizer (a member; museum events have none: a null column
+   * passes), as a boolean SQL expression on `col`. Lists (`'list'`): `notBlockedOrMuted` — no block
+   * either way, no mute by the viewer, no pending deletion — as the weekly digest applies it. One
+   * event opened by its link (`'detail'`): no block either way and no pending deletion (404 like a
+   * missing one, as insights answers a blocked author's post), while a mute only hides from lists
+   * (insights opens a muted author's post by its link). The organizer and Admins always pass.
    */
-  async loadFor(id: number, kind: EventKind, user: AuthUser | Viewer | undefined): Promise<EventRow> {
-    const row = await this.load(id, kind);
-    const viewer = user instanceof Viewer ? user : this.viewer(user);
-    if (!(await this.visible([row], viewer)).length) throw new HttpError(404, NOT_FOUND[kind]);
-    return row;
+  organizerRule(viewer: Viewer, mode: 'list' | 'detail', col: string): Knex.Raw {
+    const user = viewer.user ? { id: viewer.user.id, role: viewer.user.role } : null;
+    if (user?.role === 'Admin') return this.knex.raw('true');
+    const acc = this.deps.accounts().sql;
+    // notBlockedOrMuted of a signed-out viewer is the pending deletion alone (no block or mute to count)
+    const rule =
+      mode === 'list' ? acc.notBlockedOrMuted(user, col) : this.knex.raw('(? and ?)', [acc.notBlockedOrMuted(null, col), acc.notBlocked(user?.id ?? null, col)]);
+    return user ? this.knex.raw('(?? is null or ?? = ? or ?)', [col, col, user.id, rule]) : this.knex.raw('(?? is null or ?)', [col, rule]);
   }
 
   /**
-   * The rows the viewer may see, in the same order. Museum events are public. A meetup of a
-   * private community or group (or one whose community or group cannot be found, or whose groups
-   * plugin is off) is for the members of that community or group and its organizer only; the
-   * privacy comes from CommunitiesApi/GroupsApi.summaries(), the membership from the viewer.
+   * The event as `user` may see it: a meetup of a private community or group is "not found"
+   * (404, the same answer as a missing one) for everyone but its members and its organizer, and so
+   * is a meetup whose organizer blocked the viewer or was blocked by them, or whose deletion is
+   * pending (organizerRule 'detail', read with the row).
+   */
+  async loadFor(id: number, kind: EventKind, user: AuthUser | Viewer | undefined): Promise<EventRow> {
+    const viewer = user instanceof Viewer ? user : this.viewer(user);
+    const raw = (await this.knex('events_events')
+      .where({ id })
+      .first('events_events.*', this.knex.raw('? as x_organizer_ok', [this.organizerRule(viewer, 'detail', 'events_events.organizer_id')]))) as
+      | (EventRow & { x_organizer_ok: boolean })
+      | undefined;
+    if (!raw || raw.kind !== kind || !raw.x_organizer_ok) throw new HttpError(404, NOT_FOUND[kind]);
+    const { x_organizer_ok: _ok, ...row } = raw;
+    if (!(await this.privacyVisible([row as EventRow], viewer)).length) throw new HttpError(404, NOT_FOUND[kind]);
+    return row as EventRow;
+  }
+
+  /**
+   * The rows the viewer may see, in the same order: those loadFor opens. The organizer's rule
+   * (organizerRule 'detail') in one statement when a row has an organizer other than the viewer,
+   * then privacyVisible.
    */
   async visible(rows: EventRow[], viewer: Viewer): Promise<EventRow[]> {
+    const check = rows.filter((r) => r.organizer_id !== null && r.organizer_id !== viewer.id);
+    let kept = rows;
+    if (check.length && viewer.user?.role !== 'Admin') {
+      const ok = new Set(
+        (await this.knex('events_events')
+          .whereIn('id', check.map((r) => r.id))
+          .whereRaw('?', [this.organizerRule(viewer, 'detail', 'events_events.organizer_id')])
+          .pluck('id')) as number[],
+      );
+      kept = rows.filter((r) => r.organizer_id === null || r.organizer_id === viewer.id || ok.has(r.id));
+    }
+    return this.privacyVisible(kept, viewer);
+  }
+
+  /**
+   * The rows the viewer may see by their community's or group's privacy, in the same order. Museum
+   * events are public. A meetup of a private community or group (or one whose community or group
+   * cannot be found, or whose groups plugin is off) is for the members of that community or group
+   * and its organizer only; the privacy comes from CommunitiesApi/GroupsApi.summaries(), the
+   * membership from the viewer.
+   */
+  private async privacyVisible(rows: EventRow[], viewer: Viewer): Promise<EventRow[]> {
     const uid = viewer.id;
     const check = rows.filter((r) => r.kind === 'meetup' && (uid === null || r.organizer_id !== uid));
     if (!check.length) return rows;
@@ -80,9 +127,9 @@ export class EventsStore {
   /**
    * loadFor in one statement (issue 18): the row, the viewer's membership of its community or group
    * (CommunitiesApi.sql / GroupsApi.sql, recorded on the viewer so that isMemberOf asks no more) and
-   * their summaries for the answer (`known`, handed to one()). The same rule as visible(): a meetup
+   * their summaries for the answer (`known`, handed to one()). The same rule as loadFor(): a meetup
    * of a private community or group, or of one that cannot be found, is "not found" for everyone but
-   * its members and its organizer.
+   * its members and its organizer; so is one whose organizer fails organizerRule 'detail' (same statement).
    */
   async loadWithAccess(id: number, kind: EventKind, viewer: Viewer): Promise<{ row: EventRow; known: KnownSummaries }> {
     const cs = this.deps.communities().sql;
@@ -96,9 +143,10 @@ export class EventsStore {
         this.knex.raw('? as x_community_member', [cs.isMember(uid, 'e.community_id')]),
         gs ? this.knex.raw('? as x_group', [gs.summary('e.group_id')]) : this.knex.raw('null::json as x_group'),
         gs ? this.knex.raw('? as x_group_member', [gs.isMember(uid, 'e.group_id')]) : this.knex.raw('false as x_group_member'),
-      )) as (EventRow & { x_community: unknown; x_community_member: boolean; x_group: unknown; x_group_member: boolean }) | undefined;
-    if (!raw || raw.kind !== kind) throw new HttpError(404, NOT_FOUND[kind]);
-    const { x_community, x_community_member, x_group, x_group_member, ...rest } = raw;
+        this.knex.raw('? as x_organizer_ok', [this.organizerRule(viewer, 'detail', 'e.organizer_id')]),
+      )) as (EventRow & { x_community: unknown; x_community_member: boolean; x_group: unknown; x_group_member: boolean; x_organizer_ok: boolean }) | undefined;
+    if (!raw || raw.kind !== kind || !raw.x_organizer_ok) throw new HttpError(404, NOT_FOUND[kind]);
+    const { x_community, x_community_member, x_group, x_group_member, x_organizer_ok: _ok, ...rest } = raw;
     const row = rest as EventRow;
     const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as { id: number; name: string; isPrivate: boolean } | null;
     const community = json(x_community);
@@ -149,6 +197,8 @@ export class EventsStore {
     const keep = (r: EventRow) => !opts.weekend || isThisWeekend(r.date_time, r.time_zone, now);
     if (!opts.includePast && !opts.from && !opts.weekend) this.whereUpcoming(q);
     this.whereText(q, opts.q);
+    // accounts' rule for the organizer (blocks either way, mutes, pending deletion), in SQL before the limit
+    q.whereRaw('?', [this.organizerRule(viewer, 'list', 'events_events.organizer_id')]);
     const scope = opts.scope ?? 'all';
     if (scope !== 'all') {
       if (viewer.id === null) return [];
@@ -165,14 +215,14 @@ export class EventsStore {
       }
     }
     q.orderBy([{ column: 'date_time' }, { column: 'id' }]);
-    // Meetups the viewer may not see (private communities and groups) are left out after the
-    // query, so read in batches until the page is full or the rows run out.
+    // Meetups the viewer may not see by privacy (private communities and groups) are left out after
+    // the query, so read in batches until the page is full or the rows run out.
     const limit = opts.limit ?? 100;
     const batch = Math.max(limit, 50);
     const out: EventRow[] = [];
     for (let offset = 0; ; offset += batch) {
       const rows = (await q.clone().offset(offset).limit(batch)) as EventRow[];
-      out.push(...(await this.visible(rows.filter(keep), viewer)));
+      out.push(...(await this.privacyVisible(rows.filter(keep), viewer)));
       if (out.length >= limit || rows.length < batch) break;
     }
     return out.slice(0, limit);
@@ -184,7 +234,8 @@ export class EventsStore {
    * Upcoming and running events matching `q`, soonest first, as short summaries (the Discover page
    * shows title, date and place and links to the event; the full answers are GET
    * /api/search/events). The meetups of private communities and groups are for their members and
-   * organizers only, decided in SQL by CommunitiesApi.sql / GroupsApi.sql.visibleTo.
+   * organizers only, decided in SQL by CommunitiesApi.sql / GroupsApi.sql.visibleTo; accounts' rule
+   * for the organizer (organizerRule 'list') in the same statement.
    */
   searchSummariesStatement(q: string, limit: number, viewer: Viewer): { query: Knex.QueryBuilder; answer: (rows: any[]) => any[] } {
     const uid = viewer.id;
@@ -207,6 +258,8 @@ export class EventsStore {
     );
     this.whereUpcoming(query);
     this.whereText(query, q);
+    // accounts' rule for the organizer, as list() applies it
+    query.whereRaw('?', [this.organizerRule(viewer, 'list', 'e.organizer_id')]);
     query.where((w) => {
       w.whereNot('e.kind', 'meetup');
       if (uid !== null) w.orWhere('e.organizer_id', uid);
