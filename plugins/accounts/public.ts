@@ -208,6 +208,13 @@ export interface AccountsSql {
    * (canView already includes it.)
    */
   notBlocked(userId: number | null | undefined, userIdColumn: string): Knex.Raw;
+  /**
+   * A boolean SQL expression: the member in `userIdColumn` is not in the grace period of a deletion
+   * (hidden from everyone but themselves and Admins; canView and notBlockedOrMuted include it). For
+   * rules that count blocks but not mutes or visibility (an event's page, a notification's actor).
+   * True for a null column (an anonymised row).
+   */
+  notPendingDeletion(userIdColumn: string): Knex.Raw;
   /** A boolean SQL expression: the user in `userIdColumn` allows tagging (preference "Allow tagging"; on when never set). */
   allowsTagging(userIdColumn: string): Knex.Raw;
   /**

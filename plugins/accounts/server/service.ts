@@ -225,6 +225,9 @@ export function accountsSql(knex: Knex): AccountsSql {
       if (userId == null) return knex.raw('true');
       return knex.raw(`(${notBlockedSql})`, [col, userId, userId, col]);
     },
+    notPendingDeletion(col) {
+      return knex.raw(`(not ${PENDING_DELETION_SQL})`, [col]);
+    },
     allowsTagging(col) {
       return knex.raw(`coalesce((select acc_p.allow_tagging from user_preferences acc_p where acc_p.user_id = ??), true)`, [col]);
     },

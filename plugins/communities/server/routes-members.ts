@@ -321,7 +321,7 @@ export function memberRoutes(d: Deps) {
    * members they blocked or muted), and Admins everyone.
    */
   function memberRule(a: Access, viewer: { id: number; role: string }, col: string): Knex.Raw {
-    return d.accounts.sql.notBlockedOrMuted(a.rank >= RANK.moderator && viewer.role !== 'Admin' ? null : viewer, col);
+    return a.rank >= RANK.moderator && viewer.role !== 'Admin' ? d.accounts.sql.notPendingDeletion(col) : d.accounts.sql.notBlockedOrMuted(viewer, col);
   }
 
   ctx.routes.add<{ id: number; memberId: number }>({

@@ -208,14 +208,13 @@ export async function serializeEvents(knex: Knex, deps: Deps, viewer: Viewer, ro
   const admin = viewer.user?.role === 'Admin';
   const intArray = (xs: number[]) => `{${xs.map((i) => Math.trunc(Number(i))).join(',')}}`;
   const organized = rows.filter((r) => viewer.id !== null && r.organizer_id === viewer.id).map((r) => r.id);
-  // notBlockedOrMuted of a signed-out viewer is the pending deletion alone (no block or mute to count)
   const attendeeRule = admin
     ? knex.raw('true')
     : knex.raw('(? and (? or (a.event_id = any(?::int[]) and ?)))', [
         acc.notBlocked(viewer.id, 'a.user_id'),
         acc.canView(viewer.user ?? null, 'a.user_id'),
         intArray(organized),
-        acc.notBlockedOrMuted(null, 'a.user_id'),
+        acc.notPendingDeletion('a.user_id'),
       ]);
 
   // The attendees (first LIST_ATTENDEES in joining order, or all), the counts and the viewer's own

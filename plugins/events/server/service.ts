@@ -53,9 +53,7 @@ export class EventsStore {
     const user = viewer.user ? { id: viewer.user.id, role: viewer.user.role } : null;
     if (user?.role === 'Admin') return this.knex.raw('true');
     const acc = this.deps.accounts().sql;
-    // notBlockedOrMuted of a signed-out viewer is the pending deletion alone (no block or mute to count)
-    const rule =
-      mode === 'list' ? acc.notBlockedOrMuted(user, col) : this.knex.raw('(? and ?)', [acc.notBlockedOrMuted(null, col), acc.notBlocked(user?.id ?? null, col)]);
+    const rule = mode === 'list' ? acc.notBlockedOrMuted(user, col) : this.knex.raw('(? and ?)', [acc.notPendingDeletion(col), acc.notBlocked(user?.id ?? null, col)]);
     return user ? this.knex.raw('(?? is null or ?? = ? or ?)', [col, col, user.id, rule]) : this.knex.raw('(?? is null or ?)', [col, rule]);
   }
 

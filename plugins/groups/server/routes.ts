@@ -155,7 +155,7 @@ export function groupRoutes(ctx: PluginContext) {
   async function memberList(g: GroupRow, limit: number, a: Access) {
     const rows: MemberRow[] = await knex('group_members')
       .where({ group_id: g.id })
-      .whereRaw(accounts().sql.notBlockedOrMuted(a.isAdmin && a.user.role !== 'Admin' ? null : a.user, 'group_members.user_id'))
+      .whereRaw(a.isAdmin && a.user.role !== 'Admin' ? accounts().sql.notPendingDeletion('group_members.user_id') : accounts().sql.notBlockedOrMuted(a.user, 'group_members.user_id'))
       .orderByRaw('(user_id = ?) desc', [g.creator_id])
       .orderByRaw("(role = 'admin') desc")
       .orderBy('joined_at')

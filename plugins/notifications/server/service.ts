@@ -20,8 +20,7 @@ export function actorVisible(q: Knex.QueryBuilder, sql: AccountsApi['sql'], user
   const col = 'notifications.actor_id';
   const nb = sql.notBlocked(userId, col);
   const nm = sql.notMuted({ id: userId }, col, { notifications: true });
-  // without a viewer, notBlockedOrMuted is the pending-deletion rule alone
-  const np = sql.notBlockedOrMuted(null, col);
+  const np = sql.notPendingDeletion(col);
   return q.where((w) => w.whereNull(col).orWhere((x) => x.whereRaw(nb).whereRaw(nm).whereRaw(np)));
 }
 
