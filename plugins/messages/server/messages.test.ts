@@ -294,6 +294,30 @@ describe('messages: direct and group conversations', function () {
     expect(msgs.map((m: any) => m.text)).to.deep.equal(['Hello there']);
   });
 
+  it('a member whose deletion is pending is absent from conversations until they sign in again (their messages, the last message, counts, participants)', async () => {
+    const [carl, ann, bob] = await users(3);
+    await follow(ann, carl);
+    await follow(bob, carl);
+    const id = (await start(carl, [ann, bob], 'start')).body.id;
+    expect((await bob.post(`/api/conversations/${id}/messages`, { text: 'from bob' })).status).to.equal(201);
+    // the grace period of a deletion (the test configuration erases at once: deletionGraceDays 0)
+    await app.knex('users').where({ id: bob.me.id }).update({ deletion_requested_at: new Date(), deletion_scheduled_for: new Date(Date.now() + 14 * 86_400_000) });
+    const msgs = (await ann.get(`/api/conversations/${id}/messages`)).body.items.map((m: any) => m.text);
+    expect(msgs).to.deep.equal(['start']);
+    const conv = (await ann.get(`/api/conversations/${id}`)).body;
+    expect(conv.lastMessage.text).to.equal('start');
+    expect(conv.unreadCount).to.equal(1);
+    expect(conv.participants.map((p: any) => p.id)).to.deep.equal([carl.me.id]);
+    expect((await ann.get('/api/conversations/unread-count')).body.count).to.equal(1);
+    // signing in again cancels the deletion: everything is back
+    expect((await app.client().post('/api/auth/login', { email: bob.me.email, password: bob.me.password })).status).to.equal(200);
+    expect((await ann.get(`/api/conversations/${id}/messages`)).body.items.map((m: any) => m.text)).to.deep.equal(['from bob', 'start']);
+    const back = (await ann.get(`/api/conversations/${id}`)).body;
+    expect(back.lastMessage.text).to.equal('from bob');
+    expect(back.unreadCount).to.equal(2);
+    expect(back.participants.map((p: any) => p.id)).to.have.members([carl.me.id, bob.me.id]);
+  });
+
   describe('blocks (accounts rule: no block either way)', () => {
     const block = async (who: SignedInClient, whom: SignedInClient) => expect((await who.post(`/api/user/${whom.me.id}/block`)).status).to.be.oneOf([200, 201, 204]);
     const unblock = async (who: SignedInClient, whom: SignedInClient) => expect((await who.del(`/api/user/${whom.me.id}/block`)).status).to.be.oneOf([200, 204]);

@@ -117,6 +117,15 @@ export function createMessagesStore(deps: MessagesDeps) {
   const notBlocked = (viewerId: number, userIdColumn: string) => accounts.sql.notBlocked(viewerId, userIdColumn).toSQL();
 
   /**
+   * A boolean SQL expression: the viewer may see messages of the sender in `senderColumn`: no block
+   * either way, and the sender not in the grace period of a deletion (hidden as if absent, as the
+   * erasure at its end deletes their messages; signing in again brings them back).
+   */
+  function senderVisible(viewerId: number, senderColumn: string): Knex.Raw {
+    return knex.raw('(? and ?)', [accounts.sql.notBlocked(viewerId, senderColumn), accounts.sql.notPendingDeletion(senderColumn)]);
+  }
+
+  /**
    * A boolean SQL expression: the conversation whose id is `conversationIdColumn` is not a direct
    * conversation with a member blocked either way with the viewer (such a one is hidden from both
    * of them, as if absent, until the block is undone: nothing is deleted). Groups always pass.
@@ -195,9 +204,16 @@ export function createMessagesStore(deps: MessagesDeps) {
     if (!rows.length) return [];
     const ids = rows.map((r) => Number(r.id));
     // the last message the viewer may see: none of a member blocked either way (groups)
-    const nb = notBlocked(viewerId, 'mm.sender_id');
+    const nb = senderVisible(viewerId, 'mm.sender_id').toSQL();
     const [others, lasts] = await Promise.all([
-      knex('messages_participants').whereIn('conversation_id', ids).whereNot('user_id', viewerId).whereNot('status', 'left').orderBy('joined_at').select('conversation_id', 'user_id'),
+      // (a member whose deletion is pending is not shown, as after the erasure)
+      knex('messages_participants')
+        .whereIn('conversation_id', ids)
+        .whereNot('user_id', viewerId)
+        .whereNot('status', 'left')
+        .whereRaw(accounts.sql.notPendingDeletion('messages_participants.user_id'))
+        .orderBy('joined_at')
+        .select('conversation_id', 'user_id'),
       knex
         .select('*')
         .from(
@@ -230,7 +246,7 @@ export function createMessagesStore(deps: MessagesDeps) {
    * with a member blocked either way are left out, and so are, in the counts, messages of such members.
    */
   function mine(viewerId: number) {
-    const nb = notBlocked(viewerId, 'm.sender_id');
+    const nb = senderVisible(viewerId, 'm.sender_id').toSQL();
     return knex('messages_conversations as c')
       .join('messages_participants as p', function () {
         this.on('p.conversation_id', 'c.id').andOn('p.user_id', knex.raw('?', [viewerId]));
@@ -270,7 +286,7 @@ export function createMessagesStore(deps: MessagesDeps) {
 
   async function unreadCount(viewerId: number) {
     // as mine(): no hidden direct conversation, no message of a member blocked either way
-    const nb = notBlocked(viewerId, 'm.sender_id');
+    const nb = senderVisible(viewerId, 'm.sender_id').toSQL();
     const visible = directVisible(viewerId, 'p.conversation_id').toSQL();
     const [r] = rowsOf(
       await knex.raw(
@@ -290,7 +306,7 @@ export function createMessagesStore(deps: MessagesDeps) {
     await membership(viewerId, conversationId);
     const size = Math.max(1, Math.min(100, q.limit ?? 30));
     // none of a member blocked either way (groups), left out before the limit: pages stay full
-    const b = knex('messages_messages').where({ conversation_id: conversationId }).whereRaw(accounts.sql.notBlocked(viewerId, 'messages_messages.sender_id'));
+    const b = knex('messages_messages').where({ conversation_id: conversationId }).whereRaw(senderVisible(viewerId, 'messages_messages.sender_id'));
     if (q.cursor && /^\d{1,18}$/.test(q.cursor)) b.where('id', '<', q.cursor);
     const rows = await b.orderBy('id', 'desc').limit(size + 1);
     const page = rows.slice(0, size);
@@ -425,7 +441,7 @@ export function createMessagesStore(deps: MessagesDeps) {
       // a message the viewer may not see (a member blocked either way) is unknown
       const m = await knex('messages_messages')
         .where({ id: messageId, conversation_id: conversationId })
-        .whereRaw(accounts.sql.notBlocked(viewerId, 'messages_messages.sender_id'))
+        .whereRaw(senderVisible(viewerId, 'messages_messages.sender_id'))
         .first('id');
       if (!m) throw new HttpError(404, TEXT.messageNotFound);
       upTo = Number(m.id);
