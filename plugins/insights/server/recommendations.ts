@@ -142,7 +142,11 @@ export function createRecommendations(knex: Knex, social: Social, accounts: () =
       });
     }
     if (opts.popular) {
-      const q = native(acc.sql.popularMembers(POPULAR_POOL));
+      // the rule before the pool's limit: cut first, a viewer who follows (or may not see) the most
+      // followed POPULAR_POOL members had no popular suggestion at all (the tier that keeps the list
+      // from being empty)
+      const f = filters('users.id');
+      const q = native(acc.sql.popularMembers(POPULAR_POOL).whereRaw(f.sql, f.bindings));
       parts.push({ sql: `select ${cols('0', '0', 'pm.followers_count')}, pm.user_id as id from (${q.sql}) pm`, bindings: q.bindings });
     }
     if (!parts.length) return [];

@@ -63,6 +63,30 @@ describe('insights: suggestions never empty (issue 21)', function () {
       expect(ids(r.body).indexOf(star.me.id)).to.be.lessThan(ids(r.body).indexOf(second.me.id));
     });
 
+    it('People to Follow: members the viewer may not see never crowd out the popular ones, however many are more followed', async () => {
+      // 210 private members, each more followed than anyone above (more than the popular pool of 200)
+      const tag = Math.random().toString(36).slice(2, 8);
+      const added: number[] = (
+        await app.knex.raw(
+          `insert into users (slug, username, email, password_hash, followers_count)
+           select 'crowd-' || ? || '-' || g, 'crowd_' || ? || '_' || g, 'crowd-' || ? || '-' || g || '@test.invalid', 'x', 1000 + g
+             from generate_series(1, 210) g returning id`,
+          [tag, tag, tag],
+        )
+      ).rows.map((r: any) => Number(r.id));
+      try {
+        await app.knex('user_preferences').insert(added.map((id) => ({ user_id: id, profile_visibility: 'private' })));
+        const r = await newbie.get('/api/recommendations/users?limit=20');
+        expect(r.status).to.equal(200);
+        expect(r.body.length, 'suggestions').to.be.greaterThan(0);
+        expect(ids(r.body).filter((id) => added.includes(id))).to.deep.equal([]);
+        expect(r.body[0]).to.include({ id: star.me.id, reason: 'popular' });
+      } finally {
+        await app.knex('user_preferences').whereIn('user_id', added).del();
+        await app.knex('users').whereIn('id', added).del();
+      }
+    });
+
     it('Active Members: the most followed when nobody was active in 30 days, with the same privacy rule, for members and visitors', async () => {
       for (const c of [newbie, app.client()]) {
         const r = await c.get('/api/users/active?limit=20');
