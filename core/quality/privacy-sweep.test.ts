@@ -12,8 +12,9 @@
  * that the routes answer them. Then a block, one way and then the other, and every GET route of the
  * matrix (core/quality/authz/) is requested as the viewer, with its own parameters and with the
  * hidden member's username as the search text where the route takes one, plus the hidden member's
- * own profile routes. No answer may name the hidden member: their username, or their id in an
- * author's, sender's, organizer's or uploader's field.
+ * own profile routes; again with the viewer's mute of them, and with their deletion pending. No
+ * answer may name the hidden member: their username, their first name (unique here), or their id
+ * in an author's, sender's, organizer's or uploader's field.
  *
  * An answer that must name them says why in SHOWN (the viewer's own block list, say).
  * PRIVACY_SWEEP_RECORD=1 prints every leak instead of failing.
@@ -28,25 +29,34 @@ import { buildPath, type ReqSpec } from './authz/types.ts';
 const RECORD = process.env.PRIVACY_SWEEP_RECORD === '1';
 const HIDDEN_NAME = 'Zephyrine';
 
-/** who blocked whom, or the hidden member's deletion pending */
-type Blocker = 'hidden' | 'viewer' | 'pending';
+/** who blocked whom, the viewer's mute of the hidden member, or the hidden member's deletion pending */
+type Blocker = 'hidden' | 'viewer' | 'muted' | 'pending';
 
 /**
  * Answers that name a member blocked either way by design: why, for which direction of the block,
  * and what of the answer is left out before it is searched (the rest must still not name them).
  */
-const SHOWN: Record<string, { why: string; when?: Blocker[]; check?: (body: any, hiddenId: number) => any }> = {
+const SHOWN: Record<string, { why: string; when?: Blocker[]; check?: (body: any, hiddenId: number, blocker: Blocker) => any }> = {
   'GET /api/user/blocks': { why: "the viewer's own block list names whom they blocked (that is its purpose)" },
-  'GET /api/user/:id': { why: 'the blocker opens the profile of whom they blocked: name and avatar only, and the way to unblock', when: ['viewer'], check: limitedProfile },
-  'GET /api/user/slug/:slug': { why: 'as GET /api/user/:id', when: ['viewer'], check: limitedProfile },
-  'GET /api/feeds/museums/:id/insights.atom': {
-    why: 'a public feed is one document for every reader, what a signed-out visitor sees (shared caches serve it): a block between two members does not change it; a deletion pending does',
-    when: ['hidden', 'viewer'],
+  'GET /api/user/:id': {
+    why: 'the blocker opens the profile of whom they blocked: name and avatar only, and the way to unblock; a muted member\'s profile opens (the mute is undone there), without their insights',
+    when: ['viewer', 'muted'],
+    check: (body, id, blocker) => (blocker === 'muted' ? {} : limitedProfile(body, id)),
   },
-  'GET /api/feeds/members/:id/insights.atom': { why: 'as a museum\'s insights feed', when: ['hidden', 'viewer'] },
+  'GET /api/user/slug/:slug': { why: 'as GET /api/user/:id', when: ['viewer', 'muted'], check: (body, id, blocker) => (blocker === 'muted' ? {} : limitedProfile(body, id)) },
+  // a mute hides a member's content from the muter's feeds, lists and notifications; the member themself can still be found
+  'GET /api/user/mutes': { why: "the viewer's own mute list", when: ['muted'] },
+  'GET /api/user/:id/followers': { why: 'who follows whom is not content: a mute does not change it (blocks and a deletion do)', when: ['muted'] },
+  'GET /api/user/:id/following': { why: 'as followers', when: ['muted'] },
+  'GET /api/search': { why: 'the people search finds a muted member by name (their profile is where the mute is undone); their insights are left out', when: ['muted'], check: (body) => ({ ...body, users: [] }) },
+  'GET /api/feeds/museums/:id/insights.atom': {
+    why: 'a public feed is one document for every reader, what a signed-out visitor sees (shared caches serve it): a block or a mute between two members does not change it; a deletion pending does',
+    when: ['hidden', 'viewer', 'muted'],
+  },
+  'GET /api/feeds/members/:id/insights.atom': { why: "as a museum's insights feed", when: ['hidden', 'viewer', 'muted'] },
   'GET /api/conversations': {
-    why: "a group conversation lists its participants, a blocked member among them (messages README: they are in the group); their messages are left out",
-    check: (body: any) => ({ ...body, items: (body.items ?? []).map((c: any) => ({ ...c, participants: c.kind === 'group' ? [] : c.participants })) }),
+    why: "a group conversation lists its participants, a blocked member among them (messages README: they are in the group), while their messages are left out; a mute does not reach into conversations one takes part in (as on Twitter: a conversation has its own mute)",
+    check: (body, _id, blocker) => (blocker === 'muted' ? {} : { ...body, items: (body.items ?? []).map((c: any) => ({ ...c, participants: c.kind === 'group' ? [] : c.participants })) }),
   },
 };
 
@@ -57,7 +67,7 @@ function limitedProfile(body: any, hiddenId: number): any {
   return {};
 }
 
-describe('quality: privacy sweep — a member blocked either way is named in no answer', function () {
+describe('quality: privacy sweep — a member blocked either way, muted or pending deletion is named in no answer', function () {
   this.timeout(600_000);
   let app: TestApp;
   let w: World;
@@ -153,7 +163,7 @@ describe('quality: privacy sweep — a member blocked either way is named in no 
       let text = r.text;
       if (shown && (!shown.when || shown.when.includes(blocker!))) {
         if (!shown.check) continue;
-        text = JSON.stringify(shown.check(r.body, hidden.me.id));
+        text = JSON.stringify(shown.check(r.body, hidden.me.id, blocker!));
       }
       const found = names(text);
       if (found) leaks.push(`${p.path} names them (${found})`);
@@ -186,6 +196,20 @@ describe('quality: privacy sweep — a member blocked either way is named in no 
       }
     });
   }
+
+  it('the viewer muted the hidden member: no list, feed or notification names them', async () => {
+    expect((await viewer.post(`/api/user/${hidden.me.id}/mute`, {})).status).to.be.oneOf([200, 201]);
+    try {
+      const leaks = await sweep('muted');
+      if (RECORD) {
+        console.log(`    muted:\n      ${leaks.join('\n      ')}`);
+        return;
+      }
+      expect(leaks, leaks.join('\n')).to.deep.equal([]);
+    } finally {
+      expect((await viewer.del(`/api/user/${hidden.me.id}/mute`)).status).to.equal(200);
+    }
+  });
 
   it('the hidden member asked for their deletion (the grace period): no answer names them', async () => {
     // the test configuration erases at once (deletionGraceDays 0): the grace period is set on the row

@@ -202,8 +202,9 @@ export async function serializeEvents(knex: Knex, deps: Deps, viewer: Viewer, ro
   // Attendees are listed as accounts' rule allows (counts stay whole): never one blocked either way
   // with the viewer, and only those whose profile the viewer may see (canView: a private or
   // friends-only profile is not shown to strangers, nor to signed-out visitors of a public meetup
-  // page), except to the meetup's organizer, who sees everyone coming — but for members whose
-  // deletion is pending, hidden from everyone but Admins (accounts' grace period). Admins see everyone.
+  // page) and who are not muted by the viewer (an event's member list, as notBlockedOrMuted's), except
+  // to the meetup's organizer, who sees everyone coming — but for members whose deletion is pending,
+  // hidden from everyone but Admins (accounts' grace period). Admins see everyone.
   const acc = deps.accounts().sql;
   const admin = viewer.user?.role === 'Admin';
   const intArray = (xs: number[]) => `{${xs.map((i) => Math.trunc(Number(i))).join(',')}}`;
@@ -212,7 +213,7 @@ export async function serializeEvents(knex: Knex, deps: Deps, viewer: Viewer, ro
     ? knex.raw('true')
     : knex.raw('(? and (? or (a.event_id = any(?::int[]) and ?)))', [
         acc.notBlocked(viewer.id, 'a.user_id'),
-        acc.canView(viewer.user ?? null, 'a.user_id'),
+        acc.canViewContent(viewer.user ?? null, 'a.user_id'),
         intArray(organized),
         acc.notPendingDeletion('a.user_id'),
       ]);
