@@ -436,5 +436,36 @@ describe('messages: direct and group conversations', function () {
         for (const s of [sa, sb, sc]) s.close();
       }
     });
+
+    it('read receipts and deletions do not cross a block; reading to the end leaves a hidden member\'s later messages unread for when they show again', async () => {
+      const [carl, ann, bob] = await users(3);
+      await follow(ann, carl);
+      await follow(bob, carl);
+      const id = (await start(carl, [ann, bob], 'start')).body.id;
+      await block(ann, bob);
+      const [sa, sb, sc] = await Promise.all([openSse(ann), openSse(bob), openSse(carl)]);
+      try {
+        const fromAnn = (await ann.post(`/api/conversations/${id}/messages`, { text: 'ann, to be deleted' })).body.id;
+        expect((await ann.del(`/api/messages/${fromAnn}`)).status).to.be.oneOf([200, 204]);
+        const fromCarl = (await carl.post(`/api/conversations/${id}/messages`, { text: 'from carl' })).body.id;
+        const fromBob = (await bob.post(`/api/conversations/${id}/messages`, { text: 'bob after carl' })).body.id;
+        // ann reads to the end: to the last message she may see (carl's), not past it to bob's
+        expect((await ann.post(`/api/conversations/${id}/read`, {})).status).to.equal(200);
+        // carl reads, so that every stream has a later event to wait for
+        expect((await carl.post(`/api/conversations/${id}/read`, {})).status).to.equal(200);
+        const read = (s: typeof sa, userId: number) => s.next((x) => x.event === 'conversation.read' && x.data.userId === userId);
+        await Promise.all([read(sa, carl.me.id), read(sb, carl.me.id), read(sc, ann.me.id)]);
+        const events = (s: typeof sa, type: string) => s.events.filter((x) => x.event === type);
+        expect(events(sb, 'conversation.read').map((x) => x.data.userId), 'bob hears no read receipt of ann').to.not.include(ann.me.id);
+        expect(events(sb, 'message.deleted').map((x) => x.data.messageId), 'nor of her deleted message').to.not.include(fromAnn);
+        expect(events(sc, 'message.deleted').map((x) => x.data.messageId)).to.include(fromAnn);
+        expect(fromBob).to.be.greaterThan(fromCarl);
+      } finally {
+        for (const s of [sa, sb, sc]) s.close();
+      }
+      // unblocked: bob's message, later than what ann could see, is unread for her
+      await unblock(ann, bob);
+      expect((await ann.get(`/api/conversations/${id}`)).body.unreadCount).to.equal(1);
+    });
   });
 });

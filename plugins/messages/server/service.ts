@@ -446,13 +446,19 @@ export function createMessagesStore(deps: MessagesDeps) {
       if (!m) throw new HttpError(404, TEXT.messageNotFound);
       upTo = Number(m.id);
     } else {
-      const m = await knex('messages_messages').where({ conversation_id: conversationId }).max({ id: 'id' }).first();
+      // the last message the viewer may see: later ones of a hidden member stay unread for when they show again
+      const m = await knex('messages_messages').where({ conversation_id: conversationId }).whereRaw(senderVisible(viewerId, 'messages_messages.sender_id')).max({ id: 'id' }).first();
       upTo = Number(m?.id ?? 0);
     }
     await knex('messages_participants')
       .where({ conversation_id: conversationId, user_id: viewerId })
       .update({ last_read_message_id: knex.raw('greatest(last_read_message_id, ?)', [upTo]) });
-    const members = await knex('messages_participants').where({ conversation_id: conversationId }).whereIn('status', ['active', 'request']).pluck('user_id');
+    // how far the viewer read, to the others: not to a member blocked either way (no read receipts across a block)
+    const members = await knex('messages_participants')
+      .where({ conversation_id: conversationId })
+      .whereIn('status', ['active', 'request'])
+      .whereRaw(accounts.sql.notBlocked(viewerId, 'messages_participants.user_id'))
+      .pluck('user_id');
     await deps.live.publishTo(members.map(Number), 'conversation.read', { conversationId, userId: viewerId, messageId: upTo });
     const conv = await getConversation(viewerId, conversationId);
     return { conversationUnreadCount: conv.unreadCount, ...(await unreadCount(viewerId)) };
@@ -477,7 +483,12 @@ export function createMessagesStore(deps: MessagesDeps) {
     await deleteFiles(images);
     if (!done.length) return false;
     await deps.reportsGone([Number(m.id)]);
-    const members = await knex('messages_participants').where({ conversation_id: m.conversation_id }).whereIn('status', ['active', 'request']).pluck('user_id');
+    // to those who could see the message: not to a member blocked either way with its sender
+    const members = await knex('messages_participants')
+      .where({ conversation_id: m.conversation_id })
+      .whereIn('status', ['active', 'request'])
+      .whereRaw(accounts.sql.notBlocked(Number(m.sender_id), 'messages_participants.user_id'))
+      .pluck('user_id');
     await deps.live.publishTo(members.map(Number), 'message.deleted', { conversationId: Number(m.conversation_id), messageId: Number(m.id) });
     return true;
   }
