@@ -414,6 +414,34 @@ describe('messages: direct and group conversations', function () {
       expect((await bob.get(`/api/conversations/${id}`)).body.lastMessage.text).to.equal('ann again');
     });
 
+    it("a blocked member's message does not move a group up the list nor its lastMessageAt; pages stay whole", async () => {
+      const [ann, bob, carl, dave] = await users(4);
+      await follow(ann, carl);
+      await follow(bob, carl);
+      await follow(ann, dave);
+      const group = (await start(carl, [ann, bob], 'group start')).body.id;
+      const direct = (await start(dave, [ann], 'from dave')).body.id; // newer than the group's start
+      await block(ann, bob);
+      const before = (await ann.get(`/api/conversations/${group}`)).body.lastMessageAt;
+      expect((await bob.post(`/api/conversations/${group}/messages`, { text: 'bob, later' })).status).to.equal(201);
+      const order = (await inbox(ann)).map((c) => c.id);
+      expect(order.indexOf(direct), 'dave\'s conversation stays above the group').to.be.lessThan(order.indexOf(group));
+      expect((await ann.get(`/api/conversations/${group}`)).body.lastMessageAt).to.equal(before);
+      // one conversation a page: each comes once, in the same order
+      const paged: number[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: any = (await ann.get(`/api/conversations?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).body;
+        paged.push(...page.items.map((c: any) => c.id));
+        cursor = page.nextCursor;
+      } while (cursor);
+      expect(paged).to.deep.equal(order);
+      // for bob (and carl), the group is the newest
+      expect((await inbox(bob))[0].id).to.equal(group);
+      await unblock(ann, bob);
+      expect((await inbox(ann))[0].id).to.equal(group);
+    });
+
     it('message.created is not published to a member blocked either way with the sender', async () => {
       const [carl, ann, bob] = await users(3);
       await follow(ann, carl);

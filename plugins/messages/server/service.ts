@@ -231,7 +231,7 @@ export function createMessagesStore(deps: MessagesDeps) {
       kind: r.kind,
       participants: others.filter((o: any) => Number(o.conversation_id) === Number(r.id)).map((o: any) => users.get(Number(o.user_id)) ?? ghost(Number(o.user_id))),
       lastMessage: lastOf.get(Number(r.id)) ?? null,
-      lastMessageAt: iso(r.last_message_at),
+      lastMessageAt: iso(r.at ?? r.last_message_at),
       unreadCount: Number(r.unread ?? 0),
       muted: Boolean(r.muted),
       status: r.status,
@@ -247,6 +247,10 @@ export function createMessagesStore(deps: MessagesDeps) {
    */
   function mine(viewerId: number) {
     const nb = senderVisible(viewerId, 'm.sender_id').toSQL();
+    // the time of the last message the viewer may see (`at`): a group's place in the list and its
+    // lastMessageAt do not move for a hidden member's message (backward on (conversation_id, id),
+    // stopping at the first visible one); the conversation's creation when none is
+    const lm = senderVisible(viewerId, 'lm.sender_id').toSQL();
     return knex('messages_conversations as c')
       .join('messages_participants as p', function () {
         this.on('p.conversation_id', 'c.id').andOn('p.user_id', knex.raw('?', [viewerId]));
@@ -262,6 +266,8 @@ export function createMessagesStore(deps: MessagesDeps) {
           `(select count(*) from messages_messages m where m.conversation_id = c.id and m.id > p.last_read_message_id and m.sender_id <> ? and m.deleted_at is null and ${nb.sql})::int as unread`,
           [viewerId, ...(nb.bindings as any[])],
         ),
+        // (to the millisecond, as the page's cursor carries it: two conversations within one millisecond are then ordered by id, never skipped)
+        knex.raw(`date_trunc('milliseconds', coalesce((select lm.created_at from messages_messages lm where lm.conversation_id = c.id and ${lm.sql} order by lm.id desc limit 1), c.created_at)) as at`, lm.bindings as any[]),
       )
       .whereRaw(directVisible(viewerId, 'c.id'));
   }
@@ -275,13 +281,14 @@ export function createMessagesStore(deps: MessagesDeps) {
 
   async function list(viewerId: number, q: { folder?: 'inbox' | 'requests'; cursor?: string; limit?: number }) {
     const size = Math.max(1, Math.min(100, q.limit ?? 20));
-    const b = mine(viewerId).where('p.status', q.folder === 'requests' ? 'request' : 'active');
+    // newest first by the last message the viewer may see (mine()'s `at`)
+    const b = knex.select('*').from(mine(viewerId).where('p.status', q.folder === 'requests' ? 'request' : 'active').as('v'));
     const cur = decodeCursor(q.cursor);
-    if (cur) b.whereRaw('(c.last_message_at, c.id) < (?::timestamptz, ?)', [cur.at, cur.id]);
-    const rows = await b.orderBy([{ column: 'c.last_message_at', order: 'desc' }, { column: 'c.id', order: 'desc' }]).limit(size + 1);
+    if (cur) b.whereRaw('(v.at, v.id) < (?::timestamptz, ?)', [cur.at, cur.id]);
+    const rows = await b.orderBy([{ column: 'v.at', order: 'desc' }, { column: 'v.id', order: 'desc' }]).limit(size + 1);
     const page = rows.slice(0, size);
     const last = page[page.length - 1];
-    return { items: await toConversations(page, viewerId), nextCursor: rows.length > size ? encodeCursor(last.last_message_at, Number(last.id)) : null };
+    return { items: await toConversations(page, viewerId), nextCursor: rows.length > size ? encodeCursor(last.at, Number(last.id)) : null };
   }
 
   async function unreadCount(viewerId: number) {
