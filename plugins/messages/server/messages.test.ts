@@ -13,6 +13,14 @@ describe('messages: direct and group conversations', function () {
   const follow = async (who: SignedInClient, whom: SignedInClient) => expect((await who.post(`/api/user/${whom.me.id}/follow`)).status).to.be.oneOf([200, 201]);
   const start = (from: SignedInClient, to: SignedInClient[], text = 'Hello there') => from.post('/api/conversations', { participantIds: to.map((u) => u.me.id), message: { text } });
   const inbox = async (u: SignedInClient, folder = 'inbox') => (await u.get(`/api/conversations?folder=${folder}`)).body.items as any[];
+  /** carl's group conversation with ann and bob, who follow him (it is in their inboxes), started with 'start' */
+  const groupOfThree = async () => {
+    const [carl, ann, bob] = await users(3);
+    await follow(ann, carl);
+    await follow(bob, carl);
+    const id = (await start(carl, [ann, bob], 'start')).body.id as number;
+    return { carl, ann, bob, id };
+  };
 
   before(async () => {
     app = await startTestApp();
@@ -295,10 +303,7 @@ describe('messages: direct and group conversations', function () {
   });
 
   it('a member whose deletion is pending is absent from conversations until they sign in again (their messages, the last message, counts, participants)', async () => {
-    const [carl, ann, bob] = await users(3);
-    await follow(ann, carl);
-    await follow(bob, carl);
-    const id = (await start(carl, [ann, bob], 'start')).body.id;
+    const { carl, ann, bob, id } = await groupOfThree();
     expect((await bob.post(`/api/conversations/${id}/messages`, { text: 'from bob' })).status).to.equal(201);
     // the grace period of a deletion (the test configuration erases at once: deletionGraceDays 0)
     await app.knex('users').where({ id: bob.me.id }).update({ deletion_requested_at: new Date(), deletion_scheduled_for: new Date(Date.now() + 14 * 86_400_000) });
@@ -373,10 +378,7 @@ describe('messages: direct and group conversations', function () {
     });
 
     it("in a group, a blocked member's messages (either way) are left out of the messages, the last message and the unread counts; the member stays listed", async () => {
-      const [carl, ann, bob] = await users(3);
-      await follow(ann, carl);
-      await follow(bob, carl);
-      const id = (await start(carl, [ann, bob], 'start')).body.id;
+      const { carl, ann, bob, id } = await groupOfThree();
       await block(ann, bob);
       const sent: Record<string, number> = {};
       for (const [who, text] of [[ann, 'from ann'], [bob, 'from bob'], [carl, 'from carl'], [bob, 'bob last']] as const) {
@@ -443,10 +445,7 @@ describe('messages: direct and group conversations', function () {
     });
 
     it('message.created is not published to a member blocked either way with the sender', async () => {
-      const [carl, ann, bob] = await users(3);
-      await follow(ann, carl);
-      await follow(bob, carl);
-      const id = (await start(carl, [ann, bob], 'start')).body.id;
+      const { carl, ann, bob, id } = await groupOfThree();
       await block(bob, ann);
       const [sa, sb, sc] = await Promise.all([openSse(ann), openSse(bob), openSse(carl)]);
       try {
@@ -466,10 +465,7 @@ describe('messages: direct and group conversations', function () {
     });
 
     it('read receipts and deletions do not cross a block; reading to the end leaves a hidden member\'s later messages unread for when they show again', async () => {
-      const [carl, ann, bob] = await users(3);
-      await follow(ann, carl);
-      await follow(bob, carl);
-      const id = (await start(carl, [ann, bob], 'start')).body.id;
+      const { carl, ann, bob, id } = await groupOfThree();
       await block(ann, bob);
       const [sa, sb, sc] = await Promise.all([openSse(ann), openSse(bob), openSse(carl)]);
       try {
