@@ -111,12 +111,6 @@ export function createMessagesStore(deps: MessagesDeps) {
   }
 
   /**
-   * Accounts' rule as SQL for the viewer (a boolean expression): no block either way between
-   * `viewerId` and the member in `userIdColumn` (a qualified column of the surrounding statement).
-   */
-  const notBlocked = (viewerId: number, userIdColumn: string) => accounts.sql.notBlocked(viewerId, userIdColumn).toSQL();
-
-  /**
    * A boolean SQL expression: the viewer may see messages of the sender in `senderColumn`: no block
    * either way, and the sender not in the grace period of a deletion (hidden as if absent, as the
    * erasure at its end deletes their messages; signing in again brings them back).
@@ -131,12 +125,22 @@ export function createMessagesStore(deps: MessagesDeps) {
    * of them, as if absent, until the block is undone: nothing is deleted). Groups always pass.
    */
   function directVisible(viewerId: number, conversationIdColumn: string): Knex.Raw {
-    const nb = notBlocked(viewerId, 'mv_o.user_id');
     return knex.raw(
       `not exists (select 1 from messages_conversations mv_c join messages_participants mv_o on mv_o.conversation_id = mv_c.id
-         where mv_c.id = ?? and mv_c.kind = 'direct' and mv_o.user_id <> ? and not ${nb.sql})`,
-      [conversationIdColumn, viewerId, ...(nb.bindings as any[])],
+         where mv_c.id = ?? and mv_c.kind = 'direct' and mv_o.user_id <> ? and not ?)`,
+      [conversationIdColumn, viewerId, accounts.sql.notBlocked(viewerId, 'mv_o.user_id')],
     );
+  }
+
+  /**
+   * The members of a conversation who hear of what `personId` did in it (live events): its active
+   * and requested members, but for those blocked either way with that person.
+   */
+  function audience(conversationId: number, personId: number) {
+    return knex('messages_participants')
+      .where({ conversation_id: conversationId })
+      .whereIn('status', ['active', 'request'])
+      .whereRaw(accounts.sql.notBlocked(personId, 'messages_participants.user_id'));
   }
 
   /**
@@ -203,8 +207,8 @@ export function createMessagesStore(deps: MessagesDeps) {
   async function toConversations(rows: any[], viewerId: number): Promise<ConversationItem[]> {
     if (!rows.length) return [];
     const ids = rows.map((r) => Number(r.id));
-    // the last message the viewer may see: none of a member blocked either way (groups)
-    const nb = senderVisible(viewerId, 'mm.sender_id').toSQL();
+    // the last message the viewer may see, which mine() found (last_message_id)
+    const lastIds = rows.map((r) => r.last_message_id).filter((id) => id != null);
     const [others, lasts] = await Promise.all([
       // (a member whose deletion is pending is not shown, as after the erasure)
       knex('messages_participants')
@@ -214,14 +218,7 @@ export function createMessagesStore(deps: MessagesDeps) {
         .whereRaw(accounts.sql.notPendingDeletion('messages_participants.user_id'))
         .orderBy('joined_at')
         .select('conversation_id', 'user_id'),
-      knex
-        .select('*')
-        .from(
-          knex.raw(`(select distinct on (mm.conversation_id) mm.* from messages_messages mm where mm.conversation_id = any(?) and ${nb.sql} order by mm.conversation_id, mm.id desc) as m`, [
-            `{${ids.join(',')}}`,
-            ...(nb.bindings as any[]),
-          ]),
-        ),
+      lastIds.length ? knex('messages_messages').whereIn('id', lastIds) : Promise.resolve([]),
     ]);
     const users = await accounts.getUserSummaries(others.map((o: any) => Number(o.user_id)));
     const lastItems = await toMessages(lasts, viewerId);
@@ -231,7 +228,7 @@ export function createMessagesStore(deps: MessagesDeps) {
       kind: r.kind,
       participants: others.filter((o: any) => Number(o.conversation_id) === Number(r.id)).map((o: any) => users.get(Number(o.user_id)) ?? ghost(Number(o.user_id))),
       lastMessage: lastOf.get(Number(r.id)) ?? null,
-      lastMessageAt: iso(r.at ?? r.last_message_at),
+      lastMessageAt: iso(r.at),
       unreadCount: Number(r.unread ?? 0),
       muted: Boolean(r.muted),
       status: r.status,
@@ -244,30 +241,32 @@ export function createMessagesStore(deps: MessagesDeps) {
   /**
    * The viewer's conversations with their unread counts, in one statement: direct conversations
    * with a member blocked either way are left out, and so are, in the counts, messages of such members.
+   * Each with the last message the viewer may see (`last_message_id`, read backward on
+   * (conversation_id, id) to the first visible one) and its time (`at`; the conversation's creation
+   * when none is): a group's place in the list and its lastMessageAt do not move for a hidden
+   * member's message.
    */
   function mine(viewerId: number) {
-    const nb = senderVisible(viewerId, 'm.sender_id').toSQL();
-    // the time of the last message the viewer may see (`at`): a group's place in the list and its
-    // lastMessageAt do not move for a hidden member's message (backward on (conversation_id, id),
-    // stopping at the first visible one); the conversation's creation when none is
-    const lm = senderVisible(viewerId, 'lm.sender_id').toSQL();
     return knex('messages_conversations as c')
       .join('messages_participants as p', function () {
         this.on('p.conversation_id', 'c.id').andOn('p.user_id', knex.raw('?', [viewerId]));
       })
+      .joinRaw('left join lateral (select lm.id, lm.created_at from messages_messages lm where lm.conversation_id = c.id and ? order by lm.id desc limit 1) lm on true', [
+        senderVisible(viewerId, 'lm.sender_id'),
+      ])
       .select(
         'c.id',
         'c.kind',
         'c.creator_id',
-        'c.last_message_at',
         'p.status',
         'p.muted',
-        knex.raw(
-          `(select count(*) from messages_messages m where m.conversation_id = c.id and m.id > p.last_read_message_id and m.sender_id <> ? and m.deleted_at is null and ${nb.sql})::int as unread`,
-          [viewerId, ...(nb.bindings as any[])],
-        ),
+        'lm.id as last_message_id',
+        knex.raw(`(select count(*) from messages_messages m where m.conversation_id = c.id and m.id > p.last_read_message_id and m.sender_id <> ? and m.deleted_at is null and ?)::int as unread`, [
+          viewerId,
+          senderVisible(viewerId, 'm.sender_id'),
+        ]),
         // (to the millisecond, as the page's cursor carries it: two conversations within one millisecond are then ordered by id, never skipped)
-        knex.raw(`date_trunc('milliseconds', coalesce((select lm.created_at from messages_messages lm where lm.conversation_id = c.id and ${lm.sql} order by lm.id desc limit 1), c.created_at)) as at`, lm.bindings as any[]),
+        knex.raw(`date_trunc('milliseconds', coalesce(lm.created_at, c.created_at)) as at`),
       )
       .whereRaw(directVisible(viewerId, 'c.id'));
   }
@@ -293,17 +292,15 @@ export function createMessagesStore(deps: MessagesDeps) {
 
   async function unreadCount(viewerId: number) {
     // as mine(): no hidden direct conversation, no message of a member blocked either way
-    const nb = senderVisible(viewerId, 'm.sender_id').toSQL();
-    const visible = directVisible(viewerId, 'p.conversation_id').toSQL();
     const [r] = rowsOf(
       await knex.raw(
         `select
            coalesce(sum(case when p.status = 'active' then
-             (select count(*) from messages_messages m where m.conversation_id = p.conversation_id and m.id > p.last_read_message_id and m.sender_id <> ? and m.deleted_at is null and ${nb.sql})
+             (select count(*) from messages_messages m where m.conversation_id = p.conversation_id and m.id > p.last_read_message_id and m.sender_id <> ? and m.deleted_at is null and ?)
            else 0 end), 0)::int as count,
            count(*) filter (where p.status = 'request')::int as requests
-         from messages_participants p where p.user_id = ? and p.status in ('active', 'request') and ${visible.sql}`,
-        [viewerId, ...(nb.bindings as any[]), viewerId, ...(visible.bindings as any[])],
+         from messages_participants p where p.user_id = ? and p.status in ('active', 'request') and ?`,
+        [viewerId, senderVisible(viewerId, 'm.sender_id'), viewerId, directVisible(viewerId, 'p.conversation_id')],
       ),
     );
     return { count: Number(r?.count ?? 0), requests: Number(r?.requests ?? 0) };
@@ -352,11 +349,7 @@ export function createMessagesStore(deps: MessagesDeps) {
    * or still a request); neither to a member blocked either way with the sender.
    */
   async function announce(conversationId: number, msg: any, senderId: number) {
-    const members = await knex('messages_participants')
-      .where({ conversation_id: conversationId })
-      .whereIn('status', ['active', 'request'])
-      .whereRaw(accounts.sql.notBlocked(senderId, 'messages_participants.user_id'))
-      .select('user_id', 'status', 'muted');
+    const members = await audience(conversationId, senderId).select('user_id', 'status', 'muted');
     await deps.live.publishTo(
       members.map((m: any) => Number(m.user_id)),
       'message.created',
@@ -461,11 +454,7 @@ export function createMessagesStore(deps: MessagesDeps) {
       .where({ conversation_id: conversationId, user_id: viewerId })
       .update({ last_read_message_id: knex.raw('greatest(last_read_message_id, ?)', [upTo]) });
     // how far the viewer read, to the others: not to a member blocked either way (no read receipts across a block)
-    const members = await knex('messages_participants')
-      .where({ conversation_id: conversationId })
-      .whereIn('status', ['active', 'request'])
-      .whereRaw(accounts.sql.notBlocked(viewerId, 'messages_participants.user_id'))
-      .pluck('user_id');
+    const members = await audience(conversationId, viewerId).pluck('user_id');
     await deps.live.publishTo(members.map(Number), 'conversation.read', { conversationId, userId: viewerId, messageId: upTo });
     const conv = await getConversation(viewerId, conversationId);
     return { conversationUnreadCount: conv.unreadCount, ...(await unreadCount(viewerId)) };
@@ -491,11 +480,7 @@ export function createMessagesStore(deps: MessagesDeps) {
     if (!done.length) return false;
     await deps.reportsGone([Number(m.id)]);
     // to those who could see the message: not to a member blocked either way with its sender
-    const members = await knex('messages_participants')
-      .where({ conversation_id: m.conversation_id })
-      .whereIn('status', ['active', 'request'])
-      .whereRaw(accounts.sql.notBlocked(Number(m.sender_id), 'messages_participants.user_id'))
-      .pluck('user_id');
+    const members = await audience(Number(m.conversation_id), Number(m.sender_id)).pluck('user_id');
     await deps.live.publishTo(members.map(Number), 'message.deleted', { conversationId: Number(m.conversation_id), messageId: Number(m.id) });
     return true;
   }
