@@ -35,8 +35,14 @@ export class EventsStore {
     return new Viewer(this.deps, user);
   }
 
-  async load(id: number, kind?: EventKind): Promise<EventRow> {
-    const row = (await this.knex('events_events').where({ id }).first()) as EventRow | undefined;
+  /**
+   * The event row, else 404. With `viewer`: also 404 when its organizer fails accounts' rule for the
+   * viewer (organizerRule 'detail'), read in the same statement.
+   */
+  async load(id: number, kind?: EventKind, viewer?: Viewer): Promise<EventRow> {
+    const q = this.knex('events_events').where({ id });
+    if (viewer) q.whereRaw('?', [this.organizerRule(viewer, 'detail', 'events_events.organizer_id')]);
+    const row = (await q.first()) as EventRow | undefined;
     if (!row || (kind && row.kind !== kind)) throw new HttpError(404, NOT_FOUND[kind ?? 'meetup']);
     return row;
   }
@@ -65,15 +71,9 @@ export class EventsStore {
    */
   async loadFor(id: number, kind: EventKind, user: AuthUser | Viewer | undefined): Promise<EventRow> {
     const viewer = user instanceof Viewer ? user : this.viewer(user);
-    const raw = (await this.knex('events_events')
-      .where({ id })
-      .first('events_events.*', this.knex.raw('? as x_organizer_ok', [this.organizerRule(viewer, 'detail', 'events_events.organizer_id')]))) as
-      | (EventRow & { x_organizer_ok: boolean })
-      | undefined;
-    if (!raw || raw.kind !== kind || !raw.x_organizer_ok) throw new HttpError(404, NOT_FOUND[kind]);
-    const { x_organizer_ok: _ok, ...row } = raw;
-    if (!(await this.privacyVisible([row as EventRow], viewer)).length) throw new HttpError(404, NOT_FOUND[kind]);
-    return row as EventRow;
+    const row = await this.load(id, kind, viewer);
+    if (!(await this.privacyVisible([row], viewer)).length) throw new HttpError(404, NOT_FOUND[kind]);
+    return row;
   }
 
   /**
