@@ -255,6 +255,18 @@ async function signUp(app: TestApp, opts: SignUpOptions): Promise<SignedInClient
   return c;
 }
 
+/**
+ * Puts a member in the grace period of a deletion (hidden from everyone but themselves and Admins,
+ * as if absent), as their deletion request does when deletionGraceDays > 0 (the test configuration
+ * erases at once); `false` ends it, as their signing in again does.
+ */
+export async function setDeletionPending(app: TestApp, userId: number, pending = true): Promise<void> {
+  await app
+    .knex('users')
+    .where({ id: userId })
+    .update(pending ? { deletion_requested_at: new Date(), deletion_scheduled_for: new Date(Date.now() + 14 * 86_400_000) } : { deletion_requested_at: null, deletion_scheduled_for: null });
+}
+
 export async function waitFor<T>(fn: () => Promise<T | null | undefined | false>, { timeout = 5000, interval = 50 } = {}): Promise<T> {
   const end = Date.now() + timeout;
   for (;;) {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { sharedApp, waitFor, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
+import { sharedApp, waitFor, setDeletionPending, type SignedInClient, type TestApp } from '../../../core/testing/index.ts';
 import { AccountsService } from '../public.ts';
 import { meetupBody } from '../../../core/quality/fixtures/world.ts';
 
@@ -451,8 +451,7 @@ describe('accounts: blocks and mutes in community, group and event discussions',
 
     await me.post(`/api/user/${muted.me.id}/mute`, {});
     await blocker.post(`/api/user/${me.me.id}/block`);
-    // the grace period of a deletion (the test configuration erases at once: deletionGraceDays 0)
-    await app.knex('users').where({ id: leaving.me.id }).update({ deletion_requested_at: new Date(), deletion_scheduled_for: new Date(Date.now() + 14 * 86_400_000) });
+    await setDeletionPending(app, leaving.me.id);
 
     const mine = (await cMembers(me)).map((m) => m.userId);
     expect(mine).to.include(third.me.id);

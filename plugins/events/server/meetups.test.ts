@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { sharedApp, type TestApp, type SignedInClient } from '../../../core/testing/index.ts';
+import { sharedApp, setDeletionPending, type TestApp, type SignedInClient } from '../../../core/testing/index.ts';
 import { futureDate, makeCommunity, makeMeetup, makeMuseum, meetupBody } from './test-helpers.ts';
 
 describe('events: meetups (create, list, edit, delete, validation)', () => {
@@ -395,9 +395,6 @@ describe("events: meetup lists and pages apply accounts' rule to the organizer (
   const everywhere = (seen: Record<string, number[]>, id: number) => Object.values(seen).every((xs) => xs.includes(id));
   const nowhere = (seen: Record<string, number[]>, id: number) => Object.values(seen).every((xs) => !xs.includes(id));
 
-  /** the grace period of a deletion (the test configuration erases at once: deletionGraceDays 0) */
-  const pendingDeletion = (id: number) => app.knex('users').where({ id }).update({ deletion_requested_at: new Date(), deletion_scheduled_for: new Date(Date.now() + 14 * 86_400_000) });
-
   before(async () => {
     app = await sharedApp();
   });
@@ -448,7 +445,7 @@ describe("events: meetup lists and pages apply accounts' rule to the organizer (
     const communityId = await makeCommunity(organizer, [member]);
     const m = await makeMeetup(organizer, communityId, { title: `${word} walk` });
     expect(everywhere(await lists(member, word, communityId), m.id)).to.equal(true);
-    await pendingDeletion(organizer.me.id);
+    await setDeletionPending(app, organizer.me.id);
     expect(nowhere(await lists(member, word, communityId), m.id)).to.equal(true);
     expect((await member.get(`/api/meetups/${m.id}`)).status).to.equal(404);
     expect((await app.client().get(`/api/meetups/${m.id}`)).status).to.equal(404);
@@ -465,7 +462,7 @@ describe("events: meetup lists and pages apply accounts' rule to the organizer (
     for (const c of [leaving, staying]) expect((await c.post(`/api/meetups/${m.id}/join`, { status: 'attending' })).status).to.be.oneOf([200, 201]);
     const attendees = async (c: any) => ((await c.get(`/api/meetups/${m.id}`)).body.attendees as any[]).map((a) => a.userId);
     expect(await attendees(organizer)).to.have.members([leaving.me.id, staying.me.id]);
-    await pendingDeletion(leaving.me.id);
+    await setDeletionPending(app, leaving.me.id);
     expect(await attendees(organizer)).to.deep.equal([staying.me.id]);
     expect(await attendees(staying)).to.deep.equal([staying.me.id]);
     expect(await attendees(admin)).to.have.members([leaving.me.id, staying.me.id]);

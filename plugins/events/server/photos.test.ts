@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import sharp from 'sharp';
-import { sharedApp, type TestApp, type SignedInClient } from '../../../core/testing/index.ts';
+import { sharedApp, setDeletionPending, type TestApp, type SignedInClient } from '../../../core/testing/index.ts';
 import { gpsJpeg, makeCommunity, makeMeetup, makeMuseum, pngBytes } from './test-helpers.ts';
 
 /** Reads IFD0 of an EXIF block (as sharp returns it) and answers whether it points to a GPS IFD (tag 0x8825). */
@@ -248,8 +248,7 @@ describe("events: photo lists apply accounts' rule (blocks, mutes, pending delet
     const up = await uploader.upload(path, [await file()]);
     expect(up.status, up.text).to.equal(201);
     expect(await ids(member, path)).to.include(up.body[0].id);
-    // the grace period of a deletion (the test configuration erases at once: deletionGraceDays 0)
-    await app.knex('users').where({ id: uploader.me.id }).update({ deletion_requested_at: new Date(), deletion_scheduled_for: new Date(Date.now() + 14 * 86_400_000) });
+    await setDeletionPending(app, uploader.me.id);
     expect(await ids(member, path)).to.not.include(up.body[0].id);
     expect(await ids(organizer, path)).to.not.include(up.body[0].id);
     expect(await ids(app.client(), path)).to.not.include(up.body[0].id);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import sharp from 'sharp';
-import { startTestApp, waitFor, type TestApp, type SignedInClient } from '../../../core/testing/index.ts';
+import { startTestApp, waitFor, setDeletionPending, type TestApp, type SignedInClient } from '../../../core/testing/index.ts';
 import { openSse } from '../../../core/testing/sse.ts';
 import { gpsJpeg, pngBytes } from '../../events/server/test-helpers.ts';
 
@@ -305,8 +305,7 @@ describe('messages: direct and group conversations', function () {
   it('a member whose deletion is pending is absent from conversations until they sign in again (their messages, the last message, counts, participants)', async () => {
     const { carl, ann, bob, id } = await groupOfThree();
     expect((await bob.post(`/api/conversations/${id}/messages`, { text: 'from bob' })).status).to.equal(201);
-    // the grace period of a deletion (the test configuration erases at once: deletionGraceDays 0)
-    await app.knex('users').where({ id: bob.me.id }).update({ deletion_requested_at: new Date(), deletion_scheduled_for: new Date(Date.now() + 14 * 86_400_000) });
+    await setDeletionPending(app, bob.me.id);
     const msgs = (await ann.get(`/api/conversations/${id}/messages`)).body.items.map((m: any) => m.text);
     expect(msgs).to.deep.equal(['start']);
     const conv = (await ann.get(`/api/conversations/${id}`)).body;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startTestApp, type TestApp, type SignedInClient } from '../../../core/testing/index.ts';
+import { startTestApp, setDeletionPending, type TestApp, type SignedInClient } from '../../../core/testing/index.ts';
 import { NotificationsService } from '../public.ts';
 
 /**
@@ -159,8 +159,7 @@ describe('notifications: deep links, excerpts and grouped likes', function () {
     const titles = async () => ((await member.get('/api/notifications?limit=50')).body.items as any[]).map((n) => n.title);
     expect(await titles()).to.include.members(['New follower', 'Notice']);
     expect(await unread(member)).to.equal(2);
-    // the grace period of a deletion (this app erases at once: deletionGraceDays 0 in the test configuration)
-    await app.knex('users').where({ id: leaving.me.id }).update({ deletion_requested_at: new Date(), deletion_scheduled_for: new Date(Date.now() + 14 * 86_400_000) });
+    await setDeletionPending(app, leaving.me.id);
     expect(await titles()).to.deep.equal(['Notice']);
     expect(await unread(member)).to.equal(1);
     // signing in cancels the deletion: the notification is back
